@@ -1,0 +1,117 @@
+"""Box scores: the one place that turns a variant's box fields into points.
+
+``box_score`` scores one box for one roll; ``ScoreTables`` holds, for every
+roll multiset of a variant, the normal score of each box and what a joker
+roll scores, as plain arrays for the kernels.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .variants import (
+    CHANCE, FACE, FIXED, GROUPS, JOKER_BOX_MAX, JOKER_FIXED, STRAIGHT, SUM_ALL, SUM_GROUPS, UPPER,
+    Box, Variant)
+
+
+def _best_groups(counts: dict[int, int], sizes: tuple[int, ...], distinct: bool) -> int:
+    """Highest dice sum of disjoint equal-value groups of `sizes`, or -1 if none exist."""
+    if not sizes:
+        return 0
+    size, rest = sizes[0], sizes[1:]
+    best = -1
+    for face, have in counts.items():
+        if have >= size:
+            left = dict(counts)
+            if distinct:
+                del left[face]  # a later group may not reuse this value
+            else:
+                left[face] = have - size
+            sub = _best_groups(left, rest, distinct)
+            if sub >= 0:
+                best = max(best, size * face + sub)
+    return best
+
+
+def box_score(box: Box, dice) -> int:
+    """Normal score (no joker) of `box` for the faces `dice`; 0 when the roll does not fit."""
+    dice = list(dice)
+    counts: dict[int, int] = {}
+    for d in dice:
+        counts[d] = counts.get(d, 0) + 1
+    if box.kind == UPPER:
+        fits, used = box.face in counts, box.face * counts.get(box.face, 0)
+    elif box.kind == CHANCE:
+        fits, used = True, sum(dice)
+    elif box.kind == STRAIGHT:
+        fits, used = any(set(run) <= counts.keys() for run in box.runs), 0
+    elif box.kind == GROUPS:
+        used = _best_groups(counts, tuple(sorted(box.groups, reverse=True)), box.distinct)
+        fits = used >= 0
+    else:
+        raise ValueError(f"unknown box kind {box.kind!r}")
+    if not fits:
+        return 0
+    if box.scores == FIXED:
+        return box.points
+    if box.scores == SUM_ALL:
+        return sum(dice)
+    if box.scores in (FACE, SUM_GROUPS):
+        return used
+    raise ValueError(f"unknown scoring {box.scores!r}")
+
+
+class ScoreTables(NamedTuple):
+    score: np.ndarray        # (R, B) int32: normal score of each roll in each box
+    joker_score: np.ndarray  # (R, B) int32: what a joker roll scores in each box when the joker applies
+    joker_roll: np.ndarray   # (R,) bool: the roll fits the joker box
+    joker_upper: np.ndarray  # (R,) int32: upper box of the joker roll's face, -1 if none
+    box_max: np.ndarray      # (B,) int32: highest normal score of each box
+
+
+def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTables:
+    """Scores of every roll in `roll_faces` (each a tuple of dice faces)."""
+    boxes = variant.boxes
+    score = np.array([[box_score(b, roll) for b in boxes] for roll in roll_faces], dtype=np.int32)
+    box_max = score.max(axis=0).astype(np.int32)
+    jb = variant.joker_index
+    joker_roll = score[:, jb] > 0 if jb >= 0 else np.zeros(len(roll_faces), dtype=bool)
+    joker_upper = np.full(len(roll_faces), -1, dtype=np.int32)
+    joker_score = score.copy()
+    upper_of_face = {b.face: i for i, b in enumerate(boxes) if b.kind == UPPER}
+    for r, roll in enumerate(roll_faces):
+        if not joker_roll[r]:
+            continue
+        face = max(set(roll), key=list(roll).count)
+        joker_upper[r] = upper_of_face.get(face, -1)
+        for i, b in enumerate(boxes):
+            if variant.joker == JOKER_BOX_MAX:
+                joker_score[r, i] = box_max[i]
+            elif variant.joker == JOKER_FIXED:
+                joker_score[r, i] = variant.joker_score
+            elif b.joker_points:
+                joker_score[r, i] = b.points
+    return ScoreTables(score, joker_score, joker_roll, joker_upper, box_max)
+
+
+def upper_values(variant: Variant, box_index: int) -> list[int]:
+    """Every score an upper box can hold: face x 0…n, plus a joker's entry."""
+    box = variant.boxes[box_index]
+    values = {box.face * c for c in range(variant.n_dice + 1)}
+    if variant.joker == JOKER_FIXED:
+        values.add(variant.joker_score)
+    return sorted(values)
+
+
+def lower_values(variant: Variant, box_index: int) -> list[int]:
+    """Every score a lower box can hold (0 = scratched), over all rolls and jokers."""
+    from .dice import multisets
+    faces = variant.faces
+    rolls = [tuple(f for f, c in zip(faces, m) for _ in range(c))
+             for m in multisets(variant.n_dice, len(faces))]
+    tables = score_tables(variant, rolls)
+    values = set(tables.score[:, box_index].tolist()) | {0}
+    values |= set(tables.joker_score[tables.joker_roll, box_index].tolist())
+    return sorted(values)

@@ -1,0 +1,335 @@
+"""Rules as data: boxes, variants and the preset registry.
+
+Every rule of ../shared/RULES.md lives here as a field value; the scoring
+tables (scoring.py) and the DP kernels (dp.py) read these fields and contain
+no variant names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+
+# Box kinds: how a box decides whether a roll fits.
+UPPER = "upper"        # at least one die shows `face`
+GROUPS = "groups"      # the dice contain disjoint groups of equal values of sizes `groups`
+STRAIGHT = "straight"  # the dice contain one of the face sets in `runs`
+CHANCE = "chance"      # always
+
+# What a fitting roll scores.
+FACE = "face"              # face x number of dice showing it
+SUM_ALL = "sum_all"        # sum of all dice
+SUM_GROUPS = "sum_groups"  # sum of the dice in the best choice of groups
+FIXED = "fixed"            # `points`
+
+# Scratching rules.
+SCRATCH_FREE = "free"              # any free box may take a 0 at any time
+SCRATCH_RESTRICTED = "restricted"  # only when the roll fits no free box
+
+# Joker rules for a further roll that fits the joker box (five equal dice ...).
+JOKER_NONE = "none"        # scored normally
+JOKER_BOX_MAX = "box_max"  # Kniffel: any free box, scoring that box's maximum
+JOKER_FORCED = "forced"    # Yahtzee: matching upper box, else a lower box, else an upper scratch
+JOKER_FREE = "free"        # 1999 convention: any box; fixed lower boxes pay when the upper is filled
+JOKER_FIXED = "fixed"      # Kniffel 7: any free box holds `joker_score`
+
+JOKERS = (JOKER_NONE, JOKER_BOX_MAX, JOKER_FORCED, JOKER_FREE, JOKER_FIXED)
+
+
+class RuleError(ValueError):
+    """Bad input measured against a variant's rules (box, card, dice, variant)."""
+
+
+@dataclass(frozen=True)
+class Box:
+    key: str
+    name_de: str
+    name_en: str
+    kind: str
+    scores: str
+    face: int = 0
+    groups: tuple[int, ...] = ()
+    distinct: bool = False
+    runs: tuple[tuple[int, ...], ...] = ()
+    points: int = 0
+    joker_points: bool = False  # JOKER_FORCED/JOKER_FREE: a joker roll scores `points` here
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def is_upper(self) -> bool:
+        return self.kind == UPPER
+
+
+@dataclass(frozen=True)
+class Bonus:
+    threshold: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    title: str
+    dice: tuple[tuple[int, ...], ...]  # the faces of each die
+    boxes: tuple[Box, ...]
+    bonuses: tuple[Bonus, ...]
+    scratch: str = SCRATCH_FREE
+    joker_box: str | None = None  # box whose points (> 0) earn extras for further fitting rolls
+    extra_points: int = 0         # paid for each further roll fitting the joker box while it holds points
+    joker: str = JOKER_NONE
+    joker_score: int = 0          # JOKER_FIXED: what the chosen box holds
+    min_keep_last_reroll: int = 0  # house rule: dice that must stay before the third roll
+    rolls: int = 3
+    die_names: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    options: tuple[str, ...] = field(default=(), compare=False)
+
+    # -- derived facts -------------------------------------------------
+    @property
+    def n_dice(self) -> int:
+        return len(self.dice)
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """Every face any die can show, ascending."""
+        return tuple(sorted({f for die in self.dice for f in die}))
+
+    @property
+    def identical_dice(self) -> bool:
+        return all(die == self.dice[0] for die in self.dice)
+
+    @property
+    def upper_cap(self) -> int:
+        """Upper totals at or above the highest threshold behave alike."""
+        return max((b.threshold for b in self.bonuses), default=0)
+
+    @property
+    def joker_index(self) -> int:
+        return -1 if self.joker_box is None else self.box_index(self.joker_box)
+
+    @property
+    def has_flag(self) -> bool:
+        """Does the future depend on whether the joker box holds points?"""
+        return self.joker_box is not None and (
+            self.extra_points > 0 or self.joker in (JOKER_BOX_MAX, JOKER_FIXED))
+
+    def box_index(self, key: str) -> int:
+        for i, box in enumerate(self.boxes):
+            if box.key == key:
+                return i
+        raise RuleError(f"variant {self.name} has no box {key!r}")
+
+    def fingerprint(self) -> str:
+        """Hash of every rule field (not of names), so a stale table is detected."""
+        rules = dataclasses.asdict(self)
+        for key in ("name", "title", "aliases", "options", "die_names"):
+            rules.pop(key)
+        for box in rules["boxes"]:
+            for key in ("name_de", "name_en", "aliases"):
+                box.pop(key)
+        blob = json.dumps(rules, sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def reduced(self, boxes=None, n_dice=None, bonuses=None, name=None) -> Variant:
+        """A smaller variant with the same rules (for tests against the naive solver)."""
+        keep = self.boxes if boxes is None else tuple(self.boxes[self.box_index(k)] for k in boxes)
+        joker_box = self.joker_box if any(b.key == self.joker_box for b in keep) else None
+        dice = self.dice if n_dice is None else self.dice[:n_dice]
+        return dataclasses.replace(
+            self,
+            name=name or f"{self.name}-reduced",
+            boxes=keep,
+            dice=dice,
+            die_names=self.die_names[:len(dice)],
+            bonuses=self.bonuses if bonuses is None else tuple(Bonus(t, p) for t, p in bonuses),
+            joker_box=joker_box,
+        )
+
+    # -- names ---------------------------------------------------------
+    def find_box(self, name: str) -> int:
+        """Index of a box given by German or English name, key, alias or 1-based position."""
+        text = name.strip()
+        if text.isdigit():
+            pos = int(text)
+            if 1 <= pos <= len(self.boxes):
+                return pos - 1
+            raise RuleError(f"box position {pos} is out of range: {self.name} has boxes 1-{len(self.boxes)}")
+        wanted = normalize(text)
+        for i, box in enumerate(self.boxes):
+            if wanted in box_spellings(box):
+                return i
+        names = ", ".join(b.name_en for b in self.boxes)
+        raise RuleError(f"unknown box {name!r} for {self.name}; boxes are: {names}")
+
+
+def normalize(text: str) -> str:
+    """Case-, space- and umlaut-insensitive spelling: 'Große Straße' == 'grosse-strasse'."""
+    text = text.lower().replace("ß", "ss").replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
+    return re.sub(r"[\s_\-.']+", "", text)
+
+
+def box_spellings(box: Box) -> set[str]:
+    spellings = set()
+    for name in (box.key, box.name_de, box.name_en, *box.aliases):
+        n = normalize(name)
+        spellings.add(n)
+        spellings.add(n.replace("ae", "a").replace("oe", "o").replace("ue", "u"))
+    return spellings
+
+
+# -- box builders ------------------------------------------------------
+UPPER_DE = ("Einser", "Zweier", "Dreier", "Vierer", "Fünfer", "Sechser", "Siebener")
+UPPER_EN = ("Ones", "Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens")
+UPPER_KEYS = ("ones", "twos", "threes", "fours", "fives", "sixes", "sevens")
+
+
+def upper_boxes(n_faces: int) -> tuple[Box, ...]:
+    return tuple(
+        Box(UPPER_KEYS[v - 1], UPPER_DE[v - 1], UPPER_EN[v - 1], UPPER, FACE, face=v,
+            aliases=(f"{v}s", f"{v}er") + (("Einer",) if v == 1 else ()))
+        for v in range(1, n_faces + 1))
+
+
+def runs(length: int, lo: int, hi: int) -> tuple[tuple[int, ...], ...]:
+    """Every run of `length` consecutive faces within lo..hi."""
+    return tuple(tuple(range(s, s + length)) for s in range(lo, hi - length + 2))
+
+
+def groups_box(key, de, en, sizes, scores, points=0, distinct=False, aliases=(), joker_points=False):
+    return Box(key, de, en, GROUPS, scores, groups=tuple(sizes), distinct=distinct,
+               points=points, aliases=tuple(aliases), joker_points=joker_points)
+
+
+def straight_box(key, de, en, face_sets, scores, points=0, aliases=(), joker_points=False):
+    return Box(key, de, en, STRAIGHT, scores, runs=tuple(face_sets), points=points,
+               aliases=tuple(aliases), joker_points=joker_points)
+
+
+def chance_box(de="Chance", en="Chance"):
+    return Box("chance", de, en, CHANCE, SUM_ALL)
+
+
+def _kniffel_boxes(five_key: str, five_de: str, five_en: str, joker_points: bool) -> tuple[Box, ...]:
+    return upper_boxes(6) + (
+        groups_box("three_of_a_kind", "Dreierpasch", "Three of a Kind", (3,), SUM_ALL,
+                   aliases=("Drei Gleiche", "3er-Pasch", "3 of a kind")),
+        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_ALL,
+                   aliases=("Vier Gleiche", "4er-Pasch", "4 of a kind")),
+        groups_box("full_house", "Full House", "Full House", (3, 2), FIXED, points=25, distinct=True,
+                   joker_points=joker_points),
+        straight_box("small_straight", "Kleine Straße", "Small Straight", runs(4, 1, 6), FIXED,
+                     points=30, joker_points=joker_points),
+        straight_box("large_straight", "Große Straße", "Large Straight", runs(5, 1, 6), FIXED,
+                     points=40, joker_points=joker_points),
+        groups_box(five_key, five_de, five_en, (5,), FIXED, points=50,
+                   aliases=("Kniffel", "Yahtzee", "five of a kind")),
+        chance_box(),
+    )
+
+
+D6 = (1, 2, 3, 4, 5, 6)
+UPPER_63 = (Bonus(63, 35),)
+
+KNIFFEL = Variant(
+    name="kniffel", title="Kniffel (Schmidt Spiele, basic rules)",
+    dice=(D6,) * 5, boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False), bonuses=UPPER_63,
+    scratch=SCRATCH_RESTRICTED, joker_box="kniffel", extra_points=50, joker=JOKER_BOX_MAX,
+    aliases=("schmidt",), options=("house rule: --keep-one",))
+
+KNIFFEL_KEEP_ONE = dataclasses.replace(
+    KNIFFEL, name="kniffel-keep-one", title="Kniffel, house rule: keep a die before the third roll",
+    min_keep_last_reroll=1, aliases=("kniffel-house",), options=())
+
+KNIFFEL_MEISTER = Variant(
+    name="kniffel-meister", title="Kniffel with the Meisterschaftsregel",
+    dice=(D6,) * 5, boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False), bonuses=UPPER_63,
+    scratch=SCRATCH_FREE, joker_box="kniffel", extra_points=50, joker=JOKER_NONE,
+    aliases=("meister", "meisterschaft", "kniffel-master"))
+
+YAHTZEE = Variant(
+    name="yahtzee", title="Yahtzee (Hasbro official rules, forced joker)",
+    dice=(D6,) * 5, boxes=_kniffel_boxes("yahtzee", "Kniffel", "Yahtzee", True), bonuses=UPPER_63,
+    scratch=SCRATCH_FREE, joker_box="yahtzee", extra_points=100, joker=JOKER_FORCED,
+    aliases=("hasbro",))
+
+YAHTZEE_FREE_JOKER = dataclasses.replace(
+    YAHTZEE, name="yahtzee-free-joker", title="Yahtzee, free-choice joker (1999 solver convention)",
+    joker=JOKER_FREE, aliases=("yahtzee-free",))
+
+YATZY = Variant(
+    name="yatzy", title="Scandinavian Yatzy",
+    dice=(D6,) * 5,
+    boxes=upper_boxes(6) + (
+        groups_box("one_pair", "Ein Paar", "One Pair", (2,), SUM_GROUPS, aliases=("Paar", "Pair")),
+        groups_box("two_pairs", "Zwei Paare", "Two Pairs", (2, 2), SUM_GROUPS, distinct=True),
+        groups_box("three_of_a_kind", "Dreierpasch", "Three of a Kind", (3,), SUM_GROUPS,
+                   aliases=("Drei Gleiche",)),
+        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_GROUPS,
+                   aliases=("Vier Gleiche",)),
+        straight_box("small_straight", "Kleine Straße", "Small Straight", ((1, 2, 3, 4, 5),), FIXED,
+                     points=15),
+        straight_box("large_straight", "Große Straße", "Large Straight", ((2, 3, 4, 5, 6),), FIXED,
+                     points=20),
+        groups_box("full_house", "Full House", "Full House", (3, 2), SUM_GROUPS, distinct=True),
+        chance_box(),
+        groups_box("yatzy", "Yatzy", "Yatzy", (5,), FIXED, points=50, aliases=("Kniffel", "Yahtzee")),
+    ),
+    bonuses=(Bonus(63, 50),), aliases=("scandinavian", "skandinavisch"))
+
+YATZY6 = Variant(
+    name="yatzy6", title="Yatzy with six dice",
+    dice=(D6,) * 6,
+    boxes=upper_boxes(6) + (
+        groups_box("three_pairs", "Drei Paare", "Three Pairs", (2, 2, 2), FIXED, points=20),
+        groups_box("two_triples", "Zwei Drillinge", "Two Triples", (3, 3), FIXED, points=30),
+        groups_box("full_house", "Full House", "Full House", (4, 2), FIXED, points=40),
+        straight_box("straight", "Straße", "Straight", ((1, 2, 3, 4, 5, 6),), FIXED, points=50,
+                     aliases=("Große Straße", "Large Straight")),
+        groups_box("yatzy", "Yatzy", "Yatzy", (6,), FIXED, points=60),
+        straight_box("five_straight", "5er-Straße", "Five Straight", runs(5, 1, 6), SUM_ALL,
+                     aliases=("Fünfer-Straße", "Kleine Straße", "Small Straight")),
+        groups_box("five_yatzy", "5er-Yatzy", "Five Yatzy", (5,), SUM_ALL, aliases=("Fünfer-Yatzy",)),
+        chance_box(),
+    ),
+    bonuses=(Bonus(84, 50),), aliases=("yatzy-6", "sechs-wuerfel", "six-dice"))
+
+KNIFFEL7_DICE = tuple(tuple(f for f in range(1, 8) if f != k) for k in range(1, 8))
+
+KNIFFEL7 = Variant(
+    name="kniffel7", title="Kniffel 7 (seven different dice)",
+    dice=KNIFFEL7_DICE,
+    boxes=upper_boxes(7) + (
+        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_ALL),
+        groups_box("five_of_a_kind", "Fünferpasch", "Five of a Kind", (5,), SUM_ALL),
+        groups_box("double_triple", "Doppel-Drilling", "Double-Triple", (3, 3), FIXED, points=25,
+                   distinct=True),
+        straight_box("straight_five", "Straße 5", "Straight Five", runs(5, 1, 7), FIXED, points=30),
+        straight_box("straight_six", "Straße 6", "Straight Six", runs(6, 1, 7), FIXED, points=40),
+        groups_box("super_kniffel", "Super-Kniffel", "Super-Kniffel", (6,), FIXED, points=60),
+        chance_box(),
+    ),
+    bonuses=(Bonus(63, 35), Bonus(84, 35)),
+    joker_box="super_kniffel", joker=JOKER_FIXED, joker_score=60,
+    die_names=("blue", "green", "purple", "yellow", "red", "black", "white"),
+    aliases=("kniffel-7",))
+
+PRESETS: dict[str, Variant] = {v.name: v for v in (
+    KNIFFEL, KNIFFEL_MEISTER, YAHTZEE, YAHTZEE_FREE_JOKER, YATZY, YATZY6, KNIFFEL7, KNIFFEL_KEEP_ONE)}
+
+
+def find_variant(name: str, keep_one: bool = False) -> Variant:
+    """A preset by name or alias; `keep_one` applies the seed-001 house rule (kniffel only)."""
+    wanted = normalize(name)
+    for variant in PRESETS.values():
+        if wanted in {normalize(n) for n in (variant.name, *variant.aliases)}:
+            break
+    else:
+        raise RuleError(f"unknown variant {name!r}; known variants: {', '.join(PRESETS)}")
+    if keep_one and variant.min_keep_last_reroll == 0:
+        if variant is not KNIFFEL:
+            raise RuleError(f"the keep-one house rule is an option of kniffel only, not of {variant.name}")
+        variant = KNIFFEL_KEEP_ONE
+    return variant
