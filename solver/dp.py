@@ -37,8 +37,18 @@ class Rules(NamedTuple):
     is_upper: np.ndarray     # (B,) bool
     bonus_cum: np.ndarray    # (cap + 1,) float64: bonus points earned at each upper total
     params: np.ndarray       # int64: see P_* below
+    # A "move" is what an entry does to the state: fill box b, add inc to the
+    # upper total, set the flag (-1: keep it). Entries with equal moves share
+    # one next-state vector per turn.
+    move_box: np.ndarray     # (M,) int64
+    move_inc: np.ndarray     # (M,) int64
+    move_flag: np.ndarray    # (M,) int64
+    norm_move: np.ndarray    # (R, B) int64: move of the normal score
+    joker_move: np.ndarray   # (R, B) int64: move of the joker score
+    zero_move: np.ndarray    # (B,) int64: move of a scratch
 
 
+PAD = 8
 P_JOKER, P_JOKER_BOX, P_RESTRICTED, P_EXTRA, P_CAP, P_MIN_KEEP, P_FLAGS = range(7)
 
 
@@ -53,7 +63,23 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
         variant.extra_points, cap, variant.min_keep_last_reroll, 2 if variant.has_flag else 1,
     ], dtype=np.int64)
     is_upper = np.array([b.is_upper for b in variant.boxes])
-    return Rules(t.score, t.joker_score, t.joker_roll, t.joker_upper, is_upper, bonus_cum, params)
+    moves: dict[tuple[int, int, int], int] = {}
+
+    def move(b: int, points: int) -> int:
+        inc = min(points, cap) if is_upper[b] else 0
+        flag = -1
+        if b == variant.joker_index:
+            flag = int(points > 0 and variant.has_flag)
+        return moves.setdefault((b, inc, flag), len(moves))
+
+    n_rolls, n_boxes = t.score.shape
+    norm_move = np.array([[move(b, t.score[r, b]) for b in range(n_boxes)] for r in range(n_rolls)])
+    joker_move = np.array([[move(b, t.joker_score[r, b]) for b in range(n_boxes)] for r in range(n_rolls)])
+    zero_move = np.array([move(b, 0) for b in range(n_boxes)])
+    box, inc, flag = (np.array(col, dtype=np.int64) for col in zip(*moves))
+    return Rules(t.score, t.joker_score, t.joker_roll, t.joker_upper, is_upper, bonus_cum, params,
+                 box, inc, flag, norm_move.astype(np.int64), joker_move.astype(np.int64),
+                 zero_move.astype(np.int64))
 
 
 # ---------------------------------------------------------------------------
@@ -61,112 +87,114 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
 
 
 @njit(cache=True)
-def _box_options(r, mask, flag, rules, box_out, score_out):
-    """The boxes roll r may fill in state (mask, flag) and what each scores.
+def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
+    """For every final roll r: the entries it may make in state (mask, flag).
 
-    Writes box indices and scores into the output arrays and returns their
-    number. This is the one place where scratching and joker rules act.
+    Fills opt_move[r, :n_opts[r]] and opt_score[r, :n_opts[r]] (the move and
+    the points of each entry). This is the one place where the scratching and
+    joker rules act. (All rolls in one call: a call per roll costs more than
+    its work.)
     """
-    score, joker_score, joker_roll, joker_upper, is_upper, _, params = rules
-    n_boxes = score.shape[1]
+    score, joker_score, joker_roll, joker_upper, is_upper = rules[:5]
+    params, norm_move, joker_move, zero_move = rules.params, rules.norm_move, rules.joker_move, rules.zero_move
+    n_rolls, n_boxes = score.shape
     mode = params[P_JOKER]
     jb = params[P_JOKER_BOX]
-    joker = False
-    if joker_roll[r] and mode != 0:
-        if mode == 1 or mode == 4:  # box maximum / fixed score: while the joker box holds points
-            joker = flag == 1
-        elif mode == 2:  # forced: whenever the joker box is filled
-            joker = (mask >> jb) & 1 == 1
-        else:  # free choice: joker box filled and the matching upper box filled (or absent)
+    restricted = params[P_RESTRICTED] != 0
+    jb_filled = jb >= 0 and (mask >> jb) & 1 == 1
+    for r in range(n_rolls):
+        joker = False
+        if joker_roll[r] and mode != 0:
+            if mode == 1 or mode == 4:  # box maximum / fixed score: while the joker box holds points
+                joker = flag == 1
+            elif mode == 2:  # forced: whenever the joker box is filled
+                joker = jb_filled
+            else:  # free choice: joker box filled and the matching upper box filled (or absent)
+                u = joker_upper[r]
+                joker = jb_filled and (u < 0 or (mask >> u) & 1 == 1)
+        n = 0
+        if joker and mode == 2:
             u = joker_upper[r]
-            joker = (mask >> jb) & 1 == 1 and (u < 0 or (mask >> u) & 1 == 1)
-    n = 0
-    if joker and mode == 2:
-        u = joker_upper[r]
-        if u >= 0 and (mask >> u) & 1 == 0:
-            box_out[0] = u
-            score_out[0] = score[r, u]
-            return 1
-        for b in range(n_boxes):
-            if (mask >> b) & 1 == 0 and not is_upper[b]:
-                box_out[n] = b
-                score_out[n] = joker_score[r, b]
-                n += 1
-        if n > 0:
-            return n
+            if u >= 0 and (mask >> u) & 1 == 0:  # the matching upper box must be used
+                opt_move[r, 0] = norm_move[r, u]
+                opt_score[r, 0] = score[r, u]
+                n = 1
+            else:
+                for b in range(n_boxes):  # else any free lower box
+                    if (mask >> b) & 1 == 0 and not is_upper[b]:
+                        opt_move[r, n] = joker_move[r, b]
+                        opt_score[r, n] = joker_score[r, b]
+                        n += 1
+                if n == 0:
+                    for b in range(n_boxes):  # else scratch an upper box
+                        if (mask >> b) & 1 == 0:
+                            opt_move[r, n] = zero_move[b]
+                            opt_score[r, n] = 0
+                            n += 1
+            n_opts[r] = n
+            continue
+        any_fit = False
         for b in range(n_boxes):
             if (mask >> b) & 1 == 0:
-                box_out[n] = b
-                score_out[n] = 0
+                if joker:
+                    opt_move[r, n] = joker_move[r, b]
+                    opt_score[r, n] = joker_score[r, b]
+                else:
+                    opt_move[r, n] = norm_move[r, b]
+                    opt_score[r, n] = score[r, b]
+                any_fit = any_fit or opt_score[r, n] > 0
                 n += 1
-        return n
-    any_fit = False
-    for b in range(n_boxes):
-        if (mask >> b) & 1 == 0:
-            s = joker_score[r, b] if joker else score[r, b]
-            box_out[n] = b
-            score_out[n] = s
-            any_fit = any_fit or s > 0
-            n += 1
-    if params[P_RESTRICTED] and any_fit:
-        kept = 0
-        for i in range(n):  # a box may only be scratched when nothing fits
-            if score_out[i] > 0:
-                box_out[kept] = box_out[i]
-                score_out[kept] = score_out[i]
-                kept += 1
-        n = kept
-    return n
+        if restricted and any_fit:
+            kept = 0
+            for i in range(n):  # a box may only be scratched when nothing fits
+                if opt_score[r, i] > 0:
+                    opt_move[r, kept] = opt_move[r, i]
+                    opt_score[r, kept] = opt_score[r, i]
+                    kept += 1
+            n = kept
+        n_opts[r] = n
 
 
 @njit(cache=True)
-def _final_roll_values(mask, flag, ups, rules, values, out):
-    """out[r, j]: best value of ending the turn with roll r at upper total ups[j].
+def _final_roll_values(mask, flag, ups, rules, values, out, first):
+    """out[first + r, j]: best value of ending the turn with roll r at upper total ups[j].
 
     Value = box score + extra points + bonus crossed + value of the next state.
-    The next-state vectors depend only on (box, upper increment, next flag), so
-    they are built once per turn and shared by all rolls.
+    The next-state vectors depend only on the move, so they are built once per
+    turn and shared by all rolls.
     """
-    score, _, joker_roll, _, is_upper, bonus_cum, params = rules
-    n_rolls, n_boxes = score.shape
+    n_rolls, n_boxes = rules.score.shape
+    params, bonus_cum = rules.params, rules.bonus_cum
     cap = params[P_CAP]
-    jb = params[P_JOKER_BOX]
-    two_flags = params[P_FLAGS] == 2
     nj = ups.shape[0]
-    slot = np.full((n_boxes, cap + 1, 2), -1, dtype=np.int64)
-    vecs = np.empty((n_boxes * 16, nj))
-    n_vecs = 0
-    box_buf = np.empty(n_boxes, dtype=np.int64)
-    score_buf = np.empty(n_boxes, dtype=np.int64)
-    for r in range(n_rolls):
-        n_opts = _box_options(r, mask, flag, rules, box_buf, score_buf)
-        row = out[r]
-        row[:] = -np.inf
-        for i in range(n_opts):
-            b = box_buf[i]
-            s = score_buf[i]
-            inc = min(s, cap) if is_upper[b] else 0
-            nflag = flag
-            if b == jb:
-                nflag = 1 if (two_flags and s > 0) else 0
-            k = slot[b, inc, nflag]
-            if k < 0:
-                if n_vecs == vecs.shape[0]:
-                    grown = np.empty((2 * n_vecs, nj))
-                    grown[:n_vecs] = vecs
-                    vecs = grown
-                k = n_vecs
-                n_vecs += 1
-                slot[b, inc, nflag] = k
-                nmask = mask | (1 << b)
-                for j in range(nj):
-                    nu = min(ups[j] + inc, cap)
-                    vecs[k, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, nflag]
-            v = vecs[k]
+    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_opts = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    n_moves = rules.move_box.shape[0]
+    vecs = np.empty((n_moves, nj))
+    for m in range(n_moves):
+        b = rules.move_box[m]
+        if (mask >> b) & 1 == 0:
+            nmask = mask | (1 << b)
+            inc = rules.move_inc[m]
+            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
             for j in range(nj):
-                row[j] = max(row[j], s + v[j])
-        if flag == 1 and joker_roll[r]:
-            row += params[P_EXTRA]
+                nu = min(ups[j] + inc, cap)
+                vecs[m, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, nflag]
+    extra = float(params[P_EXTRA])
+    for r in range(n_rolls):
+        row = first + r
+        for j in range(nj):
+            out[row, j] = -np.inf
+        for i in range(n_opts[r]):
+            k = opt_move[r, i]
+            s = float(opt_score[r, i])
+            for j in range(nj):
+                out[row, j] = max(out[row, j], s + vecs[k, j])
+        if flag == 1 and rules.joker_roll[r]:
+            for j in range(nj):
+                out[row, j] += extra
 
 
 @njit(cache=True)
@@ -176,55 +204,67 @@ def _reroll_stage(w, add, sub, size_start, min_keep):
     On entry w's roll rows hold the value of each roll if the turn's later
     decisions are optimal. On exit they hold the value of each roll one roll
     earlier: the best over every keep inside it (keeping all included) of the
-    keep's expected value.
+    keep's expected value. Plain 2-D indexing in simple loops over the last
+    axis: LLVM vectorises these; array views per keep cost more than the work.
     """
     n_faces = add.shape[1]
     n = size_start.shape[0] - 2
+    nj = w.shape[1]
     inv = 1.0 / n_faces
     # expected value of each keep: mean over one more die, from large keeps to small
     for k in range(size_start[n] - 1, -1, -1):
-        row = w[k]
-        row[:] = w[add[k, 0]]
+        a = add[k, 0]
+        for j in range(nj):
+            w[k, j] = w[a, j]
         for f in range(1, n_faces):
-            row += w[add[k, f]]
-        row *= inv
+            a = add[k, f]
+            for j in range(nj):
+                w[k, j] += w[a, j]
+        for j in range(nj):
+            w[k, j] *= inv
     # best keep inside each keep: max over the lattice, one die removed at a time
     for k in range(size_start[min_keep + 1], size_start[n + 1]):
-        row = w[k]
         for f in range(n_faces):
             s = sub[k, f]
             if s >= 0:
-                np.maximum(row, w[s], row)
+                for j in range(nj):
+                    w[k, j] = max(w[k, j], w[s, j])
 
 
 @njit(cache=True)
-def _turn_values(mask, flag, ups, rules, lattice, values, w):
-    """Expected future points of (mask, ups[j], flag) at the start of a turn."""
+def _start_of_turn(w, rules, lattice, result):
+    """From the final-roll values in w's roll rows to result[j], the value at the turn's start."""
     _, size_start, add, sub, roll_prob = lattice
-    n = size_start.shape[0] - 2
-    first_roll = size_start[n]
-    _final_roll_values(mask, flag, ups, rules, values, w[first_roll:])
+    first_roll = size_start[size_start.shape[0] - 2]
     _reroll_stage(w, add, sub, size_start, rules.params[P_MIN_KEEP])
     _reroll_stage(w, add, sub, size_start, 0)
-    result = np.zeros(ups.shape[0])
+    for j in range(w.shape[1]):
+        result[j] = 0.0
     for r in range(roll_prob.shape[0]):
-        result += roll_prob[r] * w[first_roll + r]
-    return result
+        for j in range(w.shape[1]):
+            result[j] += roll_prob[r] * w[first_roll + r, j]
 
 
 @njit(cache=True, parallel=True)
 def _solve_layer(masks, flags, ups_ptr, ups_list, upper_id, rules, lattice, values):
     """Solve every (mask, flag) work item of one layer; items write disjoint slots."""
     n_keeps = lattice.add.shape[0]
+    first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
     for i in prange(masks.shape[0]):
         mask = masks[i]
         flag = flags[i]
         u = upper_id[mask]
-        ups = ups_list[ups_ptr[u]:ups_ptr[u + 1]]
+        n_ups = ups_ptr[u + 1] - ups_ptr[u]
+        # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
+        ups = np.empty((n_ups + PAD - 1) // PAD * PAD, dtype=np.int64)
+        ups[:n_ups] = ups_list[ups_ptr[u]:ups_ptr[u + 1]]
+        ups[n_ups:] = ups[n_ups - 1]
         w = np.empty((n_keeps, ups.shape[0]))
-        res = _turn_values(mask, flag, ups, rules, lattice, values, w)
-        for j in range(ups.shape[0]):
-            values[mask, ups[j], flag] = res[j]
+        result = np.empty(ups.shape[0])
+        _final_roll_values(mask, flag, ups, rules, values, w, first_roll)
+        _start_of_turn(w, rules, lattice, result)
+        for j in range(n_ups):
+            values[mask, ups[j], flag] = result[j]
 
 
 @njit(cache=True)

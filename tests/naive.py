@@ -1,0 +1,489 @@
+"""Slow, obvious reference solver for the solitaire Kniffel/Yahtzee/Yatzy variants.
+
+Written only from /work/shared/RULES.md (plus the generalisations for reduced
+scorecards and fewer dice given in the task brief).  It deliberately shares no
+code with the fast solver under ``solver/``.
+
+Nothing here is clever:
+
+* ``score(variant, box, dice)`` evaluates one box with plain ``Counter`` logic.
+* ``NaiveSolver`` memoises ``V(state)`` in a dict, where a state at the start of
+  a turn is (set of filled boxes, upper total capped at the highest threshold,
+  whether the joker box holds its points).  One turn is evaluated backwards:
+  value of every final roll (best allowed entry + V of the next state), then
+  the best keep after the second roll, then the best keep after the first
+  roll, then the expectation over the first roll.
+
+Rolls of ordinary (identical) dice are sorted tuples; their probabilities are
+obtained by enumerating every ordered outcome (6**m of them) and counting.
+For ``kniffel7`` the dice differ, so a roll is an ordered tuple (die -> face)
+and a keep is a set of dice by identity.
+"""
+
+from collections import Counter
+from itertools import combinations, combinations_with_replacement, product
+
+VARIANTS = (
+    "kniffel",
+    "kniffel-meister",
+    "yahtzee",
+    "yahtzee-free-joker",
+    "yatzy",
+    "yatzy6",
+    "kniffel7",
+)
+
+UPPER_FACE = {
+    "ones": 1,
+    "twos": 2,
+    "threes": 3,
+    "fours": 4,
+    "fives": 5,
+    "sixes": 6,
+    "sevens": 7,
+}
+FACE_UPPER = {v: k for k, v in UPPER_FACE.items()}
+
+_UPPER6 = ["ones", "twos", "threes", "fours", "fives", "sixes"]
+
+BOXES = {
+    "kniffel": _UPPER6
+    + ["three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
+       "large_straight", "kniffel", "chance"],
+    "yahtzee": _UPPER6
+    + ["three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
+       "large_straight", "yahtzee", "chance"],
+    "yatzy": _UPPER6
+    + ["one_pair", "two_pairs", "three_of_a_kind", "four_of_a_kind",
+       "small_straight", "large_straight", "full_house", "chance", "yatzy"],
+    "yatzy6": _UPPER6
+    + ["three_pairs", "two_triples", "full_house", "straight", "yatzy",
+       "five_straight", "five_yatzy", "chance"],
+    "kniffel7": _UPPER6
+    + ["sevens", "four_of_a_kind", "five_of_a_kind", "double_triple",
+       "straight_five", "straight_six", "super_kniffel", "chance"],
+}
+BOXES["kniffel-meister"] = BOXES["kniffel"]
+BOXES["yahtzee-free-joker"] = BOXES["yahtzee"]
+
+# The box whose content decides extra points / jokers.
+JOKER_BOX = {
+    "kniffel": "kniffel",
+    "kniffel-meister": "kniffel",
+    "yahtzee": "yahtzee",
+    "yahtzee-free-joker": "yahtzee",
+    "kniffel7": "super_kniffel",
+}
+
+N_DICE = {
+    "kniffel": 5,
+    "kniffel-meister": 5,
+    "yahtzee": 5,
+    "yahtzee-free-joker": 5,
+    "yatzy": 5,
+    "yatzy6": 6,
+    "kniffel7": 7,
+}
+
+BONUSES = {
+    "kniffel": [(63, 35)],
+    "kniffel-meister": [(63, 35)],
+    "yahtzee": [(63, 35)],
+    "yahtzee-free-joker": [(63, 35)],
+    "yatzy": [(63, 50)],
+    "yatzy6": [(84, 50)],
+    "kniffel7": [(63, 35), (84, 35)],
+}
+
+
+def _family(variant):
+    if variant in ("kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker"):
+        return "kniffel"
+    if variant in ("yatzy", "yatzy6", "kniffel7"):
+        return variant
+    raise ValueError("unknown variant %r" % (variant,))
+
+
+def _has_run(faces, start, length):
+    return all(v in faces for v in range(start, start + length))
+
+
+def score(variant, box, dice):
+    """Normal score (no joker) of box ``box`` of ``variant`` for the faces ``dice``."""
+    dice = [int(d) for d in dice]
+    fam = _family(variant)
+    if box not in BOXES[variant]:
+        raise ValueError("box %r is not a box of %r" % (box, variant))
+    counts = Counter(dice)
+    faces = set(dice)
+    total = sum(dice)
+    n = len(dice)
+    most = max(counts.values()) if counts else 0
+    all_equal = n >= 1 and len(faces) == 1
+
+    if box in UPPER_FACE:
+        v = UPPER_FACE[box]
+        return v * counts[v]
+
+    if box == "chance":
+        return total
+
+    if fam == "kniffel":
+        if box == "three_of_a_kind":
+            return total if most >= 3 else 0
+        if box == "four_of_a_kind":
+            return total if most >= 4 else 0
+        if box == "full_house":
+            # exactly 3 of one value and exactly 2 of another value
+            three = [v for v, c in counts.items() if c == 3]
+            two = [v for v, c in counts.items() if c == 2]
+            return 25 if three and two else 0
+        if box == "small_straight":
+            return 30 if any(_has_run(faces, s, 4) for s in (1, 2, 3)) else 0
+        if box == "large_straight":
+            return 40 if any(_has_run(faces, s, 5) for s in (1, 2)) else 0
+        if box in ("kniffel", "yahtzee"):
+            return 50 if all_equal else 0
+
+    if fam == "yatzy":
+        if box == "one_pair":
+            pairs = [v for v, c in counts.items() if c >= 2]
+            return 2 * max(pairs) if pairs else 0
+        if box == "two_pairs":
+            pairs = sorted((v for v, c in counts.items() if c >= 2), reverse=True)
+            return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else 0
+        if box == "three_of_a_kind":
+            t = [v for v, c in counts.items() if c >= 3]
+            return 3 * max(t) if t else 0
+        if box == "four_of_a_kind":
+            t = [v for v, c in counts.items() if c >= 4]
+            return 4 * max(t) if t else 0
+        if box == "small_straight":
+            return 15 if _has_run(faces, 1, 5) else 0
+        if box == "large_straight":
+            return 20 if _has_run(faces, 2, 5) else 0
+        if box == "full_house":
+            best = 0
+            for a, ca in counts.items():
+                for b, cb in counts.items():
+                    if a != b and ca >= 3 and cb >= 2:
+                        best = max(best, 3 * a + 2 * b)
+            return best
+        if box == "yatzy":
+            return 50 if all_equal else 0
+
+    if fam == "yatzy6":
+        if box == "three_pairs":
+            return 20 if sum(c // 2 for c in counts.values()) >= 3 else 0
+        if box == "two_triples":
+            return 30 if sum(c // 3 for c in counts.values()) >= 2 else 0
+        if box == "full_house":
+            ok = False
+            for a, ca in counts.items():
+                if ca >= 6:
+                    ok = True
+                for b, cb in counts.items():
+                    if a != b and ca >= 4 and cb >= 2:
+                        ok = True
+            return 40 if ok else 0
+        if box == "straight":
+            return 50 if _has_run(faces, 1, 6) else 0
+        if box == "yatzy":
+            return 60 if all_equal else 0
+        if box == "five_straight":
+            return total if (_has_run(faces, 1, 5) or _has_run(faces, 2, 5)) else 0
+        if box == "five_yatzy":
+            return total if most >= 5 else 0
+
+    if fam == "kniffel7":
+        if box == "four_of_a_kind":
+            return total if most >= 4 else 0
+        if box == "five_of_a_kind":
+            return total if most >= 5 else 0
+        if box == "double_triple":
+            return 25 if len([v for v, c in counts.items() if c >= 3]) >= 2 else 0
+        if box == "straight_five":
+            return 30 if any(_has_run(faces, s, 5) for s in (1, 2, 3)) else 0
+        if box == "straight_six":
+            return 40 if any(_has_run(faces, s, 6) for s in (1, 2)) else 0
+        if box == "super_kniffel":
+            return 60 if most >= 6 else 0
+
+    raise ValueError("box %r not handled for %r" % (box, variant))
+
+
+def _multiset_distribution(m, faces=(1, 2, 3, 4, 5, 6)):
+    """dict sorted-tuple -> probability for m ordinary dice, by full enumeration."""
+    dist = Counter()
+    for outcome in product(faces, repeat=m):
+        dist[tuple(sorted(outcome))] += 1
+    total = len(faces) ** m
+    return {k: c / total for k, c in dist.items()}
+
+
+class NaiveSolver:
+    def __init__(self, variant, boxes=None, n_dice=None, bonuses=None, keep_one=False):
+        if variant not in VARIANTS:
+            raise ValueError("unknown variant %r" % (variant,))
+        self.variant = variant
+        all_boxes = BOXES[variant]
+        if boxes is None:
+            boxes = list(all_boxes)
+        boxes = list(boxes)
+        for b in boxes:
+            if b not in all_boxes:
+                raise ValueError("box %r is not a box of %r" % (b, variant))
+        if len(set(boxes)) != len(boxes):
+            raise ValueError("duplicate boxes")
+        self.boxes = boxes
+        self.n = N_DICE[variant] if n_dice is None else int(n_dice)
+        if self.n < 1:
+            raise ValueError("need at least one die")
+        if variant == "kniffel7" and self.n > 7:
+            raise ValueError("kniffel7 has only 7 dice")
+        self.bonuses = [tuple(b) for b in (BONUSES[variant] if bonuses is None else bonuses)]
+        self.cap = max([t for t, _ in self.bonuses], default=0)
+        # keep_one is seed 001's house rule for kniffel; the mechanics do not depend on
+        # the variant, so it is accepted for every variant.
+        self.keep_one = bool(keep_one)
+        self.jbox = JOKER_BOX.get(variant)
+        if self.jbox is not None and self.jbox not in self.boxes:
+            self.jbox = None  # joker box not on the scorecard: never filled
+        self.upper_boxes = [b for b in self.boxes if b in UPPER_FACE]
+        self.identical = variant != "kniffel7"
+        if self.identical:
+            self.die_faces = [tuple(range(1, 7))] * self.n
+        else:
+            # die k (1-based) lacks face k
+            self.die_faces = [tuple(f for f in range(1, 8) if f != k) for k in range(1, self.n + 1)]
+        # kniffel box maxima for the box-maximum joker (max normal score over all rolls)
+        self.box_max = {}
+        if variant == "kniffel":
+            for b in self.boxes:
+                self.box_max[b] = max(
+                    score(variant, b, r)
+                    for r in combinations_with_replacement(range(1, 7), self.n)
+                )
+        self.memo = {}
+        self._tables = None  # lazily built roll/keep tables
+
+    # ------------------------------------------------------------------ tables
+    def _build_tables(self):
+        """Rolls, first-roll probabilities, keeps of each roll and keep outcomes."""
+        n = self.n
+        if self.identical:
+            rolls = list(combinations_with_replacement(range(1, 7), n))
+            first = _multiset_distribution(n)
+            dists = {m: _multiset_distribution(m) for m in range(n + 1)}
+            keeps_of = {}
+            outcomes = {}
+            for r in rolls:
+                ks = set()
+                for size in range(n + 1):
+                    for idx in combinations(range(n), size):
+                        ks.add(tuple(r[i] for i in idx))  # r sorted -> kept sorted
+                keeps_of[r] = sorted(ks)
+                for k in ks:
+                    if k not in outcomes:
+                        m = n - len(k)
+                        outcomes[k] = [
+                            (tuple(sorted(k + out)), p) for out, p in dists[m].items()
+                        ]
+        else:
+            rolls = list(product(*self.die_faces))
+            p_all = 1.0 / 6 ** n
+            first = {r: p_all for r in rolls}
+            keeps_of = {}
+            outcomes = {}
+            for r in rolls:
+                ks = []
+                for size in range(n + 1):
+                    for idx in combinations(range(n), size):
+                        ks.append(tuple(r[i] if i in idx else None for i in range(n)))
+                keeps_of[r] = ks
+                for k in ks:
+                    if k not in outcomes:
+                        free = [i for i in range(n) if k[i] is None]
+                        p = 1.0 / 6 ** len(free)
+                        lst = []
+                        for out in product(*(self.die_faces[i] for i in free)):
+                            full = list(k)
+                            for i, f in zip(free, out):
+                                full[i] = f
+                            lst.append((tuple(full), p))
+                        outcomes[k] = lst
+        self._tables = (rolls, first, keeps_of, outcomes)
+
+    @staticmethod
+    def _kept_count(keep):
+        return sum(1 for f in keep if f is not None)
+
+    # ------------------------------------------------------------ final entry
+    def _state_parts(self, filled):
+        """filled dict -> (frozenset of filled boxes, capped upper total, joker flag)."""
+        for b in filled:
+            if b not in self.boxes:
+                raise ValueError("box %r is not on this scorecard" % (b,))
+        upper = sum(int(filled[b]) for b in self.upper_boxes if b in filled)
+        upper = min(upper, self.cap)
+        jflag = bool(self.jbox is not None and self.jbox in filled and filled[self.jbox] > 0)
+        return frozenset(filled), upper, jflag
+
+    def options(self, filled_set, jflag, dice):
+        """All allowed entries (box, points, extra points) for the final roll ``dice``.
+
+        ``filled_set``: boxes already filled; ``jflag``: the joker box holds its points.
+        """
+        v = self.variant
+        free = [b for b in self.boxes if b not in filled_set]
+        dice = [f for f in dice if f is not None]
+        n = len(dice)
+        all_equal = n >= 1 and len(set(dice)) == 1
+        jfilled = self.jbox is not None and self.jbox in filled_set
+        opts = []
+
+        if v == "kniffel":
+            if jfilled and jflag and all_equal:
+                # box-maximum joker: +50 and any free box gets its maximum
+                for b in free:
+                    opts.append((b, self.box_max[b], 50))
+            else:
+                fits = [(b, score(v, b, dice)) for b in free]
+                fits = [(b, s) for b, s in fits if s > 0]
+                if fits:
+                    for b, s in fits:
+                        opts.append((b, s, 0))
+                else:
+                    for b in free:
+                        opts.append((b, 0, 0))
+            return opts
+
+        if v == "kniffel-meister":
+            extra = 50 if (jfilled and jflag and all_equal) else 0
+            for b in free:
+                opts.append((b, score(v, b, dice), extra))
+                opts.append((b, 0, extra))
+            return opts
+
+        if v in ("yahtzee", "yahtzee-free-joker"):
+            extra = 100 if (jfilled and jflag and all_equal) else 0
+            joker_pts = {"full_house": 25, "small_straight": 30, "large_straight": 40}
+            cands = []
+            if v == "yahtzee":
+                if jfilled and all_equal:
+                    ub = FACE_UPPER[dice[0]]
+                    free_lower = [b for b in free if b not in UPPER_FACE]
+                    if ub in free:
+                        cands = [(ub, score(v, ub, dice))]
+                    elif free_lower:
+                        cands = [(b, joker_pts.get(b, score(v, b, dice))) for b in free_lower]
+                    else:
+                        cands = [(b, 0) for b in free if b in UPPER_FACE]
+                else:
+                    cands = [(b, score(v, b, dice)) for b in free]
+            else:
+                ub = FACE_UPPER[dice[0]] if all_equal else None
+                ub_filled = ub is not None and (ub not in self.boxes or ub in filled_set)
+                joker = jfilled and all_equal and ub_filled
+                for b in free:
+                    if joker and b in joker_pts:
+                        cands.append((b, joker_pts[b]))
+                    else:
+                        cands.append((b, score(v, b, dice)))
+            for b, s in cands:
+                opts.append((b, s, extra))
+                opts.append((b, 0, extra))  # free scratching
+            return opts
+
+        if v in ("yatzy", "yatzy6"):
+            for b in free:
+                opts.append((b, score(v, b, dice), 0))
+                opts.append((b, 0, 0))
+            return opts
+
+        if v == "kniffel7":
+            for b in free:
+                opts.append((b, score(v, b, dice), 0))
+                opts.append((b, 0, 0))
+            most = max(Counter(dice).values()) if dice else 0
+            if jfilled and jflag and most >= 6:
+                for b in free:
+                    opts.append((b, 60, 0))  # Super-Points
+            return opts
+
+        raise ValueError(v)
+
+    def _after_entry(self, filled_set, upper, jflag, box, pts):
+        """(immediate bonus, next state) after entering pts in box."""
+        bonus = 0
+        new_upper = upper
+        if box in UPPER_FACE:
+            raw = upper + pts
+            for t, p in self.bonuses:
+                if upper < t <= raw:
+                    bonus += p
+            new_upper = min(raw, self.cap)
+        new_j = jflag
+        if box == self.jbox:
+            new_j = pts > 0
+        return bonus, (filled_set | {box}, new_upper, new_j)
+
+    def _final_value(self, state, roll):
+        filled_set, upper, jflag = state
+        best = None
+        for box, pts, extra in self.options(filled_set, jflag, roll):
+            bonus, nxt = self._after_entry(filled_set, upper, jflag, box, pts)
+            val = pts + extra + bonus + self._V(nxt)
+            if best is None or val > best:
+                best = val
+        return best
+
+    # ------------------------------------------------------------------ turns
+    def _V(self, state):
+        if state in self.memo:
+            return self.memo[state]
+        filled_set = state[0]
+        if all(b in filled_set for b in self.boxes):
+            self.memo[state] = 0.0
+            return 0.0
+        if self._tables is None:
+            self._build_tables()
+        rolls, first, keeps_of, outcomes = self._tables
+
+        # after the third roll: enter the roll
+        final = {r: self._final_value(state, r) for r in rolls}
+
+        def one_level(table, need_keep):
+            exp = {}
+            res = {}
+            for r in rolls:
+                best = None
+                for k in keeps_of[r]:
+                    if need_keep and self._kept_count(k) == 0:
+                        continue  # keep_one house rule: at least one die kept
+                    if k not in exp:
+                        exp[k] = sum(p * table[o] for o, p in outcomes[k])
+                    if best is None or exp[k] > best:
+                        best = exp[k]
+                res[r] = best
+            return res
+
+        # after the second roll (one reroll left), then after the first roll
+        second = one_level(final, self.keep_one and self.n > 0)
+        first_level = one_level(second, False)
+        value = sum(p * first_level[r] for r, p in first.items())
+        self.memo[state] = value
+        return value
+
+    # -------------------------------------------------------------------- API
+    def state_value(self, filled):
+        """Expected future points from the start of a turn with ``filled`` (box -> points)."""
+        return self._V(self._state_parts(dict(filled)))
+
+    def start_value(self):
+        return self.state_value({})
+
+    def final_options(self, filled, dice):
+        """Allowed (box, points, extra) entries for final roll ``dice`` given ``filled``."""
+        fs, _, jflag = self._state_parts(dict(filled))
+        return self.options(fs, jflag, list(dice))
