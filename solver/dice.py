@@ -12,7 +12,7 @@ rolls. Two index tables turn the per-turn work into cheap passes:
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from math import factorial
 from typing import NamedTuple
 
@@ -72,6 +72,17 @@ def keep_lattice(n: int, n_faces: int) -> KeepLattice:
         sub=sub,
         roll_prob=np.array([multinomial_prob(m) for m in rolls]),
     )
+
+
+def possible_rolls(dice: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
+    """Every roll the dice can show, as sorted face tuples (order of the dice forgotten)."""
+    if all(die == dice[0] for die in dice):
+        faces = dice[0]
+        return [tuple(f for f, c in zip(faces, m) for _ in range(c)) for m in multisets(len(dice), len(faces))]
+    seen: set[tuple[int, ...]] = set()
+    for roll in product(*dice):
+        seen.add(tuple(sorted(roll)))
+    return sorted(seen)
 
 
 def roll_counts(faces: tuple[int, ...], dice) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit, prange
 
 from .dice import keep_lattice, multisets
-from .scoring import score_tables, upper_values
+from .scoring import possible_points, score_tables
 from .variants import (
     JOKER_BOX_MAX, JOKER_FIXED, JOKER_FORCED, JOKER_FREE, JOKER_NONE, SCRATCH_RESTRICTED, Variant)
 
@@ -198,20 +198,18 @@ def _final_roll_values(mask, flag, ups, rules, values, out, first):
 
 
 @njit(cache=True)
-def _reroll_stage(w, add, sub, size_start, min_keep):
-    """One reroll decision, in place on w (K, nj).
+def _keep_means(w, add, size_start):
+    """Expected value of every keep smaller than a roll, in place on w (K, nj).
 
-    On entry w's roll rows hold the value of each roll if the turn's later
-    decisions are optimal. On exit they hold the value of each roll one roll
-    earlier: the best over every keep inside it (keeping all included) of the
-    keep's expected value. Plain 2-D indexing in simple loops over the last
-    axis: LLVM vectorises these; array views per keep cost more than the work.
+    On entry w's roll rows hold the value of each roll; the keeps are filled
+    from large to small, each the mean over one more die. Plain 2-D indexing
+    in simple loops over the last axis: LLVM vectorises these; array views per
+    keep cost more than the work.
     """
     n_faces = add.shape[1]
     n = size_start.shape[0] - 2
     nj = w.shape[1]
     inv = 1.0 / n_faces
-    # expected value of each keep: mean over one more die, from large keeps to small
     for k in range(size_start[n] - 1, -1, -1):
         a = add[k, 0]
         for j in range(nj):
@@ -222,9 +220,19 @@ def _reroll_stage(w, add, sub, size_start, min_keep):
                 w[k, j] += w[a, j]
         for j in range(nj):
             w[k, j] *= inv
-    # best keep inside each keep: max over the lattice, one die removed at a time
+
+
+@njit(cache=True)
+def _best_sub_keeps(w, sub, size_start, min_keep):
+    """Each keep's row becomes the best over the keeps inside it of at least min_keep dice.
+
+    A max over the lattice, one die removed at a time; on exit the roll rows
+    hold the value of each roll one roll earlier.
+    """
+    n = size_start.shape[0] - 2
+    nj = w.shape[1]
     for k in range(size_start[min_keep + 1], size_start[n + 1]):
-        for f in range(n_faces):
+        for f in range(sub.shape[1]):
             s = sub[k, f]
             if s >= 0:
                 for j in range(nj):
@@ -236,8 +244,10 @@ def _start_of_turn(w, rules, lattice, result):
     """From the final-roll values in w's roll rows to result[j], the value at the turn's start."""
     _, size_start, add, sub, roll_prob = lattice
     first_roll = size_start[size_start.shape[0] - 2]
-    _reroll_stage(w, add, sub, size_start, rules.params[P_MIN_KEEP])
-    _reroll_stage(w, add, sub, size_start, 0)
+    _keep_means(w, add, size_start)  # keeps after the second roll
+    _best_sub_keeps(w, sub, size_start, rules.params[P_MIN_KEEP])
+    _keep_means(w, add, size_start)  # keeps after the first roll
+    _best_sub_keeps(w, sub, size_start, 0)
     for j in range(w.shape[1]):
         result[j] = 0.0
     for r in range(roll_prob.shape[0]):
@@ -296,7 +306,7 @@ def upper_states(variant: Variant) -> UpperStates:
     upper = [i for i, b in enumerate(variant.boxes) if b.is_upper]
     n_boxes = len(variant.boxes)
     n_pat = 1 << len(upper)
-    options = [upper_values(variant, i) for i in upper]
+    options = [possible_points(variant, i) for i in upper]
     thresholds = sorted(b.threshold for b in variant.bonuses)
     reachable = np.zeros((n_pat, cap + 1), dtype=bool)
     canon = np.full((n_pat, cap + 1), -1, dtype=np.int64)
@@ -388,6 +398,13 @@ def solve(variant: Variant, progress=None) -> tuple[np.ndarray, int]:
         if progress is not None:
             progress(n_states)
     return values, solved
+
+
+def count_states(variant: Variant) -> int:
+    """How many states solve() will solve (the progress bar's total)."""
+    up = upper_states(variant)
+    counts = np.diff(up.ups_ptr)
+    return int(sum(counts[up.upper_id[layer_items(variant, n)[0]]].sum() for n in range(len(variant.boxes))))
 
 
 def set_threads(n: int | None) -> None:

@@ -7,6 +7,7 @@ roll scores, as plain arrays for the kernels.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -96,22 +97,12 @@ def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTa
     return ScoreTables(score, joker_score, joker_roll, joker_upper, box_max)
 
 
-def upper_values(variant: Variant, box_index: int) -> list[int]:
-    """Every score an upper box can hold: face x 0…n, plus a joker's entry."""
-    box = variant.boxes[box_index]
-    values = {box.face * c for c in range(variant.n_dice + 1)}
-    if variant.joker == JOKER_FIXED:
-        values.add(variant.joker_score)
-    return sorted(values)
-
-
-def lower_values(variant: Variant, box_index: int) -> list[int]:
-    """Every score a lower box can hold (0 = scratched), over all rolls and jokers."""
-    from .dice import multisets
-    faces = variant.faces
-    rolls = [tuple(f for f, c in zip(faces, m) for _ in range(c))
-             for m in multisets(variant.n_dice, len(faces))]
-    tables = score_tables(variant, rolls)
+@lru_cache(maxsize=None)
+def possible_points(variant: Variant, box_index: int) -> tuple[int, ...]:
+    """Every number of points a box can hold (0 = scratched), normal scores and joker entries."""
+    from .dice import possible_rolls
+    tables = score_tables(variant, possible_rolls(variant.dice))
     values = set(tables.score[:, box_index].tolist()) | {0}
-    values |= set(tables.joker_score[tables.joker_roll, box_index].tolist())
-    return sorted(values)
+    if variant.joker != "none":
+        values |= set(tables.joker_score[tables.joker_roll, box_index].tolist())
+    return tuple(sorted(values))

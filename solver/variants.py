@@ -86,6 +86,7 @@ class Variant:
     die_names: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     options: tuple[str, ...] = field(default=(), compare=False)
+    lang: str = "en"  # which box names to show: "de" or "en"
 
     # -- derived facts -------------------------------------------------
     @property
@@ -116,6 +117,10 @@ class Variant:
         return self.joker_box is not None and (
             self.extra_points > 0 or self.joker in (JOKER_BOX_MAX, JOKER_FIXED))
 
+    def box_name(self, index: int) -> str:
+        box = self.boxes[index]
+        return box.name_de if self.lang == "de" else box.name_en
+
     def box_index(self, key: str) -> int:
         for i, box in enumerate(self.boxes):
             if box.key == key:
@@ -125,7 +130,7 @@ class Variant:
     def fingerprint(self) -> str:
         """Hash of every rule field (not of names), so a stale table is detected."""
         rules = dataclasses.asdict(self)
-        for key in ("name", "title", "aliases", "options", "die_names"):
+        for key in ("name", "title", "aliases", "options", "die_names", "lang"):
             rules.pop(key)
         for box in rules["boxes"]:
             for key in ("name_de", "name_en", "aliases"):
@@ -138,6 +143,9 @@ class Variant:
         keep = self.boxes if boxes is None else tuple(self.boxes[self.box_index(k)] for k in boxes)
         joker_box = self.joker_box if any(b.key == self.joker_box for b in keep) else None
         dice = self.dice if n_dice is None else self.dice[:n_dice]
+        # a box that asks for all dice equal keeps asking for all of them
+        keep = tuple(dataclasses.replace(b, groups=(len(dice),)) if b.groups == (self.n_dice,) else b
+                     for b in keep)
         return dataclasses.replace(
             self,
             name=name or f"{self.name}-reduced",
@@ -237,7 +245,7 @@ KNIFFEL = Variant(
     name="kniffel", title="Kniffel (Schmidt Spiele, basic rules)",
     dice=(D6,) * 5, boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False), bonuses=UPPER_63,
     scratch=SCRATCH_RESTRICTED, joker_box="kniffel", extra_points=50, joker=JOKER_BOX_MAX,
-    aliases=("schmidt",), options=("house rule: --keep-one",))
+    aliases=("schmidt",), options=("house rule: --keep-one",), lang="de")
 
 KNIFFEL_KEEP_ONE = dataclasses.replace(
     KNIFFEL, name="kniffel-keep-one", title="Kniffel, house rule: keep a die before the third roll",
@@ -247,7 +255,7 @@ KNIFFEL_MEISTER = Variant(
     name="kniffel-meister", title="Kniffel with the Meisterschaftsregel",
     dice=(D6,) * 5, boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False), bonuses=UPPER_63,
     scratch=SCRATCH_FREE, joker_box="kniffel", extra_points=50, joker=JOKER_NONE,
-    aliases=("meister", "meisterschaft", "kniffel-master"))
+    aliases=("meister", "meisterschaft", "kniffel-master"), lang="de")
 
 YAHTZEE = Variant(
     name="yahtzee", title="Yahtzee (Hasbro official rules, forced joker)",
@@ -294,7 +302,7 @@ YATZY6 = Variant(
         groups_box("five_yatzy", "5er-Yatzy", "Five Yatzy", (5,), SUM_ALL, aliases=("Fünfer-Yatzy",)),
         chance_box(),
     ),
-    bonuses=(Bonus(84, 50),), aliases=("yatzy-6", "sechs-wuerfel", "six-dice"))
+    bonuses=(Bonus(84, 50),), aliases=("yatzy-6", "sechs-wuerfel", "six-dice"), lang="de")
 
 KNIFFEL7_DICE = tuple(tuple(f for f in range(1, 8) if f != k) for k in range(1, 8))
 
@@ -314,7 +322,7 @@ KNIFFEL7 = Variant(
     bonuses=(Bonus(63, 35), Bonus(84, 35)),
     joker_box="super_kniffel", joker=JOKER_FIXED, joker_score=60,
     die_names=("blue", "green", "purple", "yellow", "red", "black", "white"),
-    aliases=("kniffel-7",))
+    aliases=("kniffel-7",), lang="de")
 
 PRESETS: dict[str, Variant] = {v.name: v for v in (
     KNIFFEL, KNIFFEL_MEISTER, YAHTZEE, YAHTZEE_FREE_JOKER, YATZY, YATZY6, KNIFFEL7, KNIFFEL_KEEP_ONE)}

@@ -1,0 +1,184 @@
+"""One-turn decisions from a table: which dice to keep, which box to fill.
+
+Every option is valued as the expected final score of the game (points on
+the card + what the table expects to come), so options compare directly and
+the loss of an option is its distance to the best.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from .cards import Card
+from .dp import _best_sub_keeps, _box_options, _final_roll_values, _keep_means, make_engine, P_MIN_KEEP
+from .variants import RuleError, Variant
+
+TIE = 1e-9
+
+
+@dataclass
+class Option:
+    kind: str                      # "keep" or "box"
+    expected_final_score: float
+    loss: float = 0.0
+    keep: tuple[int, ...] = ()     # kind "keep": the faces kept (sorted); all dice = stop rolling
+    box: int = -1                  # kind "box": box index
+    points: int = 0                # kind "box": points entered
+    extra: int = 0                 # kind "box": extra points earned by a further joker
+    text: str = ""
+
+    def as_dict(self, variant: Variant) -> dict:
+        d = {"kind": self.kind, "text": self.text,
+             "expected_final_score": round(self.expected_final_score, 9), "loss": round(self.loss, 9)}
+        if self.kind == "keep":
+            d["keep"] = list(self.keep)
+            d["reroll"] = variant.n_dice - len(self.keep)
+        else:
+            d.update(box=variant.boxes[self.box].key, box_name=variant.box_name(self.box),
+                     points=self.points, extra=self.extra)
+        return d
+
+
+def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
+    """'3,3,5,1,6', '3 3 5 1 6' or '33516' (one digit per die); checked against each die's faces."""
+    raw = text.strip()
+    if not raw:
+        raise RuleError(f"no dice given; {variant.name} needs {variant.n_dice} dice")
+    parts = [p for p in raw.replace(",", " ").split() if p]
+    if len(parts) == 1 and parts[0].isdigit() and len(parts[0]) > 1:
+        parts = list(parts[0])
+    try:
+        dice = tuple(int(p) for p in parts)
+    except ValueError:
+        raise RuleError(f"dice {text!r}: expected {variant.n_dice} numbers such as "
+                        f"{','.join(str(f) for f in variant.dice[0][:variant.n_dice])}") from None
+    if len(dice) != variant.n_dice:
+        raise RuleError(f"dice {text!r}: {len(dice)} dice given, {variant.name} rolls {variant.n_dice}")
+    for i, (face, die) in enumerate(zip(dice, variant.dice)):
+        if face not in die:
+            raise RuleError(f"dice {text!r}: face {face} is not on a die (faces {die[0]}-{die[-1]})")
+    return dice
+
+
+def _faces_text(faces) -> str:
+    return " ".join(str(f) for f in faces)
+
+
+class Advisor:
+    """Advice for identical dice from a solved table."""
+
+    def __init__(self, variant: Variant, values: np.ndarray):
+        self.variant = variant
+        self.values = values
+        self.engine = make_engine(variant)
+        lat = self.engine.lattice
+        self.faces = variant.faces
+        self.keep_index = {tuple(int(c) for c in row): k for k, row in enumerate(lat.counts)}
+        self.first_roll = int(lat.size_start[variant.n_dice])
+        self._turn_cache: dict = {}
+
+    # -- values -----------------------------------------------------------
+    def future(self, card: Card) -> float:
+        value = self.values[card.state]
+        if not np.isfinite(value):
+            raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
+        return float(value)
+
+    def expected_final(self, card: Card) -> float:
+        return card.points + self.future(card)
+
+    def _counts(self, dice) -> tuple[int, ...]:
+        return tuple(sum(1 for d in dice if d == f) for f in self.faces)
+
+    def _turn(self, card: Card):
+        """Keep values of this turn: (after roll 2, after roll 1), each (K,) future points."""
+        key = card.state
+        if key not in self._turn_cache:
+            mask, up, flag = key
+            lat, rules = self.engine.lattice, self.engine.rules
+            w = np.empty((lat.add.shape[0], 1))
+            _final_roll_values(mask, flag, np.array([up]), rules, self.values, w, self.first_roll)
+            _keep_means(w, lat.add, lat.size_start)
+            after_second = w[:, 0].copy()
+            _best_sub_keeps(w, lat.sub, lat.size_start, rules.params[P_MIN_KEEP])
+            _keep_means(w, lat.add, lat.size_start)
+            self._turn_cache = {key: (after_second, w[:, 0].copy())}
+        return self._turn_cache[key]
+
+    # -- options ----------------------------------------------------------
+    def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
+        """Every distinct keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
+        if roll not in (1, 2):
+            raise RuleError(f"keeping dice is decided after roll 1 or 2, not roll {roll}")
+        self._check_card(card)
+        after_second, after_first = self._turn(card)
+        table = after_first if roll == 1 else after_second
+        min_keep = self.variant.min_keep_last_reroll if roll == 2 else 0
+        counts = self._counts(dice)
+        n = self.variant.n_dice
+        options = []
+        for kept in product(*(range(c + 1) for c in counts)):
+            size = sum(kept)
+            if size < min_keep:
+                continue
+            faces = tuple(f for f, c in zip(self.faces, kept) for _ in range(c))
+            if size == n:
+                text = f"keep all: {_faces_text(faces)} (stop rolling)"
+            elif size == 0:
+                text = f"reroll all {n} dice"
+            else:
+                text = f"keep {_faces_text(faces)}, reroll {n - size} {'die' if n - size == 1 else 'dice'}"
+            value = card.points + float(table[self.keep_index[kept]])
+            options.append(Option("keep", value, keep=faces, text=text))
+        return _rank(options)
+
+    def box_options(self, card: Card, dice) -> list[Option]:
+        """Every entry the final roll allows, ranked."""
+        self._check_card(card)
+        v = self.variant
+        mask, _, flag = card.state
+        rules = self.engine.rules
+        n_rolls, n_boxes = rules.score.shape
+        moves = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        n_opts = np.empty(n_rolls, dtype=np.int64)
+        _box_options(mask, flag, rules, moves, points, n_opts)
+        r = self.keep_index[self._counts(dice)] - self.first_roll
+        extra = v.extra_points if flag and rules.joker_roll[r] else 0
+        options = []
+        for i in range(n_opts[r]):
+            b = int(rules.move_box[moves[r, i]])
+            pts = int(points[r, i])
+            after = card.with_entry(b, pts, extra)
+            name = v.box_name(b)
+            text = f"score {name} for {pts}" if pts > 0 else f"scratch {name} (0)"
+            if extra:
+                text += f", +{extra} extra"
+            options.append(Option("box", self.expected_final(after), box=b, points=pts, extra=extra, text=text))
+        return _rank(options)
+
+    def advise(self, card: Card, dice, roll: int, box_now: bool = False) -> tuple[str, list[Option]]:
+        """('keep' or 'box', ranked options) for this point of the turn."""
+        if roll not in (1, 2, 3):
+            raise RuleError(f"roll must be 1, 2 or 3, not {roll}")
+        if roll == 3 or box_now:
+            return "box", self.box_options(card, dice)
+        return "keep", self.keep_options(card, dice, roll)
+
+    def _check_card(self, card: Card) -> None:
+        if card.full:
+            raise RuleError("the card is full: the game is over, there is nothing to advise")
+        self.future(card)
+
+
+def _rank(options: list[Option]) -> list[Option]:
+    options.sort(key=lambda o: -o.expected_final_score)
+    best = options[0].expected_final_score
+    for o in options:
+        o.loss = max(0.0, best - o.expected_final_score)
+        if o.loss < TIE:
+            o.loss = 0.0
+    return options

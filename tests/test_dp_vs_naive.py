@@ -1,0 +1,137 @@
+"""The Numba DP against the slow, independent reference in tests/naive.py."""
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from naive import NaiveSolver
+from solver import dp
+from solver.variants import PRESETS
+
+NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy"]
+TOL = 1e-9
+
+
+def fast_value(variant, values, filled: dict) -> float:
+    """Future value of a card (box key -> points) from a solved table."""
+    mask, upper = 0, 0
+    for key, pts in filled.items():
+        b = variant.box_index(key)
+        mask |= 1 << b
+        if variant.boxes[b].is_upper:
+            upper += pts
+    flag = 0
+    if variant.has_flag and filled.get(variant.joker_box, 0) > 0:
+        flag = 1
+    return float(values[mask, min(upper, variant.upper_cap), flag])
+
+
+# Reduced variants: few boxes and dice, each special rule exercised, bonus thresholds moved
+# within reach so the bonus logic runs.
+REDUCED = [
+    ("kniffel", ["ones", "sixes", "kniffel", "chance"], 2, [(6, 10)]),
+    ("kniffel", ["twos", "full_house", "kniffel"], 3, [(4, 7)]),
+    ("kniffel", ["threes", "small_straight", "kniffel", "large_straight"], 3, None),
+    ("kniffel", ["fives", "three_of_a_kind", "kniffel", "chance"], 3, [(10, 20)]),
+    ("kniffel-meister", ["ones", "kniffel", "chance"], 3, [(2, 5)]),
+    ("kniffel-meister", ["sixes", "four_of_a_kind", "kniffel", "full_house"], 3, [(12, 9)]),
+    ("yahtzee", ["ones", "twos", "yahtzee", "chance"], 2, [(3, 35)]),
+    ("yahtzee", ["threes", "yahtzee", "full_house", "small_straight"], 3, [(6, 10)]),
+    ("yahtzee", ["ones", "twos", "yahtzee"], 3, [(4, 10)]),
+    ("yahtzee-free-joker", ["ones", "twos", "yahtzee", "chance"], 2, [(3, 35)]),
+    ("yahtzee-free-joker", ["sixes", "yahtzee", "full_house", "large_straight"], 3, [(12, 5)]),
+    ("yatzy", ["ones", "one_pair", "two_pairs", "yatzy"], 3, [(2, 50)]),
+    ("yatzy", ["fours", "three_of_a_kind", "small_straight", "full_house"], 3, None),
+    ("yatzy", ["sixes", "two_pairs", "four_of_a_kind", "chance"], 3, [(12, 50)]),
+]
+
+
+@pytest.mark.parametrize("name,boxes,n_dice,bonuses", REDUCED)
+def test_reduced_variants_every_state(name, boxes, n_dice, bonuses):
+    variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    values, _ = dp.solve(variant)
+    naive = NaiveSolver(name, boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    assert abs(fast_value(variant, values, {}) - naive.start_value()) < TOL
+    # every card with one or two boxes filled, each with a spread of legal points
+    rng = random.Random(1)
+    checked = 0
+    for k in (1, 2):
+        for filled_keys in itertools.combinations(boxes, k):
+            for _ in range(4):
+                card = {key: rng.choice(legal_points(variant, key)) for key in filled_keys}
+                assert abs(fast_value(variant, values, card) - naive.state_value(card)) < TOL, card
+                checked += 1
+    assert checked > 0
+
+
+def legal_points(variant, key):
+    from solver.cards import box_values
+    return box_values(variant, variant.box_index(key))
+
+
+def test_house_rule_keep_one_matches_naive():
+    boxes = ["ones", "sixes", "kniffel", "chance"]
+    variant = PRESETS["kniffel-keep-one"].reduced(boxes=boxes, n_dice=3, bonuses=[(9, 10)])
+    values, _ = dp.solve(variant)
+    naive = NaiveSolver("kniffel", boxes=boxes, n_dice=3, bonuses=[(9, 10)], keep_one=True)
+    assert abs(fast_value(variant, values, {}) - naive.start_value()) < TOL
+    plain, _ = dp.solve(PRESETS["kniffel"].reduced(boxes=boxes, n_dice=3, bonuses=[(9, 10)]))
+    assert fast_value(variant, values, {}) < plain[0, 0, 0] - 1e-6  # the rule costs something
+
+
+@pytest.fixture(scope="module")
+def full_tables():
+    return {name: dp.solve(PRESETS[name])[0] for name in NAMES}
+
+
+def endgame_cards(variant, n_free, count, seed):
+    rng = random.Random(seed)
+    keys = [b.key for b in variant.boxes]
+    for _ in range(count):
+        free = rng.sample(keys, n_free)
+        card = {k: rng.choice(legal_points(variant, k)) for k in keys if k not in free}
+        if variant.joker_box in card and rng.random() < 0.5:
+            card[variant.joker_box] = max(legal_points(variant, variant.joker_box))
+        yield free, card
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_endgame_states_of_real_variants(name, full_tables):
+    variant = PRESETS[name]
+    values = full_tables[name]
+    n = 0
+    for n_free, count in ((1, 6), (2, 3)):
+        for free, card in endgame_cards(variant, n_free, count, seed=NAMES.index(name)):
+            naive = NaiveSolver(name)
+            assert abs(fast_value(variant, values, card) - naive.state_value(card)) < TOL, (free, card)
+            n += 1
+    assert n == 9
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_endgame_joker_states(name, full_tables):
+    """Joker box filled (with points and scratched), the joker's target boxes still free."""
+    variant = PRESETS[name]
+    if variant.joker_box is None:
+        pytest.skip("no joker box")
+    values = full_tables[name]
+    keys = [b.key for b in variant.boxes]
+    for free in (["full_house", "threes"], ["large_straight", "sixes"], ["ones"]):
+        for jpts in (0, 50):
+            card = {k: 0 for k in keys if k not in free}
+            card[variant.joker_box] = jpts
+            naive = NaiveSolver(name)
+            assert abs(fast_value(variant, values, card) - naive.state_value(card)) < TOL, (free, jpts)
+
+
+def test_no_nan_in_reachable_states(full_tables):
+    variant = PRESETS["kniffel"]
+    up = dp.upper_states(variant)
+    values = full_tables["kniffel"]
+    masks = np.arange(1 << len(variant.boxes))
+    reach = up.reachable[up.upper_id[masks]]  # (masks, cap+1)
+    assert np.isfinite(values[:, :, 0][reach]).all()
+    with_flag = (masks >> variant.joker_index) & 1 == 1
+    assert np.isfinite(values[with_flag, :, 1][reach[with_flag]]).all()
