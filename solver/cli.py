@@ -163,6 +163,132 @@ def variants(ctx, as_json):
                                       for b in v["boxes"]))
 
 
+def _advisor(variant, settings: Settings):
+    from .advisor import Advisor
+    values, _ = get_table(variant, settings)
+    return Advisor(variant, values)
+
+
+def _option_rows(options, top: int | None) -> list[str]:
+    shown = options if top is None else options[:top]
+    width = max(len(o.text) for o in shown)
+    rows = [f"  {'#':>3}  {'option':<{width}}  {'expected':>9}  {'loss':>6}"]
+    for i, o in enumerate(shown, 1):
+        loss = "best" if i == 1 else ("tie" if o.loss == 0 else f"-{o.loss:.2f}")
+        rows.append(f"  {i:>3}  {o.text:<{width}}  {o.expected_final_score:>9.2f}  {loss:>6}")
+    if len(shown) < len(options):
+        rows.append(f"  ... {len(options) - len(shown)} more (--all shows every option)")
+    return rows
+
+
+def _variant_or_default(variant_name):
+    return variant_name or "kniffel"
+
+
+@cli.command()
+@click.argument("variant_name", metavar="[VARIANT]", required=False)
+@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
+@click.option("--dice", required=True, help="The dice shown: '3,3,5,1,6' or '33516'.")
+@click.option("--roll", type=click.IntRange(1, 3), default=1, show_default=True,
+              help="Which roll of the turn the dice come from.")
+@click.option("--box", "box_now", is_flag=True, help="Stop rolling now and ask which box to fill.")
+@click.option("--all", "show_all", is_flag=True, help="Show every option, not just the top 10.")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (schema in README).")
+@click.pass_context
+def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_json):
+    """What to keep after this roll, or which box to fill (default variant: kniffel)."""
+    from .advisor import parse_dice
+    variant = _variant_arg(_variant_or_default(variant_name), keep_one)
+    parsed = parse_card(variant, card)
+    rolled = parse_dice(variant, dice)
+    advisor = _advisor(variant, _settings(ctx))
+    action, options = advisor.advise(parsed, rolled, roll, box_now)
+    best = options[0]
+    then = None
+    if action == "keep" and len(best.keep) == variant.n_dice:
+        then = advisor.box_options(parsed, rolled)[0]  # stopping: the box comes next
+    if as_json:
+        out = {"variant": variant.name, "card": parsed.format(), "dice": list(rolled), "roll": roll,
+               "action": action, "expected_final_score": advisor.expected_final(parsed),
+               "best": best.as_dict(variant), "then": then.as_dict(variant) if then else None,
+               "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
+               "options_total": len(options)}
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(f"{variant.name}, roll {roll}: {' '.join(map(str, rolled))}   "
+               f"(card {parsed.format() or 'empty'}: {parsed.points} points)")
+    click.echo(f"Best: {best.text}" + (f", then {then.text}" if then else "") +
+               f"  -> expected final score {best.expected_final_score:.2f}")
+    for row in _option_rows(options, None if show_all else 10):
+        click.echo(row)
+
+
+@cli.command()
+@click.argument("variant_name", metavar="[VARIANT]", required=False)
+@click.option("--roll-for-me", is_flag=True, help="Roll the dice instead of asking for them.")
+@click.option("--seed", type=int, default=None, help="Seed for --roll-for-me (reproducible games).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default="kniffel-game.json",
+              show_default=True, help="Game record, written after every step.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
+              help="Continue the game saved in this file.")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.pass_context
+def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, keep_one):
+    """Play a whole game with advice after every roll (type 'help' at any prompt)."""
+    from .game import Game
+    from .play import PlayLoop
+    if resume_path:
+        game = Game.load(Path(resume_path))
+        save_path = resume_path
+        if variant_name and find_variant(variant_name, keep_one) != game.variant:
+            raise RuleError(f"{resume_path} is a game of {game.variant.name}, not {variant_name}")
+    else:
+        variant = _variant_arg(_variant_or_default(variant_name), keep_one)
+        game = Game(variant, seed=seed, roll_for_me=roll_for_me)
+    advisor = _advisor(game.variant, _settings(ctx))
+    PlayLoop(game, advisor, Path(save_path)).run()
+
+
+@cli.command()
+@click.argument("game_file", metavar="GAME.json", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def review(ctx, game_file, as_json):
+    """Every decision of a saved game against the optimal one, and what it cost."""
+    from .game import Game, decisions
+    game = Game.load(Path(game_file))
+    advisor = _advisor(game.variant, _settings(ctx))
+    steps = decisions(game, advisor)
+    card = game.point().card
+    total = sum(d.loss for d in steps)
+    worst = sorted(steps, key=lambda d: -d.loss)[:3]
+    if as_json:
+        click.echo(json.dumps({
+            "variant": game.variant.name, "finished": card.full, "score": card.points,
+            "decisions": [{"turn": d.turn, "roll": d.roll, "dice": list(d.dice), "chosen": d.chosen.text,
+                           "chosen_expected": d.chosen.expected_final_score, "best": d.best.text,
+                           "best_expected": d.best.expected_final_score, "loss": d.loss} for d in steps],
+            "total_loss": total, "mean_loss": total / len(steps) if steps else 0.0,
+            "costliest": [steps.index(d) for d in worst if d.loss > 0]}, indent=2))
+        return
+    click.echo(f"Review of {game_file}: {game.variant.title}")
+    click.echo(f"{'turn':>4} {'roll':>4}  {'dice':<13} {'chosen':<40} {'best':<40} {'chosen':>8} {'best':>8} {'loss':>6}")
+    for d in steps:
+        best = "=" if d.loss == 0 else d.best.text
+        click.echo(f"{d.turn:>4} {d.roll:>4}  {' '.join(map(str, d.dice)):<13} {d.chosen.text:<40} {best:<40} "
+                   f"{d.chosen.expected_final_score:>8.2f} {d.best.expected_final_score:>8.2f} {d.loss:>6.2f}")
+    click.echo(f"Total loss: {total:.2f} points over {len(steps)} decisions "
+               f"(mean {total / len(steps) if steps else 0:.3f} per decision)")
+    costly = [d for d in worst if d.loss > 0]
+    if costly:
+        click.echo("Costliest decisions:")
+        for d in costly:
+            click.echo(f"  turn {d.turn}, roll {d.roll} ({' '.join(map(str, d.dice))}): {d.chosen.text} "
+                       f"instead of {d.best.text}: -{d.loss:.2f}")
+    click.echo(f"Score: {card.points}" + ("" if card.full else " (game not finished)"))
+
+
 def main(argv=None) -> None:
     cli.main(args=argv, prog_name="kniffel")
 

@@ -1,0 +1,151 @@
+"""The `kniffel` command line, driven through click's CliRunner and once as the installed script."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli
+from solver.game import Game
+
+
+@pytest.fixture(scope="module")
+def tdir(tmp_path_factory):
+    """A tables directory with kniffel and yahtzee solved once."""
+    d = tmp_path_factory.mktemp("tables")
+    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel", "yahtzee", "--json"])
+    assert res.exit_code == 0, res.output
+    return d
+
+
+def run(tdir, *args, input=None):
+    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args], input=input)
+
+
+def one_line_error(res, fragment):
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("kniffel: error:") and fragment in lines[0], res.stderr
+    assert "Traceback" not in res.output
+
+
+def test_solve_json_and_sidecar(tmp_path):
+    res = run(tmp_path, "solve", "yatzy", "--json")
+    assert res.exit_code == 0
+    obj = json.loads(res.stdout.strip().splitlines()[-1])
+    assert obj["variant"] == "yatzy" and abs(obj["start_value"] - 248.4399894) < 1e-6
+    assert obj["states"] > 0 and obj["seconds"] > 0
+    assert (tmp_path / "yatzy.npy").exists() and (tmp_path / "yatzy.json").exists()
+
+
+def test_value_of_cards(tdir):
+    res = run(tdir, "value", "kniffel", "--json")
+    obj = json.loads(res.stdout)
+    assert abs(obj["expected_final_score"] - 248.0761494649) < 1e-8
+    res = run(tdir, "value", "kniffel", "--card", "einser=3,dreier=9,kniffel=50,chance=22,extra=50", "--json")
+    obj = json.loads(res.stdout)
+    assert obj["points"] == 134 and obj["expected_final_score"] > 134
+    full = ",".join(f"{i}=0" for i in range(1, 14))
+    obj = json.loads(run(tdir, "value", "kniffel", "--card", full, "--json").stdout)
+    assert obj["expected_final_score"] == 0
+
+
+def test_value_solves_a_missing_table(tmp_path):
+    res = run(tmp_path, "value", "yahtzee-free-joker")
+    assert res.exit_code == 0
+    assert "solving it once" in res.stderr
+    assert "254.5896" in res.stdout
+
+
+def test_variants_lists_boxes_and_start_values(tdir):
+    res = run(tdir, "variants")
+    assert "Große Straße (Large Straight)" in res.stdout and "start value 248.0761" in res.stdout
+    data = json.loads(run(tdir, "variants", "--json").stdout)
+    assert {v["variant"] for v in data} >= {"kniffel", "yatzy6", "kniffel7"}
+
+
+def test_advise_worked_situation(tdir):
+    res = run(tdir, "advise", "--dice", "66666", "--roll", "1")
+    assert "Best: keep all: 6 6 6 6 6 (stop rolling), then score Kniffel for 50" in res.stdout
+    obj = json.loads(run(tdir, "advise", "kniffel", "--dice", "6,6,6,6,6", "--json").stdout)
+    assert obj["action"] == "keep" and obj["best"]["keep"] == [6] * 5 and obj["then"]["box"] == "kniffel"
+    obj = json.loads(run(tdir, "advise", "yahtzee", "--dice", "3,3,5,1,6", "--roll", "3", "--json", "--all").stdout)
+    assert obj["action"] == "box" and len(obj["options"]) == obj["options_total"] == 13
+    assert obj["options"][0]["loss"] == 0 and all(o["loss"] >= 0 for o in obj["options"])
+
+
+def test_best_box_equals_value_of_resulting_card(tdir):
+    card = "einser=2,zweier=6,chance=21"
+    obj = json.loads(run(tdir, "advise", "--card", card, "--dice", "44456", "--roll", "3", "--json").stdout)
+    best = obj["best"]
+    after = f"{card},{best['box']}={best['points']}"
+    value = json.loads(run(tdir, "value", "kniffel", "--card", after, "--json").stdout)
+    assert abs(value["expected_final_score"] - best["expected_final_score"]) < 1e-6
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["advise", "poker", "--dice", "12345"], "unknown variant"),
+    (["advise", "--card", "einser=9", "--dice", "12345"], "einser=9"),
+    (["advise", "--dice", "1234"], "4 dice given"),
+    (["advise", "--dice", "12347"], "face 7"),
+    (["advise", "--dice", "1,2,x,4,5"], "expected 5 numbers"),
+    (["advise", "--dice", "12345", "--roll", "4"], "--roll"),
+    (["advise", "--card", ",".join(f"{i}=0" for i in range(1, 14)), "--dice", "12345"], "card is full"),
+    (["value", "kniffel", "--card", "full house=20"], "Full House cannot hold 20"),
+    (["solve"], "VARIANT"),
+    (["review", "/nonexistent/game.json"], "game"),
+])
+def test_bad_input_is_one_line_and_exit_2(tdir, args, fragment):
+    one_line_error(run(tdir, *args), fragment)
+
+
+def test_damaged_table_is_refused(tmp_path, tdir):
+    shutil.copy(tdir / "kniffel.json", tmp_path / "kniffel.json")
+    (tmp_path / "kniffel.npy").write_bytes(b"\x93NUMPY garbage")
+    one_line_error(run(tmp_path, "advise", "--dice", "12345"), "kniffel solve kniffel")
+
+
+SCRIPTED_GAME = ["", ""] * 13  # Enter = follow the advice, for every prompt
+
+
+def test_play_scripted_game_on_stdin(tdir, tmp_path):
+    save = tmp_path / "game.json"
+    # the first turn typed in full: dice, a keep, dice, stop early, a box by name; then undo and redo
+    lines = ["3 3 5 1 6", "keep 3 3", "33333", "card", "undo", "33", "3 3 3 3 3", "", "help"]
+    res = run(tdir, "play", "kniffel", "--save", str(save), input="\n".join(lines) + "\n")
+    assert res.exit_code == 130  # input ended mid-game: aborted, the game stays saved
+    game = Game.load(save)
+    assert game.events[-1] == {"box": "kniffel", "points": 50, "extra": 0}
+    assert "Sechser" in res.stdout and "expected final score" in res.stdout
+    # resume and finish by following the advice, dice rolled by the program
+    res = run(tdir, "play", "--resume", str(save), input="\n" * 200)
+    assert res.exit_code == 130 or "Game over" in res.stdout
+
+
+def test_play_whole_game_with_roll_for_me(tdir, tmp_path):
+    save = tmp_path / "auto.json"
+    res = run(tdir, "play", "--roll-for-me", "--seed", "5", "--save", str(save), input="\n" * 200)
+    assert res.exit_code == 0, res.output
+    assert "Game over" in res.stdout and "loss of your choices against optimal play: 0.00" in res.stdout
+    data = json.loads(save.read_text())
+    assert data["finished"] and data["score"] == Game.load(save).point().card.points
+    again = tmp_path / "again.json"
+    run(tdir, "play", "--roll-for-me", "--seed", "5", "--save", str(again), input="\n" * 200)
+    assert json.loads(again.read_text())["events"] == data["events"]  # seeded: reproducible
+
+
+def test_installed_console_script(tdir):
+    exe = Path(sys.executable).with_name("kniffel")
+    assert exe.exists(), "install the project (pip install -e .) to get the kniffel script"
+    out = subprocess.run([str(exe), "--tables", str(tdir), "advise", "--dice", "33516", "--json"],
+                         capture_output=True, text=True, timeout=120, env={**os.environ})
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["best"]["keep"] == [3, 3]
+    bad = subprocess.run([str(exe), "--tables", str(tdir), "advise", "--dice", "3351"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
