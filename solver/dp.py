@@ -91,9 +91,10 @@ def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
     """For every final roll r: the entries it may make in state (mask, flag).
 
     Fills opt_move[r, :n_opts[r]] and opt_score[r, :n_opts[r]] (the move and
-    the points of each entry). This is the one place where the scratching and
-    joker rules act. (All rolls in one call: a call per roll costs more than
-    its work.)
+    the points of each entry); n_opts[r] = -1 stands for the common case, every
+    free box with its normal score (see roll_entries). This is the one place
+    where the scratching and joker rules act. (All rolls in one call: a call
+    per roll costs more than its work.)
     """
     score, joker_score, joker_roll, joker_upper, is_upper = rules[:5]
     params, norm_move, joker_move, zero_move = rules.params, rules.norm_move, rules.joker_move, rules.zero_move
@@ -102,9 +103,15 @@ def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
     jb = params[P_JOKER_BOX]
     restricted = params[P_RESTRICTED] != 0
     jb_filled = jb >= 0 and (mask >> jb) & 1 == 1
+    free = np.empty(n_boxes, dtype=np.int64)
+    n_free = 0
+    for b in range(n_boxes):
+        if (mask >> b) & 1 == 0:
+            free[n_free] = b
+            n_free += 1
     for r in range(n_rolls):
         joker = False
-        if joker_roll[r] and mode != 0:
+        if mode != 0 and joker_roll[r]:
             if mode == 1 or mode == 4:  # box maximum / fixed score: while the joker box holds points
                 joker = flag == 1
             elif mode == 2:  # forced: whenever the joker box is filled
@@ -120,30 +127,31 @@ def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
                 opt_score[r, 0] = score[r, u]
                 n = 1
             else:
-                for b in range(n_boxes):  # else any free lower box
-                    if (mask >> b) & 1 == 0 and not is_upper[b]:
+                for b in free[:n_free]:  # else any free lower box
+                    if not is_upper[b]:
                         opt_move[r, n] = joker_move[r, b]
                         opt_score[r, n] = joker_score[r, b]
                         n += 1
                 if n == 0:
-                    for b in range(n_boxes):  # else scratch an upper box
-                        if (mask >> b) & 1 == 0:
-                            opt_move[r, n] = zero_move[b]
-                            opt_score[r, n] = 0
-                            n += 1
+                    for b in free[:n_free]:  # else scratch an upper box
+                        opt_move[r, n] = zero_move[b]
+                        opt_score[r, n] = 0
+                        n += 1
             n_opts[r] = n
             continue
+        if not joker and not restricted:
+            n_opts[r] = -1  # the common case, left implicit: every free box, normal score
+            continue
         any_fit = False
-        for b in range(n_boxes):
-            if (mask >> b) & 1 == 0:
-                if joker:
-                    opt_move[r, n] = joker_move[r, b]
-                    opt_score[r, n] = joker_score[r, b]
-                else:
-                    opt_move[r, n] = norm_move[r, b]
-                    opt_score[r, n] = score[r, b]
-                any_fit = any_fit or opt_score[r, n] > 0
-                n += 1
+        for b in free[:n_free]:
+            if joker:
+                opt_move[r, n] = joker_move[r, b]
+                opt_score[r, n] = joker_score[r, b]
+            else:
+                opt_move[r, n] = norm_move[r, b]
+                opt_score[r, n] = score[r, b]
+            any_fit = any_fit or opt_score[r, n] > 0
+            n += 1
         if restricted and any_fit:
             kept = 0
             for i in range(n):  # a box may only be scratched when nothing fits
@@ -182,14 +190,25 @@ def _final_roll_values(mask, flag, ups, rules, values, out, first):
             for j in range(nj):
                 nu = min(ups[j] + inc, cap)
                 vecs[m, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, nflag]
+    free = np.empty(n_boxes, dtype=np.int64)
+    n_free = 0
+    for b in range(n_boxes):
+        if (mask >> b) & 1 == 0:
+            free[n_free] = b
+            n_free += 1
     extra = float(params[P_EXTRA])
     for r in range(n_rolls):
         row = first + r
         for j in range(nj):
             out[row, j] = -np.inf
-        for i in range(n_opts[r]):
-            k = opt_move[r, i]
-            s = float(opt_score[r, i])
+        implicit = n_opts[r] < 0
+        for i in range(n_free if implicit else n_opts[r]):
+            if implicit:
+                k = rules.norm_move[r, free[i]]
+                s = float(rules.score[r, free[i]])
+            else:
+                k = opt_move[r, i]
+                s = float(opt_score[r, i])
             for j in range(nj):
                 out[row, j] = max(out[row, j], s + vecs[k, j])
         if flag == 1 and rules.joker_roll[r]:
@@ -211,10 +230,14 @@ def _keep_means(w, add, size_start):
     nj = w.shape[1]
     inv = 1.0 / n_faces
     for k in range(size_start[n] - 1, -1, -1):
-        a = add[k, 0]
+        a, b, c = add[k, 0], add[k, 1], add[k, 2]  # three faces per pass: fewer loads and stores of row k
         for j in range(nj):
-            w[k, j] = w[a, j]
-        for f in range(1, n_faces):
+            w[k, j] = w[a, j] + w[b, j] + w[c, j]
+        for f in range(3, n_faces - 2, 3):
+            a, b, c = add[k, f], add[k, f + 1], add[k, f + 2]
+            for j in range(nj):
+                w[k, j] += w[a, j] + w[b, j] + w[c, j]
+        for f in range(n_faces - n_faces % 3, n_faces):
             a = add[k, f]
             for j in range(nj):
                 w[k, j] += w[a, j]
@@ -365,6 +388,8 @@ def make_engine(variant: Variant) -> Engine:
     if not variant.identical_dice:
         raise NotImplementedError(f"{variant.name}: dice with different faces need the ordered-dice solver")
     faces = variant.faces
+    if len(faces) < 3:
+        raise ValueError(f"{variant.name}: the kernels need dice of at least three faces")
     lattice = keep_lattice(variant.n_dice, len(faces))
     rolls = [tuple(f for f, c in zip(faces, m) for _ in range(c)) for m in multisets(variant.n_dice, len(faces))]
     return Engine(variant, rules_arrays(variant, rolls), lattice, upper_states(variant))
