@@ -13,7 +13,7 @@ from itertools import product
 import numpy as np
 
 from .cards import Card
-from .dp import _best_sub_keeps, _box_options, _final_roll_values, _keep_means, make_engine, P_MIN_KEEP
+from .dp import P_MIN_KEEP, _best_sub_keeps, _final_roll_values, _keep_means, make_engine, roll_entries
 from .variants import RuleError, Variant
 
 TIE = 1e-9
@@ -141,17 +141,10 @@ class Advisor:
         v = self.variant
         mask, _, flag = card.state
         rules = self.engine.rules
-        n_rolls, n_boxes = rules.score.shape
-        moves = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        points = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        n_opts = np.empty(n_rolls, dtype=np.int64)
-        _box_options(mask, flag, rules, moves, points, n_opts)
         r = self.keep_index[self._counts(dice)] - self.first_roll
         extra = v.extra_points if flag and rules.joker_roll[r] else 0
         options = []
-        for i in range(n_opts[r]):
-            b = int(rules.move_box[moves[r, i]])
-            pts = int(points[r, i])
+        for b, pts in roll_entries(rules, mask, flag, r):
             after = card.with_entry(b, pts, extra)
             name = v.box_name(b)
             text = f"score {name} for {pts}" if pts > 0 else f"scratch {name} (0)"

@@ -163,6 +163,18 @@ def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
         n_opts[r] = n
 
 
+def roll_entries(rules: Rules, mask: int, flag: int, r: int) -> list[tuple[int, int]]:
+    """(box, points) of every entry final roll r may make in state (mask, flag)."""
+    n_rolls, n_boxes = rules.score.shape
+    moves = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_opts = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, moves, points, n_opts)
+    if n_opts[r] < 0:
+        return [(b, int(rules.score[r, b])) for b in range(n_boxes) if not mask >> b & 1]
+    return [(int(rules.move_box[moves[r, i]]), int(points[r, i])) for i in range(n_opts[r])]
+
+
 @njit(cache=True)
 def _final_roll_values(mask, flag, ups, rules, values, out, first):
     """out[first + r, j]: best value of ending the turn with roll r at upper total ups[j].
