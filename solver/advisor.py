@@ -94,7 +94,10 @@ class Advisor:
         return tuple(sum(1 for d in dice if d == f) for f in self.faces)
 
     def _turn(self, card: Card):
-        """Keep values of this turn: (after roll 2, after roll 1), each (K,) future points."""
+        """Keep values of this turn: (after roll 2, after roll 1), each (K,) future points.
+
+        A keep of every die means stopping: its row holds the final-roll value in both arrays.
+        """
         key = card.state
         if key not in self._turn_cache:
             mask, up, flag = key
@@ -105,7 +108,9 @@ class Advisor:
             after_second = w[:, 0].copy()
             _best_sub_keeps(w, lat.sub, lat.size_start, rules.params[P_MIN_KEEP])
             _keep_means(w, lat.add, lat.size_start)
-            self._turn_cache = {key: (after_second, w[:, 0].copy())}
+            after_first = w[:, 0].copy()
+            after_first[self.first_roll:] = after_second[self.first_roll:]  # keeping all = stop rolling
+            self._turn_cache = {key: (after_second, after_first)}
         return self._turn_cache[key]
 
     # -- options ----------------------------------------------------------
