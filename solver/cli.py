@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+import numpy as np
 
 from . import tables
 from .cards import parse_card
@@ -248,6 +249,66 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, keep_one)
         game = Game(variant, seed=seed, roll_for_me=roll_for_me)
     advisor = _advisor(game.variant, _settings(ctx))
     PlayLoop(game, advisor, Path(save_path)).run()
+
+
+@cli.command()
+@click.argument("variant_name", metavar="[VARIANT]", required=False)
+@click.option("-n", "--games", type=click.IntRange(1, 100_000_000), default=100_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
+@click.pass_context
+def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
+    """Play many games with the optimal strategy and report the score distribution."""
+    from tqdm import tqdm
+
+    from . import simulate as sim
+    if plot:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            raise click.UsageError("--plot needs matplotlib: pip install 'kniffel[plot]'") from None
+    settings = _settings(ctx)
+    variant = _variant_arg(_variant_or_default(variant_name), keep_one)
+    values, meta = get_table(variant, settings)
+    t0 = time.perf_counter()
+    with tqdm(total=games, desc=f"simulate {variant.name}", unit="game", unit_scale=True, file=sys.stderr,
+              disable=not settings.progress, leave=False) as bar:
+        played = sim.simulate(variant, values, games, seed=seed, progress=bar.update)
+    seconds = time.perf_counter() - t0
+    out = sim.summary(played)
+    out.update(seed=seed, seconds=round(seconds, 3), table_start_value=meta["start_value"])
+    if plot:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        scores = played.scores
+        ax.hist(scores, bins=np.arange(scores.min(), scores.max() + 2) - 0.5, color="#3465a4")
+        ax.axvline(out["mean"], color="#cc0000", label=f"mean {out['mean']:.2f}")
+        ax.set(xlabel="final score", ylabel="games", title=f"{variant.title}: {games:,} games of optimal play")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(plot, dpi=120)
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(f"{variant.title}: {games:,} games of optimal play (seed {seed}, {seconds:.2f} s, "
+               f"{games / seconds:,.0f} games/s)")
+    click.echo(f"mean {out['mean']:.3f} ± {out['stderr']:.3f} (table: {meta['start_value']:.3f}), "
+               f"std {out['std']:.2f}, median {out['median']:g}, min {out['min']}, max {out['max']}")
+    click.echo("percentiles: " + ", ".join(f"{p}%: {x:g}" for p, x in out["percentiles"].items()))
+    click.echo("P(score >= t): " + ", ".join(f"{t}: {x:.2%}" for t, x in out["p_at_least"].items()))
+    click.echo("upper bonus: " + ", ".join(f"{t}+: {x:.2%}" for t, x in out["upper_bonus_rate"].items()))
+    if "extra_rate" in out:
+        click.echo(f"games with extra points: {out['extra_rate']:.2%}, mean further jokers per game "
+                   f"{out['extra_mean_count']:.4f}")
+    click.echo(f"{'box':<16} {'mean':>7} {'zero':>7}")
+    for b in out["boxes"].values():
+        click.echo(f"{b['name']:<16} {b['mean']:>7.2f} {b['zero_rate']:>7.1%}")
+    click.echo(sim.text_histogram(played.scores))
+    if plot:
+        click.echo(f"histogram written to {plot}")
 
 
 @cli.command()

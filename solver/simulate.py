@@ -1,0 +1,150 @@
+"""Many games of optimal play: score distribution, bonus and joker rates, each box's mean.
+
+The games run turn by turn in lockstep (the Numba kernel is dp._simulate_turn):
+every turn, the games that share a scorecard pattern (mask, flag) are solved
+together, one column per distinct upper total, so the per-turn work is that
+of the distinct states, not of the games. Each game draws from its own random
+stream (seeded from the seed and the game's number), so a result depends on
+the seed alone, not on threads or batches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from .dp import _simulate_turn, make_engine
+from .variants import Variant
+
+CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
+BATCH = 250_000  # games in memory at once
+
+
+def _roll_subs(lattice) -> np.ndarray:
+    """For every roll: keep indices of its distinct sub-multisets except itself, padded with -1."""
+    counts = lattice.counts
+    n = int(lattice.size_start.shape[0] - 2)
+    first = int(lattice.size_start[n])
+    index = {tuple(int(c) for c in row): k for k, row in enumerate(counts)}
+    rows = []
+    for roll in counts[first:]:
+        subs = [index[kept] for kept in product(*(range(c + 1) for c in roll)) if sum(kept) < n]
+        rows.append(subs)
+    out = np.full((len(rows), max(map(len, rows))), -1, dtype=np.int64)
+    for i, subs in enumerate(rows):
+        out[i, :len(subs)] = subs
+    return out
+
+
+def _seed_streams(seed: int, start: int, count: int) -> np.ndarray:
+    """Independent starting states: the splitmix64 finaliser of (seed, game number)."""
+    with np.errstate(over="ignore"):
+        z = (np.uint64(seed & 0xFFFFFFFF) << np.uint64(32)) ^ np.arange(start, start + count, dtype=np.uint64)
+        z = z * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+@dataclass
+class Games:
+    variant: Variant
+    boxes: np.ndarray   # (N, B) points in each box
+    extra: np.ndarray   # (N,) number of further jokers that paid extra points
+
+    @property
+    def upper(self) -> np.ndarray:
+        cols = [i for i, b in enumerate(self.variant.boxes) if b.is_upper]
+        return self.boxes[:, cols].sum(axis=1)
+
+    @property
+    def bonus(self) -> np.ndarray:
+        up = self.upper
+        return sum(np.where(up >= b.threshold, b.points, 0) for b in self.variant.bonuses)
+
+    @property
+    def scores(self) -> np.ndarray:
+        return self.boxes.sum(axis=1) + self.bonus + self.extra * self.variant.extra_points
+
+
+def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Games:
+    """Play n_games with the optimal policy of `values`; `progress(k)` is told of k finished games."""
+    engine = make_engine(variant)
+    roll_subs = _roll_subs(engine.lattice)
+    n_boxes = len(variant.boxes)
+    cap = variant.upper_cap
+    boxes = np.zeros((n_games, n_boxes), dtype=np.int32)
+    extra = np.zeros(n_games, dtype=np.int64)
+    for start in range(0, n_games, BATCH):
+        m = min(BATCH, n_games - start)
+        g_mask = np.zeros(m, dtype=np.int64)
+        g_upper = np.zeros(m, dtype=np.int64)
+        g_flag = np.zeros(m, dtype=np.int64)
+        g_boxes = np.zeros((m, n_boxes), dtype=np.int32)
+        g_extra = np.zeros(m, dtype=np.int64)
+        rng = _seed_streams(seed, start, m)
+        for _ in range(n_boxes):
+            group_key = g_mask * 2 + g_flag
+            groups, group_of = np.unique(group_key, return_inverse=True)
+            state_key = group_of * (cap + 1) + np.minimum(g_upper, cap)
+            cols, col_of = np.unique(state_key, return_inverse=True)
+            col_group = cols // (cap + 1)
+            group_col = np.searchsorted(col_group, np.arange(len(groups) + 1))
+            game_col = col_of - group_col[group_of]
+            games = np.argsort(group_of, kind="stable")
+            game_ptr = np.searchsorted(group_of[games], np.arange(len(groups) + 1))
+            task_group, task_lo, task_hi = [], [], []
+            for grp in range(len(groups)):
+                for lo in range(game_ptr[grp], game_ptr[grp + 1], CHUNK):
+                    task_group.append(grp)
+                    task_lo.append(lo)
+                    task_hi.append(min(lo + CHUNK, game_ptr[grp + 1]))
+            order = np.argsort(-(np.array(task_hi) - np.array(task_lo)), kind="stable")  # big tasks first
+            _simulate_turn(np.array(task_group, dtype=np.int64)[order], np.array(task_lo, dtype=np.int64)[order],
+                           np.array(task_hi, dtype=np.int64)[order], groups // 2, groups % 2,
+                           group_col.astype(np.int64), cols % (cap + 1), games.astype(np.int64),
+                           game_col.astype(np.int64), g_mask, g_upper, g_flag, g_boxes, g_extra, rng,
+                           roll_subs, engine.rules, engine.lattice, values)
+        boxes[start:start + m] = g_boxes
+        extra[start:start + m] = g_extra
+        if progress is not None:
+            progress(m)
+    return Games(variant, boxes, extra)
+
+
+def summary(games: Games) -> dict:
+    """The figures `kniffel simulate` reports."""
+    v = games.variant
+    s = games.scores.astype(np.float64)
+    n = len(s)
+    pct = (1, 5, 25, 75, 95, 99)
+    out = {
+        "variant": v.name, "games": n,
+        "mean": float(s.mean()), "stderr": float(s.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0,
+        "std": float(s.std(ddof=1)) if n > 1 else 0.0, "median": float(np.median(s)),
+        "min": int(s.min()), "max": int(s.max()),
+        "percentiles": {str(p): float(np.percentile(s, p)) for p in pct},
+        "p_at_least": {str(t): float((s >= t).mean()) for t in (200, 250, 300, 400)},
+        "upper_bonus_rate": {str(b.threshold): float((games.upper >= b.threshold).mean()) for b in v.bonuses},
+        "boxes": {b.key: {"name": v.box_name(i), "mean": float(games.boxes[:, i].mean()),
+                          "zero_rate": float((games.boxes[:, i] == 0).mean())} for i, b in enumerate(v.boxes)},
+    }
+    if v.extra_points:
+        out["extra_rate"] = float((games.extra > 0).mean())
+        out["extra_mean_count"] = float(games.extra.mean())
+    return out
+
+
+def text_histogram(scores: np.ndarray, bins: int = 20, width: int = 50) -> str:
+    lo, hi = int(scores.min()), int(scores.max())
+    step = max(1, -(-(hi - lo + 1) // bins))
+    edges = np.arange(lo - lo % step, hi + step + 1, step)
+    counts, _ = np.histogram(scores, bins=edges)
+    top = counts.max()
+    rows = []
+    for left, c in zip(edges[:-1], counts):
+        bar = "#" * int(round(width * c / top)) if top else ""
+        rows.append(f"  {left:>4}-{left + step - 1:<4} {c:>9,} {bar}")
+    return "\n".join(rows)

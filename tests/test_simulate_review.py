@@ -1,0 +1,138 @@
+"""Simulation against the tables, and reviews of recorded games."""
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from solver import dp
+from solver.advisor import Advisor
+from solver.cli import cli
+from solver.game import Game, decisions
+from solver.simulate import simulate, summary
+from solver.variants import PRESETS
+from test_advisor import BruteForce
+
+NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return {name: dp.solve(PRESETS[name])[0] for name in NAMES}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_simulated_mean_matches_table(name, tables):
+    v = PRESETS[name]
+    s = summary(simulate(v, tables[name], 20_000, seed=11))
+    assert abs(s["mean"] - tables[name][0, 0, 0]) < 3 * s["stderr"], s["mean"]
+    assert s["games"] == 20_000 and 30 < s["std"] < 70
+    assert sum(b["mean"] for b in s["boxes"].values()) <= s["mean"]
+
+
+def test_simulation_is_reproducible_and_batch_independent(tables, monkeypatch):
+    v = PRESETS["kniffel"]
+    a = simulate(v, tables["kniffel"], 3000, seed=5)
+    import solver.simulate as sim
+    monkeypatch.setattr(sim, "BATCH", 700)
+    monkeypatch.setattr(sim, "CHUNK", 64)
+    b = simulate(v, tables["kniffel"], 3000, seed=5)
+    assert (a.scores == b.scores).all() and (a.boxes == b.boxes).all()
+    c = simulate(v, tables["kniffel"], 3000, seed=6)
+    assert (a.scores != c.scores).any()
+
+
+def test_simulate_cli_json(tmp_path):
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "simulate", "yatzy", "-n", "500", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    for key in ("games", "mean", "std", "median", "percentiles", "boxes", "p_at_least", "upper_bonus_rate"):
+        assert key in out
+    assert out["games"] == 500 and set(out["percentiles"]) == {"1", "5", "25", "75", "95", "99"}
+
+
+def play(variant, advisor, seed, mistakes):
+    """A game rolled from `seed`, following the advice except at the decisions listed in `mistakes`
+    (decision number -> option rank to take instead). Returns the game and the expected losses."""
+    game = Game(variant, seed=seed, roll_for_me=True)
+    expected = {}
+    n = 0
+    while not game.finished:
+        p = game.point()
+        if p.roll == 0 or "keep" in game.events[-1]:
+            game.add_roll(game.next_random_roll())
+            continue
+        action, options = advisor.advise(p.card, p.dice, p.roll)
+        choice = options[min(mistakes.get(n, 0), len(options) - 1)]
+        if n in mistakes:
+            expected[n] = (p, choice)
+        if choice.kind == "keep" and len(choice.keep) == variant.n_dice:  # stop rolling: the box comes next
+            n += 1
+            choice = advisor.box_options(p.card, p.dice)[0]
+        if choice.kind == "keep":
+            game.add_keep(choice.keep)
+        else:
+            game.add_box(choice.box, choice.points, choice.extra)
+        n += 1
+    return game, expected
+
+
+def test_review_of_a_game_played_by_the_advice_is_lossless(tables):
+    v = PRESETS["kniffel"]
+    adv = Advisor(v, tables["kniffel"])
+    game, _ = play(v, adv, seed=3, mistakes={})
+    steps = decisions(game, adv)
+    assert len(steps) >= 13 and sum(d.loss for d in steps) == 0
+
+
+def test_review_reports_exactly_the_losses_of_mistakes(tables, tmp_path):
+    v = PRESETS["kniffel"]
+    values = tables["kniffel"]
+    adv = Advisor(v, values)
+    game, made = play(v, adv, seed=8, mistakes={33: 1, 34: 2, 35: 3, 36: 2})
+    # recompute each mistake's loss from the table, independently of the advisor
+    losses = {}
+    for n, (p, choice) in made.items():
+        brute = BruteForce("kniffel", values, p.card)
+        if choice.kind == "box":
+            entries = brute.entries(p.dice)
+            chosen = entries[(v.boxes[choice.box].key, choice.points)]
+            losses[n] = max(entries.values()) - chosen
+        else:
+            keep_value = brute.keep_value_after_second if p.roll == 2 else brute.keep_value_after_first
+            options = {k: keep_value(k) for k in _sub_keeps(p.dice) if len(k) < v.n_dice}
+            options[tuple(sorted(p.dice))] = brute.final_value(tuple(sorted(p.dice)))
+            losses[n] = max(options.values()) - options[tuple(sorted(choice.keep))]
+    costly = sorted(x for x in losses.values() if x > 1e-9)  # a "mistake" may tie with the best
+    assert len(costly) >= 2
+    steps = decisions(game, adv)
+    reviewed = sorted(d.loss for d in steps if d.loss > 0)
+    assert reviewed == pytest.approx(costly, abs=1e-9)
+    path = tmp_path / "game.json"
+    game.save(path)
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "review", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert math.isclose(out["total_loss"], sum(losses.values()), abs_tol=1e-6)
+    assert out["finished"] and out["score"] == game.point().card.points
+    assert len(out["costliest"]) == min(3, len(costly))
+
+
+def _sub_keeps(dice):
+    from test_advisor import sub_multisets
+    return list(sub_multisets(dice))
+
+
+@pytest.mark.parametrize("content,fragment", [
+    ("not json", "not JSON"),
+    ('{"format": "other"}', "not a kniffel game record"),
+    ('{"format": "kniffel-game", "version": 1, "variant": "poker"}', "unknown variant"),
+    ('{"format": "kniffel-game", "version": 1, "variant": "kniffel", "fingerprint": "5005ebcd5eff9519", '
+     '"events": [{"roll": [1, 2, 3, 4, 9]}]}', "impossible dice"),
+])
+def test_damaged_or_foreign_game_files(tmp_path, content, fragment):
+    path = tmp_path / "g.json"
+    path.write_text(content)
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "review", str(path)])
+    assert res.exit_code == 2 and fragment in res.stderr and res.stderr.count("\n") == 1
