@@ -34,12 +34,13 @@ def solve_table(variant, settings: Settings, quiet: bool = False):
 
     from . import dp
     dp.set_threads(settings.threads)
+    engine = dp.make_engine(variant)  # refuses what it cannot solve before any progress bar appears
     total = dp.count_states(variant)
     bar = tqdm(total=total, desc=f"solve {variant.name}", unit="state", unit_scale=True,
                disable=not settings.progress or quiet, file=sys.stderr, leave=False)
     t0 = time.perf_counter()
     with bar:
-        values, states = dp.solve(variant, progress=bar.update)
+        values, states = dp.solve(variant, progress=bar.update, engine=engine)
     seconds = time.perf_counter() - t0
     meta = tables.save(variant, values, settings.tables_dir, states=states, seconds=seconds)
     return values, meta

@@ -23,7 +23,7 @@ from numba import njit, prange
 from .dice import keep_lattice, multisets
 from .scoring import possible_points, score_tables
 from .variants import (
-    JOKER_BOX_MAX, JOKER_FIXED, JOKER_FORCED, JOKER_FREE, JOKER_NONE, SCRATCH_RESTRICTED, Variant)
+    JOKER_BOX_MAX, JOKER_FIXED, JOKER_FORCED, JOKER_FREE, JOKER_NONE, SCRATCH_RESTRICTED, RuleError, Variant)
 
 JOKER_CODES = {JOKER_NONE: 0, JOKER_BOX_MAX: 1, JOKER_FORCED: 2, JOKER_FREE: 3, JOKER_FIXED: 4}
 
@@ -398,7 +398,7 @@ class Engine(NamedTuple):
 
 def make_engine(variant: Variant) -> Engine:
     if not variant.identical_dice:
-        raise NotImplementedError(f"{variant.name}: dice with different faces need the ordered-dice solver")
+        raise RuleError(f"{variant.name}: solving dice with different faces (Kniffel 7) is not implemented yet")
     faces = variant.faces
     if len(faces) < 3:
         raise ValueError(f"{variant.name}: the kernels need dice of at least three faces")
@@ -411,13 +411,13 @@ def table_shape(variant: Variant) -> tuple[int, int, int]:
     return (1 << len(variant.boxes), variant.upper_cap + 1, 2 if variant.has_flag else 1)
 
 
-def solve(variant: Variant, progress=None) -> tuple[np.ndarray, int]:
+def solve(variant: Variant, progress=None, engine: Engine | None = None) -> tuple[np.ndarray, int]:
     """The full table of state values, and the number of states solved.
 
     `progress`, if given, is called after each layer with the layer's number of
     solved states. Unreachable states hold NaN.
     """
-    engine = make_engine(variant)
+    engine = engine or make_engine(variant)
     values = np.full(table_shape(variant), np.nan)
     full = (1 << len(variant.boxes)) - 1
     values[full] = 0.0

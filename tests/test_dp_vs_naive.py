@@ -10,7 +10,7 @@ from naive import NaiveSolver
 from solver import dp
 from solver.variants import PRESETS
 
-NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy"]
+NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 TOL = 1e-9
 
 
@@ -45,6 +45,11 @@ REDUCED = [
     ("yatzy", ["ones", "one_pair", "two_pairs", "yatzy"], 3, [(2, 50)]),
     ("yatzy", ["fours", "three_of_a_kind", "small_straight", "full_house"], 3, None),
     ("yatzy", ["sixes", "two_pairs", "four_of_a_kind", "chance"], 3, [(12, 50)]),
+    # six dice (issue 4): partition boxes, the straights and the sums of all six dice
+    ("yatzy6", ["fives", "three_pairs", "two_triples"], 6, [(15, 50)]),
+    ("yatzy6", ["sixes", "full_house", "five_straight"], 6, [(24, 50)]),
+    ("yatzy6", ["ones", "straight", "five_yatzy"], 6, [(3, 50)]),
+    ("yatzy6", ["twos", "yatzy", "chance"], 4, [(4, 50)]),
 ]
 
 
