@@ -50,10 +50,6 @@ class Card:
     def full(self) -> bool:
         return len(self.filled) == len(self.variant.boxes)
 
-    @property
-    def free_boxes(self) -> list[int]:
-        return [b for b in range(len(self.variant.boxes)) if b not in self.filled]
-
     def with_entry(self, box: int, points: int, extra: int = 0) -> Card:
         return Card(self.variant, {**self.filled, box: points}, self.extra + extra)
 

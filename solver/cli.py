@@ -33,7 +33,6 @@ def solve_table(variant, settings: Settings, quiet: bool = False):
     from tqdm import tqdm
 
     from . import dp
-    dp.set_threads(settings.threads)
     engine = dp.make_engine(variant)  # refuses what it cannot solve before any progress bar appears
     total = dp.count_states(variant)
     bar = tqdm(total=total, desc=f"solve {variant.name}", unit="state", unit_scale=True,
@@ -92,6 +91,9 @@ class OneLineErrors(click.Group):
 def cli(ctx, tables_path, threads, no_progress):
     """Exact optimal strategy for solitaire Kniffel, Yahtzee, Yatzy and variants."""
     ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress)
+    if threads:
+        from . import dp
+        dp.set_threads(threads)
 
 
 @cli.command()
@@ -154,13 +156,15 @@ def variants(ctx, as_json):
         out.append({"variant": v.name, "title": v.title, "aliases": list(v.aliases), "dice": v.n_dice,
                     "boxes": [{"position": i + 1, "key": b.key, "de": b.name_de, "en": b.name_en}
                               for i, b in enumerate(v.boxes)],
-                    "bonuses": [[b.threshold, b.points] for b in v.bonuses], "start_value": start})
+                    "bonuses": [[b.threshold, b.points] for b in v.bonuses], "options": list(v.options),
+                    "start_value": start})
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
     for v in out:
         start = f"start value {v['start_value']:.4f}" if v["start_value"] is not None else "no table yet"
-        click.echo(f"{v['variant']:<20} {v['title']} — {v['dice']} dice, {start}")
+        options = f" (options: {', '.join(v['options'])})" if v["options"] else ""
+        click.echo(f"{v['variant']:<20} {v['title']} — {v['dice']} dice, {start}{options}")
         click.echo("    " + ", ".join(f"{b['position']}. {b['de']}" + (f" ({b['en']})" if b['en'] != b['de'] else "")
                                       for b in v["boxes"]))
 

@@ -83,11 +83,3 @@ def possible_rolls(dice: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
     for roll in product(*dice):
         seen.add(tuple(sorted(roll)))
     return sorted(seen)
-
-
-def roll_counts(faces: tuple[int, ...], dice) -> np.ndarray:
-    """Count vector (over `faces`) of a sequence of dice."""
-    counts = np.zeros(len(faces), dtype=np.int8)
-    for d in dice:
-        counts[faces.index(d)] += 1
-    return counts

@@ -445,8 +445,9 @@ def count_states(variant: Variant) -> int:
 
 
 def set_threads(n: int | None) -> None:
+    """Threads for the parallel kernels (at most the cores Numba found)."""
     if n:
-        numba.set_num_threads(n)
+        numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
 
 
 # ---------------------------------------------------------------------------

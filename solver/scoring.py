@@ -13,8 +13,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .variants import (
-    CHANCE, FACE, FIXED, GROUPS, JOKER_BOX_MAX, JOKER_FIXED, STRAIGHT, SUM_ALL, SUM_GROUPS, UPPER,
-    Box, Variant)
+    CHANCE, FACE, FIXED, GROUPS, JOKER_BOX_MAX, JOKER_FIXED, SCRATCH_RESTRICTED, STRAIGHT, SUM_ALL, SUM_GROUPS,
+    UPPER, Box, Variant)
 
 
 def _best_groups(counts: dict[int, int], sizes: tuple[int, ...], distinct: bool) -> int:
@@ -99,10 +99,12 @@ def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTa
 
 @lru_cache(maxsize=None)
 def possible_points(variant: Variant, box_index: int) -> tuple[int, ...]:
-    """Every number of points a box can hold (0 = scratched), normal scores and joker entries."""
+    """Every number of points a box can hold: normal scores, joker entries, and 0 where it can be scratched."""
     from .dice import possible_rolls
     tables = score_tables(variant, possible_rolls(variant.dice))
-    values = set(tables.score[:, box_index].tolist()) | {0}
+    values = set(tables.score[:, box_index].tolist())
+    if variant.scratch != SCRATCH_RESTRICTED or 0 in values:  # restricted: only a box some roll misses
+        values.add(0)
     if variant.joker != "none":
         values |= set(tables.joker_score[tables.joker_roll, box_index].tolist())
     return tuple(sorted(values))

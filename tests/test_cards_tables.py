@@ -37,6 +37,7 @@ def test_card_bonus_counts_once_reached():
     ("chance", "box=points"),
     ("chance=abc", "whole number"),
     ("14=3", "out of range"),
+    ("chance=0", "Chance cannot hold 0"),  # restricted scratching: Chance always fits
 ])
 def test_impossible_cards_are_rejected(text, fragment):
     with pytest.raises(RuleError, match=fragment):

@@ -23,6 +23,9 @@ def tdir(tmp_path_factory):
     return d
 
 
+FULL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"  # Chance cannot be scratched in kniffel
+
+
 def run(tdir, *args, input=None):
     return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args], input=input)
 
@@ -50,9 +53,8 @@ def test_value_of_cards(tdir):
     res = run(tdir, "value", "kniffel", "--card", "einser=3,dreier=9,kniffel=50,chance=22,extra=50", "--json")
     obj = json.loads(res.stdout)
     assert obj["points"] == 134 and obj["expected_final_score"] > 134
-    full = ",".join(f"{i}=0" for i in range(1, 14))
-    obj = json.loads(run(tdir, "value", "kniffel", "--card", full, "--json").stdout)
-    assert obj["expected_final_score"] == 0
+    obj = json.loads(run(tdir, "value", "kniffel", "--card", FULL_CARD, "--json").stdout)
+    assert obj["expected_final_score"] == obj["points"] == 17
 
 
 def test_value_solves_a_missing_table(tmp_path):
@@ -95,7 +97,7 @@ def test_best_box_equals_value_of_resulting_card(tdir):
     (["advise", "--dice", "12347"], "face 7"),
     (["advise", "--dice", "1,2,x,4,5"], "expected 5 numbers"),
     (["advise", "--dice", "12345", "--roll", "4"], "--roll"),
-    (["advise", "--card", ",".join(f"{i}=0" for i in range(1, 14)), "--dice", "12345"], "card is full"),
+    (["advise", "--card", FULL_CARD, "--dice", "12345"], "card is full"),
     (["value", "kniffel", "--card", "full house=20"], "Full House cannot hold 20"),
     (["solve"], "VARIANT"),
     (["review", "/nonexistent/game.json"], "game"),
