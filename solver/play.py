@@ -187,6 +187,9 @@ class PlayLoop:
         self.game.add_box(choice.box, choice.points, choice.extra)
         self.save()
         self.say(f"  -> {choice.text}")
+        card = self.game.point().card
+        if not card.full:
+            self.say(score_sheet(card, self.advisor.expected_final(card)))
 
     def finish(self) -> None:
         card = self.game.point().card
