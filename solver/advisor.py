@@ -59,6 +59,8 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
         raise RuleError(f"dice {text!r}: {len(dice)} dice given, {variant.name} rolls {variant.n_dice}")
     for i, (face, die) in enumerate(zip(dice, variant.dice)):
         if face not in die:
+            if variant.die_names:
+                raise RuleError(f"dice {text!r}: die {i + 1} ({variant.die_names[i]}) has no face {face}")
             raise RuleError(f"dice {text!r}: face {face} is not on a die (faces {die[0]}-{die[-1]})")
     return dice
 

@@ -24,19 +24,15 @@ class Settings:
     progress: bool = True
 
 
-def _variant_arg(name: str, keep_one: bool = False):
-    return find_variant(name, keep_one=keep_one)
-
-
-def solve_table(variant, settings: Settings, quiet: bool = False):
+def solve_table(variant, settings: Settings, engine=None):
     """Solve a variant with a progress bar, save the table atomically, return (values, meta)."""
     from tqdm import tqdm
 
     from . import dp
-    engine = dp.make_engine(variant)  # refuses what it cannot solve before any progress bar appears
+    engine = engine or dp.make_engine(variant)  # refuses what it cannot solve before any progress bar
     total = dp.count_states(variant)
     bar = tqdm(total=total, desc=f"solve {variant.name}", unit="state", unit_scale=True,
-               disable=not settings.progress or quiet, file=sys.stderr, leave=False)
+               disable=not settings.progress, file=sys.stderr, leave=False)
     t0 = time.perf_counter()
     with bar:
         values, states = dp.solve(variant, progress=bar.update, engine=engine)
@@ -50,9 +46,11 @@ def get_table(variant, settings: Settings):
     try:
         return tables.load(variant, settings.tables_dir)
     except tables.TableMissing:
+        from . import dp
+        engine = dp.make_engine(variant)  # refuses what it cannot solve before the notice
         click.echo(f"kniffel: no table for {variant.name} yet, solving it once "
                    f"(saved to {settings.tables_dir})", err=True)
-        return solve_table(variant, settings)
+        return solve_table(variant, settings, engine)
 
 
 def _settings(ctx) -> Settings:
@@ -112,7 +110,7 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
                 click.echo(f"kniffel: {v.name} skipped: its solver (seven different dice) is not implemented yet",
                            err=True)
     elif variant_names:
-        variants = [_variant_arg(n, keep_one) for n in variant_names]
+        variants = [find_variant(n, keep_one) for n in variant_names]
     else:
         raise click.UsageError("name at least one VARIANT, or --all")
     for variant in variants:
@@ -132,7 +130,7 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
 @click.pass_context
 def value(ctx, variant_name, card, keep_one, as_json):
     """Expected final score of a card at the start of a turn, under optimal play."""
-    variant = _variant_arg(variant_name, keep_one)
+    variant = find_variant(variant_name, keep_one)
     parsed = parse_card(variant, card)
     values, _ = get_table(variant, _settings(ctx))
     future = float(values[parsed.state])
@@ -209,7 +207,7 @@ def _variant_or_default(variant_name):
 def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_json):
     """What to keep after this roll, or which box to fill (default variant: kniffel)."""
     from .advisor import parse_dice
-    variant = _variant_arg(_variant_or_default(variant_name), keep_one)
+    variant = find_variant(_variant_or_default(variant_name), keep_one)
     parsed = parse_card(variant, card)
     rolled = parse_dice(variant, dice)
     advisor = _advisor(variant, _settings(ctx))
@@ -254,7 +252,7 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, keep_one)
         if variant_name and find_variant(variant_name, keep_one) != game.variant:
             raise RuleError(f"{resume_path} is a game of {game.variant.name}, not {variant_name}")
     else:
-        variant = _variant_arg(_variant_or_default(variant_name), keep_one)
+        variant = find_variant(_variant_or_default(variant_name), keep_one)
         game = Game(variant, seed=seed, roll_for_me=roll_for_me)
     advisor = _advisor(game.variant, _settings(ctx))
     PlayLoop(game, advisor, Path(save_path)).run()
@@ -281,7 +279,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
         except ImportError:
             raise click.UsageError("--plot needs matplotlib: pip install 'kniffel[plot]'") from None
     settings = _settings(ctx)
-    variant = _variant_arg(_variant_or_default(variant_name), keep_one)
+    variant = find_variant(_variant_or_default(variant_name), keep_one)
     values, meta = get_table(variant, settings)
     t0 = time.perf_counter()
     with tqdm(total=games, desc=f"simulate {variant.name}", unit="game", unit_scale=True, file=sys.stderr,

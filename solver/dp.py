@@ -48,7 +48,7 @@ class Rules(NamedTuple):
     zero_move: np.ndarray    # (B,) int64: move of a scratch
 
 
-PAD = 8
+PAD = 8  # columns per item are padded to a multiple of this (whole AVX vectors, see _solve_layer)
 P_JOKER, P_JOKER_BOX, P_RESTRICTED, P_EXTRA, P_CAP, P_MIN_KEEP, P_FLAGS = range(7)
 
 
