@@ -87,6 +87,18 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
 
 
 @njit(cache=True)
+def _free_boxes(mask, n_boxes):
+    """Indices of the boxes not in mask."""
+    free = np.empty(n_boxes, dtype=np.int64)
+    n = 0
+    for b in range(n_boxes):
+        if (mask >> b) & 1 == 0:
+            free[n] = b
+            n += 1
+    return free[:n]
+
+
+@njit(cache=True)
 def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
     """For every final roll r: the entries it may make in state (mask, flag).
 
@@ -103,12 +115,8 @@ def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
     jb = params[P_JOKER_BOX]
     restricted = params[P_RESTRICTED] != 0
     jb_filled = jb >= 0 and (mask >> jb) & 1 == 1
-    free = np.empty(n_boxes, dtype=np.int64)
-    n_free = 0
-    for b in range(n_boxes):
-        if (mask >> b) & 1 == 0:
-            free[n_free] = b
-            n_free += 1
+    free = _free_boxes(mask, n_boxes)
+    n_free = free.shape[0]
     for r in range(n_rolls):
         joker = False
         if mode != 0 and joker_roll[r]:
@@ -202,12 +210,8 @@ def _final_roll_values(mask, flag, ups, rules, values, out, first):
             for j in range(nj):
                 nu = min(ups[j] + inc, cap)
                 vecs[m, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, nflag]
-    free = np.empty(n_boxes, dtype=np.int64)
-    n_free = 0
-    for b in range(n_boxes):
-        if (mask >> b) & 1 == 0:
-            free[n_free] = b
-            n_free += 1
+    free = _free_boxes(mask, n_boxes)
+    n_free = free.shape[0]
     extra = float(params[P_EXTRA])
     for r in range(n_rolls):
         row = first + r
