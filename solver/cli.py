@@ -32,7 +32,7 @@ def solve_table(variant, settings: Settings, engine=None):
     engine = engine or dp.make_engine(variant)  # refuses what it cannot solve before any progress bar
     total = dp.count_states(variant)
     bar = tqdm(total=total, desc=f"solve {variant.name}", unit="state", unit_scale=True,
-               disable=not settings.progress, file=sys.stderr, leave=False)
+               disable=None if settings.progress else True, file=sys.stderr, leave=False)
     t0 = time.perf_counter()
     with bar:
         values, states = dp.solve(variant, progress=bar.update, engine=engine)
@@ -83,7 +83,7 @@ class OneLineErrors(click.Group):
 @click.option("--tables", "tables_path", type=click.Path(file_okay=False), default=None,
               help="Directory of the tables (default: $KNIFFEL_TABLES or the repository's tables/).")
 @click.option("--threads", type=click.IntRange(1, 256), default=None, help="Solver threads (default: all cores).")
-@click.option("--no-progress", is_flag=True, help="No progress bars.")
+@click.option("--no-progress", is_flag=True, help="No progress bars (they show only on a terminal anyway).")
 @click.version_option(package_name="kniffel")
 @click.pass_context
 def cli(ctx, tables_path, threads, no_progress):
@@ -283,7 +283,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     values, meta = get_table(variant, settings)
     t0 = time.perf_counter()
     with tqdm(total=games, desc=f"simulate {variant.name}", unit="game", unit_scale=True, file=sys.stderr,
-              disable=not settings.progress, leave=False) as bar:
+              disable=None if settings.progress else True, leave=False) as bar:
         played = sim.simulate(variant, values, games, seed=seed, progress=bar.update)
     seconds = time.perf_counter() - t0
     out = sim.summary(played)
