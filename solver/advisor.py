@@ -75,6 +75,8 @@ class Advisor:
     def __init__(self, variant: Variant, values: np.ndarray):
         self.variant = variant
         self.values = values
+        if not variant.identical_dice:
+            raise RuleError(f"advice for {variant.name} (dice told apart) is not implemented yet")
         self.engine = make_engine(variant)
         lat = self.engine.lattice
         self.faces = variant.faces

@@ -20,6 +20,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from itertools import product
+
 from .dice import keep_lattice, multisets
 from .scoring import possible_points, score_tables
 from .variants import (
@@ -328,6 +330,85 @@ def _fill_equivalent(masks, flags, upper_id, canon, values):
 
 
 # ---------------------------------------------------------------------------
+# Distinguishable dice (Kniffel 7): transforms along one die axis at a time
+
+
+@njit(cache=True)
+def _axis_means(x, n_dice):
+    """Every partial assignment with rerolled dice gets the mean over their faces.
+
+    One pass per die: the entry with die d rerolled (code 6) becomes the mean of
+    its six entries with d showing a face. After all passes every entry is the
+    expectation over all its rerolled dice (the sum-over-subsets argument).
+    """
+    nj = x.shape[1]
+    inv = 1.0 / 6.0
+    for d in range(n_dice):
+        stride = 7 ** d
+        for hi in range(7 ** (n_dice - d - 1)):
+            for lo in range(stride):
+                base = hi * 7 * stride + lo
+                star = base + 6 * stride
+                for j in range(nj):
+                    acc = 0.0
+                    for c in range(6):
+                        acc += x[base + c * stride, j]
+                    x[star, j] = acc * inv
+
+
+@njit(cache=True)
+def _axis_maxes(x, n_dice):
+    """Every partial assignment gets the best over its sub-assignments (some dice set to rerolled)."""
+    nj = x.shape[1]
+    for d in range(n_dice):
+        stride = 7 ** d
+        for hi in range(7 ** (n_dice - d - 1)):
+            for lo in range(stride):
+                base = hi * 7 * stride + lo
+                star = base + 6 * stride
+                for c in range(6):
+                    for j in range(nj):
+                        x[base + c * stride, j] = max(x[base + c * stride, j], x[star, j])
+
+
+@njit(cache=True)
+def _ordered_turn(mask, flag, ups, rules, ordered, values, result):
+    """result[j]: value at the start of a turn of (mask, ups[j], flag), dice told apart."""
+    n_dice, full_pos, full_ms = ordered
+    nj = ups.shape[0]
+    final = np.empty((rules.score.shape[0], nj))
+    _final_roll_values(mask, flag, ups, rules, values, final, 0)
+    x = np.empty((7 ** n_dice, nj))
+    for i in range(full_pos.shape[0]):
+        for j in range(nj):
+            x[full_pos[i], j] = final[full_ms[i], j]
+    _axis_means(x, n_dice)  # keeps after roll 2
+    _axis_maxes(x, n_dice)  # rolls after roll 2: best keep, keeping all included
+    _axis_means(x, n_dice)  # keeps after roll 1
+    _axis_maxes(x, n_dice)  # rolls after roll 1
+    for j in range(nj):
+        result[j] = 0.0
+    for i in range(full_pos.shape[0]):
+        for j in range(nj):
+            result[j] += x[full_pos[i], j]
+    for j in range(nj):
+        result[j] /= full_pos.shape[0]
+
+
+@njit(cache=True, parallel=True)
+def _solve_layer_ordered(masks, flags, ups_ptr, ups_list, upper_id, rules, ordered, values):
+    """As _solve_layer, for distinguishable dice."""
+    for i in prange(masks.shape[0]):
+        mask, flag = masks[i], flags[i]
+        u = upper_id[mask]
+        ups = ups_list[ups_ptr[u]:ups_ptr[u + 1]]
+        result = np.empty(ups.shape[0])
+        _ordered_turn(mask, flag, ups, rules, ordered, values, result)
+        for j in range(ups.shape[0]):
+            values[mask, ups[j], flag] = result[j]
+
+
+# ---------------------------------------------------------------------------
 # Driver
 
 
@@ -392,23 +473,51 @@ def layer_items(variant: Variant, n_filled: int):
     return layer, flags
 
 
+class OrderedDice(NamedTuple):
+    """Distinguishable dice: partial assignments die -> face code (0-5) or 6 = rerolled, as a flat
+    base-7 index (die d is digit d). The full assignments are the rolls."""
+    n_dice: int
+    full_pos: np.ndarray  # (6^n,) flat index of each full assignment
+    full_ms: np.ndarray   # (6^n,) its multiset: row of the rules' roll tables
+
+
 class Engine(NamedTuple):
-    """Everything the kernels need for one variant (identical dice)."""
+    """Everything the kernels need for one variant."""
     variant: Variant
     rules: Rules
-    lattice: object
+    lattice: object               # KeepLattice for identical dice, None for distinguishable dice
     upper: UpperStates
+    ordered: OrderedDice | None   # distinguishable dice only
 
 
-def make_engine(variant: Variant) -> Engine:
-    if not variant.identical_dice:
-        raise RuleError(f"{variant.name}: solving dice with different faces (Kniffel 7) is not implemented yet")
+MAX_ORDERED_DICE = 5  # the plain transforms cost ~6.5^n per state: seven dice would take many hours
+
+
+def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None = None) -> Engine:
+    """The kernels' view of a variant: multisets for identical dice, ordered dice otherwise
+    (`ordered=True` forces the ordered kernel, which the tests cross-check on identical dice)."""
     faces = variant.faces
-    if len(faces) < 3:
-        raise ValueError(f"{variant.name}: the kernels need dice of at least three faces")
-    lattice = keep_lattice(variant.n_dice, len(faces))
+    if len(faces) < 3 or any(len(die) != 6 for die in variant.dice):
+        raise ValueError(f"{variant.name}: the kernels need six-sided dice")
     rolls = [tuple(f for f, c in zip(faces, m) for _ in range(c)) for m in multisets(variant.n_dice, len(faces))]
-    return Engine(variant, rules_arrays(variant, rolls), lattice, upper_states(variant))
+    rules = rules_arrays(variant, rolls)
+    if ordered is None:
+        ordered = not variant.identical_dice
+    if not ordered:
+        return Engine(variant, rules, keep_lattice(variant.n_dice, len(faces)), upper_states(variant), None)
+    if variant.n_dice > MAX_ORDERED_DICE and not allow_slow:
+        raise RuleError(f"{variant.name}: solving {variant.n_dice} different dice is not implemented fast enough "
+                        f"yet (the plain kernel handles up to {MAX_ORDERED_DICE} dice)")
+    index = {m: i for i, m in enumerate(multisets(variant.n_dice, len(faces)))}
+    full_pos, full_ms = [], []
+    for codes in product(range(6), repeat=variant.n_dice):
+        counts = [0] * len(faces)
+        for d, c in enumerate(codes):
+            counts[faces.index(variant.dice[d][c])] += 1
+        full_pos.append(sum(c * 7 ** d for d, c in enumerate(codes)))
+        full_ms.append(index[tuple(counts)])
+    dice = OrderedDice(variant.n_dice, np.array(full_pos, dtype=np.int64), np.array(full_ms, dtype=np.int64))
+    return Engine(variant, rules, None, upper_states(variant), dice)
 
 
 def table_shape(variant: Variant) -> tuple[int, int, int]:
@@ -432,7 +541,11 @@ def solve(variant: Variant, progress=None, engine: Engine | None = None) -> tupl
         masks, flags = layer_items(variant, n_filled)
         order = np.argsort(-counts[up.upper_id[masks]], kind="stable")  # big items first balances threads
         masks, flags = masks[order], flags[order]
-        _solve_layer(masks, flags, up.ups_ptr, up.ups_list, up.upper_id, engine.rules, engine.lattice, values)
+        if engine.ordered is None:
+            _solve_layer(masks, flags, up.ups_ptr, up.ups_list, up.upper_id, engine.rules, engine.lattice, values)
+        else:
+            _solve_layer_ordered(masks, flags, up.ups_ptr, up.ups_list, up.upper_id, engine.rules,
+                                 engine.ordered, values)
         _fill_equivalent(masks, flags, up.upper_id, up.canon, values)
         n_states = int(counts[up.upper_id[masks]].sum())
         solved += n_states

@@ -16,7 +16,7 @@ from itertools import product
 import numpy as np
 
 from .dp import _simulate_turn, make_engine
-from .variants import Variant
+from .variants import RuleError, Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
 BATCH = 250_000  # games in memory at once
@@ -71,6 +71,8 @@ class Games:
 
 def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Games:
     """Play n_games with the optimal policy of `values`; `progress(k)` is told of k finished games."""
+    if not variant.identical_dice:
+        raise RuleError(f"simulating {variant.name} (dice told apart) is not implemented yet")
     engine = make_engine(variant)
     roll_subs = _roll_subs(engine.lattice)
     n_boxes = len(variant.boxes)

@@ -140,3 +140,38 @@ def test_no_nan_in_reachable_states(full_tables):
     assert np.isfinite(values[:, :, 0][reach]).all()
     with_flag = (masks >> variant.joker_index) & 1 == 1
     assert np.isfinite(values[with_flag, :, 1][reach[with_flag]]).all()
+
+
+# Distinguishable dice (issue 5): die k lacks face k; reduced to the first n dice.
+ORDERED = [
+    (["sevens", "chance"], 3, [(14, 35), (21, 35)]),
+    (["ones", "straight_five", "chance"], 3, None),
+    (["fours", "double_triple", "four_of_a_kind"], 4, [(8, 35)]),
+    (["twos", "sevens", "straight_five"], 4, [(4, 10), (14, 20)]),
+]
+
+
+@pytest.mark.parametrize("boxes,n_dice,bonuses", ORDERED)
+def test_distinguishable_dice_match_naive(boxes, n_dice, bonuses):
+    variant = PRESETS["kniffel7"].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    values, _ = dp.solve(variant)
+    naive = NaiveSolver("kniffel7", boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    assert abs(fast_value(variant, values, {}) - naive.start_value()) < TOL
+    for key in boxes:
+        for pts in legal_points(variant, key)[::3]:
+            card = {key: pts}
+            assert abs(fast_value(variant, values, card) - naive.state_value(card)) < TOL, card
+
+
+@pytest.mark.parametrize("name,boxes", [
+    ("yahtzee", ["ones", "sixes", "yahtzee", "full_house"]),
+    ("kniffel", ["threes", "kniffel", "small_straight", "chance"]),
+    ("yatzy", ["fives", "two_pairs", "yatzy"]),
+])
+def test_ordered_kernel_equals_multiset_kernel_on_identical_dice(name, boxes):
+    """Both kernels on the same identical dice: every state of the table agrees."""
+    variant = PRESETS[name].reduced(boxes=boxes, n_dice=4, bonuses=[(10, 35)])
+    multiset, _ = dp.solve(variant)
+    ordered, _ = dp.solve(variant, engine=dp.make_engine(variant, ordered=True))
+    assert np.allclose(multiset, ordered, atol=1e-9, equal_nan=True)
+    assert np.isnan(multiset).sum() == np.isnan(ordered).sum()
