@@ -18,6 +18,9 @@ from solver import dp
 from solver.variants import KNIFFEL7
 
 
+NJS = (8, 16, 32)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=5)
@@ -28,15 +31,16 @@ def main():
     values = np.zeros(dp.table_shape(KNIFFEL7))  # any finite next-state values: the cost does not depend on them
     rng = np.random.default_rng(7)
     masks = [int(m) for m in rng.integers(0, 1 << 14, size=args.samples)]
-    for nj in (1, 8):
-        ups = np.arange(nj, dtype=np.int64) * 5 % 85
+    for nj in NJS:
+        ups = np.arange(nj, dtype=np.int64) * 2 % 85
         result = np.empty(nj)
-        dp._ordered_turn(masks[0] & ~1, 0, ups, engine.rules, engine.ordered, values, result)  # compile
+        x = np.empty((7 ** 7, nj))
+        dp._ordered_turn(masks[0] & ~1, 0, ups, engine.rules, engine.ordered, values, x, result)  # compile
         ts = []
         for m in masks:
             m &= (1 << 14) - 2  # keep at least one box free
             t = time.perf_counter()
-            dp._ordered_turn(m, 0, ups, engine.rules, engine.ordered, values, result)
+            dp._ordered_turn(m, 0, ups, engine.rules, engine.ordered, values, x, result)
             ts.append((time.perf_counter() - t) / nj)
         per_state = statistics.median(ts)
         states = dp.count_states(KNIFFEL7)

@@ -333,59 +333,96 @@ def _fill_equivalent(masks, flags, upper_id, canon, values):
 # Distinguishable dice (Kniffel 7): transforms along one die axis at a time
 
 
-@njit(cache=True)
-def _axis_means(x, n_dice):
-    """Every partial assignment with rerolled dice gets the mean over their faces.
+ORDERED_COLUMNS = 8  # upper totals per ordered-dice call: 7^7 x 8 doubles = 53 MB per thread
+LOW_AXES = 4  # dice whose transforms run inside one block of 7^4 rows (fits the L2 cache)
+TILE = 49     # rows of the low index handled together when transforming the other dice
 
-    One pass per die: the entry with die d rerolled (code 6) becomes the mean of
-    its six entries with d showing a face. After all passes every entry is the
-    expectation over all its rerolled dice (the sum-over-subsets argument).
+
+@njit(cache=True)
+def _line_op(xf, first, step, width, mean):
+    """One axis step on 7 runs of `width` values, `step` apart (run 6 = the die rerolled).
+
+    mean: run 6 becomes the mean of runs 0-5 (the expected value over the die's faces).
+    max:  runs 0-5 become the max with run 6 (the die may be rerolled instead).
+    (Views per run: with plain offsets Numba's negative-index checks stop vectorisation.)
     """
-    nj = x.shape[1]
-    inv = 1.0 / 6.0
-    for d in range(n_dice):
-        stride = 7 ** d
-        for hi in range(7 ** (n_dice - d - 1)):
-            for lo in range(stride):
-                base = hi * 7 * stride + lo
-                star = base + 6 * stride
-                for j in range(nj):
-                    acc = 0.0
-                    for c in range(6):
-                        acc += x[base + c * stride, j]
-                    x[star, j] = acc * inv
+    star = xf[first + 6 * step:first + 6 * step + width]
+    if mean:
+        run = xf[first:first + width]
+        for t in range(width):
+            star[t] = run[t]
+        for c in range(1, 6):
+            run = xf[first + c * step:first + c * step + width]
+            for t in range(width):
+                star[t] += run[t]
+        for t in range(width):
+            star[t] *= 1.0 / 6.0
+    else:
+        for c in range(6):
+            run = xf[first + c * step:first + c * step + width]
+            for t in range(width):
+                run[t] = max(run[t], star[t])
 
 
 @njit(cache=True)
-def _axis_maxes(x, n_dice):
-    """Every partial assignment gets the best over its sub-assignments (some dice set to rerolled)."""
-    nj = x.shape[1]
-    for d in range(n_dice):
-        stride = 7 ** d
-        for hi in range(7 ** (n_dice - d - 1)):
-            for lo in range(stride):
-                base = hi * 7 * stride + lo
-                star = base + 6 * stride
-                for c in range(6):
-                    for j in range(nj):
-                        x[base + c * stride, j] = max(x[base + c * stride, j], x[star, j])
+def _low_axes(xf, nj, n_low, block_row, mean):
+    """Transform along dice 0..n_low-1 inside the block of 7^n_low rows starting at block_row."""
+    for d in range(n_low):
+        run = 7 ** d
+        for hi in range(7 ** (n_low - d - 1)):
+            _line_op(xf, (block_row + hi * 7 * run) * nj, run * nj, run * nj, mean)
 
 
 @njit(cache=True)
-def _ordered_turn(mask, flag, ups, rules, ordered, values, result):
-    """result[j]: value at the start of a turn of (mask, ups[j], flag), dice told apart."""
+def _high_axes(xf, nj, n_low, n_high, c0, c1, mean):
+    """Transform along dice n_low.. for the rows whose low index lies in [c0, c1)."""
+    block = 7 ** n_low
+    for e in range(n_high):
+        run = 7 ** e
+        for hi in range(7 ** (n_high - e - 1)):
+            for lo in range(run):
+                h = hi * 7 * run + lo
+                _line_op(xf, (h * block + c0) * nj, run * block * nj, (c1 - c0) * nj, mean)
+
+
+@njit(cache=True)
+def _ordered_turn(mask, flag, ups, rules, ordered, values, x, result):
+    """result[j]: value at the start of a turn of (mask, ups[j], flag), dice told apart.
+
+    x (7^n, nj) holds one value per partial assignment and upper total. The turn
+    is four transforms along every die: means (keeps after roll 2), maxes (best
+    keep inside each roll), means (keeps after roll 1), maxes. Means commute with
+    means and maxes with maxes, so the dice are split into low dice, transformed
+    block by block in cache, and high dice, transformed tile by tile: five sweeps
+    over x instead of one per die and transform.
+    """
     n_dice, full_pos, full_ms = ordered
     nj = ups.shape[0]
+    xf = x.reshape(-1)
+    n_low = min(n_dice, LOW_AXES)
+    n_high = n_dice - n_low
+    block = 7 ** n_low
+    n_blocks = 7 ** n_high
     final = np.empty((rules.score.shape[0], nj))
     _final_roll_values(mask, flag, ups, rules, values, final, 0)
-    x = np.empty((7 ** n_dice, nj))
     for i in range(full_pos.shape[0]):
         for j in range(nj):
             x[full_pos[i], j] = final[full_ms[i], j]
-    _axis_means(x, n_dice)  # keeps after roll 2
-    _axis_maxes(x, n_dice)  # rolls after roll 2: best keep, keeping all included
-    _axis_means(x, n_dice)  # keeps after roll 1
-    _axis_maxes(x, n_dice)  # rolls after roll 1
+    for h in range(n_blocks):
+        _low_axes(xf, nj, n_low, h * block, True)
+    for c0 in range(0, block, TILE):
+        c1 = min(c0 + TILE, block)
+        _high_axes(xf, nj, n_low, n_high, c0, c1, True)
+        _high_axes(xf, nj, n_low, n_high, c0, c1, False)
+    for h in range(n_blocks):
+        _low_axes(xf, nj, n_low, h * block, False)
+        _low_axes(xf, nj, n_low, h * block, True)
+    for c0 in range(0, block, TILE):
+        c1 = min(c0 + TILE, block)
+        _high_axes(xf, nj, n_low, n_high, c0, c1, True)
+        _high_axes(xf, nj, n_low, n_high, c0, c1, False)
+    for h in range(n_blocks):
+        _low_axes(xf, nj, n_low, h * block, False)
     for j in range(nj):
         result[j] = 0.0
     for i in range(full_pos.shape[0]):
@@ -401,11 +438,16 @@ def _solve_layer_ordered(masks, flags, ups_ptr, ups_list, upper_id, rules, order
     for i in prange(masks.shape[0]):
         mask, flag = masks[i], flags[i]
         u = upper_id[mask]
-        ups = ups_list[ups_ptr[u]:ups_ptr[u + 1]]
-        result = np.empty(ups.shape[0])
-        _ordered_turn(mask, flag, ups, rules, ordered, values, result)
-        for j in range(ups.shape[0]):
-            values[mask, ups[j], flag] = result[j]
+        all_ups = ups_list[ups_ptr[u]:ups_ptr[u + 1]]
+        rows = 7 ** ordered.n_dice
+        buf = np.empty(rows * min(ORDERED_COLUMNS, all_ups.shape[0]))
+        for j0 in range(0, all_ups.shape[0], ORDERED_COLUMNS):  # bounded memory: a few columns at a time
+            ups = all_ups[j0:j0 + ORDERED_COLUMNS]
+            result = np.empty(ups.shape[0])
+            x = buf[:rows * ups.shape[0]].reshape((rows, ups.shape[0]))
+            _ordered_turn(mask, flag, ups, rules, ordered, values, x, result)
+            for j in range(ups.shape[0]):
+                values[mask, ups[j], flag] = result[j]
 
 
 # ---------------------------------------------------------------------------
