@@ -151,3 +151,19 @@ def test_installed_console_script(tdir):
     bad = subprocess.run([str(exe), "--tables", str(tdir), "advise", "--dice", "3351"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def test_yatzy6_through_the_cli(tmp_path):
+    """Issue 4: the six-dice preset with the seed's German box names."""
+    obj = json.loads(run(tmp_path, "advise", "yatzy6", "--dice", "112233", "--roll", "3", "--json").stdout)
+    assert obj["best"]["box"] == "three_pairs" and obj["best"]["box_name"] == "Drei Paare" and obj["best"]["points"] == 20
+    obj = json.loads(run(tmp_path, "value", "yatzy6", "--card", "zwei drillinge=30,5er-straße=20", "--json").stdout)
+    assert obj["points"] == 50 and obj["expected_final_score"] > 50
+    one_line_error(run(tmp_path, "value", "yatzy6", "--card", "drei paare=25"), "Drei Paare cannot hold 25")
+    one_line_error(run(tmp_path, "advise", "yatzy6", "--dice", "11223"), "5 dice given")
+
+
+def test_plot_without_matplotlib_is_one_clear_line(tdir, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
+    res = run(tdir, "simulate", "-n", "10", "--plot", "x.png")
+    one_line_error(res, "pip install 'kniffel[plot]'")
