@@ -85,7 +85,6 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             card.extra = points
             continue
         b = variant.find_box(name)
-        box = variant.boxes[b]
         if b in card.filled:
             raise RuleError(f"card entry {entry!r}: box {variant.box_name(b)} appears twice")
         allowed = box_values(variant, b)
