@@ -365,9 +365,23 @@ def _line_op(xf, first, step, width, mean):
 
 
 @njit(cache=True)
-def _low_axes(xf, nj, n_low, block_row, mean):
+def _low_axes(x, xf, n_low, block_row, mean):
     """Transform along dice 0..n_low-1 inside the block of 7^n_low rows starting at block_row."""
-    for d in range(n_low):
+    nj = x.shape[1]
+    for row in range(block_row, block_row + 7 ** n_low, 7):  # die 0: seven adjacent rows, no views
+        if mean:
+            for j in range(nj):
+                x[row + 6, j] = x[row, j]
+            for c in range(1, 6):
+                for j in range(nj):
+                    x[row + 6, j] += x[row + c, j]
+            for j in range(nj):
+                x[row + 6, j] *= 1.0 / 6.0
+        else:
+            for c in range(6):
+                for j in range(nj):
+                    x[row + c, j] = max(x[row + c, j], x[row + 6, j])
+    for d in range(1, n_low):
         run = 7 ** d
         for hi in range(7 ** (n_low - d - 1)):
             _line_op(xf, (block_row + hi * 7 * run) * nj, run * nj, run * nj, mean)
@@ -391,38 +405,46 @@ def _ordered_turn(mask, flag, ups, rules, ordered, values, x, result):
 
     x (7^n, nj) holds one value per partial assignment and upper total. The turn
     is four transforms along every die: means (keeps after roll 2), maxes (best
-    keep inside each roll), means (keeps after roll 1), maxes. Means commute with
-    means and maxes with maxes, so the dice are split into low dice, transformed
-    block by block in cache, and high dice, transformed tile by tile: five sweeps
-    over x instead of one per die and transform.
+    keep inside each roll), means (keeps after roll 1), maxes. The first runs on
+    compact keeps. Means commute with means and maxes with maxes, so the dice are
+    split into low dice, transformed block by block in cache, and high dice,
+    transformed tile by tile: four sweeps over x instead of one per die and
+    transform.
     """
-    n_dice, full_pos, full_ms = ordered
+    n_dice, full_pos, compact, order, child, base_ms = ordered
     nj = ups.shape[0]
     xf = x.reshape(-1)
     n_low = min(n_dice, LOW_AXES)
     n_high = n_dice - n_low
     block = 7 ** n_low
-    n_blocks = 7 ** n_high
     final = np.empty((rules.score.shape[0], nj))
     _final_roll_values(mask, flag, ups, rules, values, final, 0)
-    for i in range(full_pos.shape[0]):
-        for j in range(nj):
-            x[full_pos[i], j] = final[full_ms[i], j]
-    for h in range(n_blocks):
-        _low_axes(xf, nj, n_low, h * block, True)
-    for c0 in range(0, block, TILE):
+    # keeps after roll 2, on compact keeps: the mean over the lowest rerolled die's faces
+    kept = np.empty((order.shape[0], nj))
+    for i in order:
+        if base_ms[i] >= 0:
+            for j in range(nj):
+                kept[i, j] = final[base_ms[i], j]
+        else:
+            for j in range(nj):
+                acc = 0.0
+                for c in range(6):
+                    acc += kept[child[i, c], j]
+                kept[i, j] = acc * (1.0 / 6.0)
+    for h in range(7 ** n_high):  # spread them over the partial assignments, then the low dice's maxes
+        for row in range(h * block, (h + 1) * block):
+            for j in range(nj):
+                x[row, j] = kept[compact[row], j]
+        _low_axes(x, xf, n_low, h * block, False)
+    for c0 in range(0, block, TILE):  # rolls after roll 2 complete; keeps after roll 1 on the high dice
         c1 = min(c0 + TILE, block)
-        _high_axes(xf, nj, n_low, n_high, c0, c1, True)
         _high_axes(xf, nj, n_low, n_high, c0, c1, False)
-    for h in range(n_blocks):
-        _low_axes(xf, nj, n_low, h * block, False)
-        _low_axes(xf, nj, n_low, h * block, True)
+        _high_axes(xf, nj, n_low, n_high, c0, c1, True)
+    for h in range(7 ** n_high):  # keeps after roll 1 complete; rolls after roll 1 on the low dice
+        _low_axes(x, xf, n_low, h * block, True)
+        _low_axes(x, xf, n_low, h * block, False)
     for c0 in range(0, block, TILE):
-        c1 = min(c0 + TILE, block)
-        _high_axes(xf, nj, n_low, n_high, c0, c1, True)
-        _high_axes(xf, nj, n_low, n_high, c0, c1, False)
-    for h in range(n_blocks):
-        _low_axes(xf, nj, n_low, h * block, False)
+        _high_axes(xf, nj, n_low, n_high, c0, min(c0 + TILE, block), False)
     for j in range(nj):
         result[j] = 0.0
     for i in range(full_pos.shape[0]):
@@ -517,10 +539,17 @@ def layer_items(variant: Variant, n_filled: int):
 
 class OrderedDice(NamedTuple):
     """Distinguishable dice: partial assignments die -> face code (0-5) or 6 = rerolled, as a flat
-    base-7 index (die d is digit d). The full assignments are the rolls."""
+    base-7 index (die d is digit d). The full assignments are the rolls.
+
+    After roll 2 a keep's value depends only on (multiset kept, dice rerolled): those "compact
+    keeps" (28,760 for seven dice instead of 823,543 partial assignments) get their values first.
+    """
     n_dice: int
-    full_pos: np.ndarray  # (6^n,) flat index of each full assignment
-    full_ms: np.ndarray   # (6^n,) its multiset: row of the rules' roll tables
+    full_pos: np.ndarray   # (6^n,) flat index of each full assignment, ascending
+    compact: np.ndarray    # (P,) int64: compact keep of each partial assignment
+    order: np.ndarray      # (C,) compact keeps by number of dice rerolled, none first
+    child: np.ndarray      # (C, 6): the compact keep with its lowest rerolled die showing face code c
+    base_ms: np.ndarray    # (C,): for keeps of all dice, the multiset row of the roll tables, else -1
 
 
 class Engine(NamedTuple):
@@ -550,16 +579,31 @@ def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None
     if variant.n_dice > MAX_ORDERED_DICE and not allow_slow:
         raise RuleError(f"{variant.name}: solving {variant.n_dice} different dice is not implemented fast enough "
                         f"yet (the plain kernel handles up to {MAX_ORDERED_DICE} dice)")
-    index = {m: i for i, m in enumerate(multisets(variant.n_dice, len(faces)))}
-    full_pos, full_ms = [], []
-    for codes in product(range(6), repeat=variant.n_dice):
-        counts = [0] * len(faces)
-        for d, c in enumerate(codes):
-            counts[faces.index(variant.dice[d][c])] += 1
-        full_pos.append(sum(c * 7 ** d for d, c in enumerate(codes)))
-        full_ms.append(index[tuple(counts)])
-    dice = OrderedDice(variant.n_dice, np.array(full_pos, dtype=np.int64), np.array(full_ms, dtype=np.int64))
-    return Engine(variant, rules, None, upper_states(variant), dice)
+    return Engine(variant, rules, None, upper_states(variant), ordered_dice(variant))
+
+
+def ordered_dice(variant: Variant) -> OrderedDice:
+    """Index tables of the ordered-dice kernel (numpy over all 7^n partial assignments)."""
+    n, faces = variant.n_dice, variant.faces
+    radix = n + 1  # a multiset as a number: digit f = how many dice show face f
+    code_face = np.array([[faces.index(f) for f in die] + [-1] for die in variant.dice])  # (n, 7)
+    pa = np.arange(7 ** n, dtype=np.int64)
+    digits = (pa[:, None] // 7 ** np.arange(n)) % 7
+    rerolled = ((digits == 6) << np.arange(n)).sum(axis=1)
+    face = code_face[np.arange(n), digits]
+    kept = np.where(face >= 0, radix ** np.maximum(face, 0), 0).sum(axis=1)
+    keys, compact = np.unique(kept * (1 << n) + rerolled, return_inverse=True)
+    r_bits, kept_of = keys % (1 << n), keys // (1 << n)
+    child = np.full((len(keys), 6), -1, dtype=np.int64)
+    for i in np.nonzero(r_bits)[0]:
+        d = int(r_bits[i] & -r_bits[i]).bit_length() - 1
+        for c in range(6):
+            child[i, c] = np.searchsorted(keys, (kept_of[i] + radix ** code_face[d, c]) * (1 << n) + (r_bits[i] ^ (1 << d)))
+    ms_number = {sum(c * radix ** f for f, c in enumerate(m)): i for i, m in enumerate(multisets(n, len(faces)))}
+    base_ms = np.array([ms_number[int(k)] if r == 0 else -1 for k, r in zip(kept_of, r_bits)], dtype=np.int64)
+    popcount = np.array([bin(int(r)).count("1") for r in r_bits])
+    return OrderedDice(n, pa[rerolled == 0], compact.astype(np.int64), np.argsort(popcount, kind="stable"),
+                       child, base_ms)
 
 
 def table_shape(variant: Variant) -> tuple[int, int, int]:
