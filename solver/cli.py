@@ -25,19 +25,38 @@ class Settings:
 
 
 def solve_table(variant, settings: Settings, engine=None):
-    """Solve a variant with a progress bar, save the table atomically, return (values, meta)."""
+    """Solve a variant with a progress bar, save the table atomically, return (values, meta).
+
+    Long solves (dice told apart) write a checkpoint after every layer and resume from it.
+    """
     from tqdm import tqdm
 
     from . import dp
-    engine = engine or dp.make_engine(variant)  # refuses what it cannot solve before any progress bar
+    engine = engine or dp.make_engine(variant, allow_slow=True)  # refuses what it cannot solve, before the bar
     total = dp.count_states(variant)
+    long_solve = engine.ordered is not None
+    resume, before = None, 0.0
+    if long_solve:
+        found = tables.load_checkpoint(variant, settings.tables_dir)
+        if found is not None:
+            values, next_layer, solved, before = found
+            resume = (values, next_layer, solved)
+            click.echo(f"kniffel: resuming {variant.name} from its checkpoint ({solved:,} of {total:,} states)",
+                       err=True)
     bar = tqdm(total=total, desc=f"solve {variant.name}", unit="state", unit_scale=True,
                disable=None if settings.progress else True, file=sys.stderr, leave=False)
     t0 = time.perf_counter()
+
+    def checkpoint(values, next_layer, solved):
+        tables.save_checkpoint(variant, settings.tables_dir, values, next_layer, solved,
+                               before + time.perf_counter() - t0)
+
     with bar:
-        values, states = dp.solve(variant, progress=bar.update, engine=engine)
-    seconds = time.perf_counter() - t0
+        values, states = dp.solve(variant, progress=bar.update, engine=engine, resume=resume,
+                                  after_layer=checkpoint if long_solve else None)
+    seconds = before + time.perf_counter() - t0
     meta = tables.save(variant, values, settings.tables_dir, states=states, seconds=seconds)
+    tables.remove_checkpoint(variant, settings.tables_dir)
     return values, meta
 
 
@@ -47,7 +66,7 @@ def get_table(variant, settings: Settings):
         return tables.load(variant, settings.tables_dir)
     except tables.TableMissing:
         from . import dp
-        engine = dp.make_engine(variant)  # refuses what it cannot solve before the notice
+        engine = dp.make_engine(variant)  # refuses what it cannot solve quickly, before the notice
         click.echo(f"kniffel: no table for {variant.name} yet, solving it once "
                    f"(saved to {settings.tables_dir})", err=True)
         return solve_table(variant, settings, engine)
@@ -107,8 +126,7 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
         variants = [v for v in PRESETS.values() if v.identical_dice]
         for v in PRESETS.values():
             if not v.identical_dice:
-                click.echo(f"kniffel: {v.name} skipped: its solver (seven different dice) is not implemented yet",
-                           err=True)
+                click.echo(f"kniffel: {v.name} skipped (it takes over an hour): `kniffel solve {v.name}`", err=True)
     elif variant_names:
         variants = [find_variant(n, keep_one) for n in variant_names]
     else:

@@ -561,7 +561,7 @@ class Engine(NamedTuple):
     ordered: OrderedDice | None   # distinguishable dice only
 
 
-MAX_ORDERED_DICE = 5  # the plain transforms cost ~6.5^n per state: seven dice would take many hours
+MAX_ORDERED_DICE = 5  # beyond this a solve takes long (seven dice: over an hour): only an explicit `solve`
 
 
 def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None = None) -> Engine:
@@ -577,8 +577,8 @@ def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None
     if not ordered:
         return Engine(variant, rules, keep_lattice(variant.n_dice, len(faces)), upper_states(variant), None)
     if variant.n_dice > MAX_ORDERED_DICE and not allow_slow:
-        raise RuleError(f"{variant.name}: solving {variant.n_dice} different dice is not implemented fast enough "
-                        f"yet (the plain kernel handles up to {MAX_ORDERED_DICE} dice)")
+        raise RuleError(f"{variant.name}: its table takes over an hour to build; build it once with "
+                        f"`kniffel solve {variant.name}` (resumable)")
     return Engine(variant, rules, None, upper_states(variant), ordered_dice(variant))
 
 
@@ -610,20 +610,27 @@ def table_shape(variant: Variant) -> tuple[int, int, int]:
     return (1 << len(variant.boxes), variant.upper_cap + 1, 2 if variant.has_flag else 1)
 
 
-def solve(variant: Variant, progress=None, engine: Engine | None = None) -> tuple[np.ndarray, int]:
+def solve(variant: Variant, progress=None, engine: Engine | None = None, resume=None,
+          after_layer=None) -> tuple[np.ndarray, int]:
     """The full table of state values, and the number of states solved.
 
     `progress`, if given, is called after each layer with the layer's number of
-    solved states. Unreachable states hold NaN.
+    solved states. `resume` = (values, n_filled, solved) continues a solve whose
+    layers above n_filled are done; `after_layer(values, n_filled, solved)` is
+    called after each layer (checkpoints). Unreachable states hold NaN.
     """
     engine = engine or make_engine(variant)
-    values = np.full(table_shape(variant), np.nan)
-    full = (1 << len(variant.boxes)) - 1
-    values[full] = 0.0
     up = engine.upper
     counts = np.diff(up.ups_ptr)
-    solved = 0
-    for n_filled in range(len(variant.boxes) - 1, -1, -1):
+    if resume is None:
+        values = np.full(table_shape(variant), np.nan)
+        values[(1 << len(variant.boxes)) - 1] = 0.0
+        first_layer, solved = len(variant.boxes) - 1, 0
+    else:
+        values, first_layer, solved = resume
+        if progress is not None:
+            progress(solved)
+    for n_filled in range(first_layer, -1, -1):
         masks, flags = layer_items(variant, n_filled)
         order = np.argsort(-counts[up.upper_id[masks]], kind="stable")  # big items first balances threads
         masks, flags = masks[order], flags[order]
@@ -637,6 +644,8 @@ def solve(variant: Variant, progress=None, engine: Engine | None = None) -> tupl
         solved += n_states
         if progress is not None:
             progress(n_states)
+        if after_layer is not None:
+            after_layer(values, n_filled - 1, solved)
     return values, solved
 
 

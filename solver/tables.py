@@ -106,3 +106,44 @@ def load(variant: Variant, directory: Path) -> tuple[np.ndarray, dict]:
     if not np.isfinite(start) or abs(start - meta.get("start_value", np.nan)) > 1e-9:
         raise TableError(f"table {npy} does not match its sidecar; {fix}")
     return values, meta
+
+
+# -- checkpoints of long solves ---------------------------------------------
+def checkpoint_paths(variant: Variant, directory: Path) -> tuple[Path, Path]:
+    return directory / f".{variant.name}.checkpoint.npy", directory / f".{variant.name}.checkpoint.json"
+
+
+def save_checkpoint(variant: Variant, directory: Path, values: np.ndarray, next_layer: int, solved: int,
+                    seconds: float) -> None:
+    """The layers solved so far, written atomically (a crash leaves the previous checkpoint)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    npy, meta_path = checkpoint_paths(variant, directory)
+    tmp = npy.with_name(npy.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        np.save(fh, values)
+    os.replace(tmp, npy)
+    meta = {"fingerprint": variant.fingerprint(), "format": TABLE_FORMAT, "next_layer": next_layer,
+            "solved": solved, "seconds": seconds}
+    tmp = meta_path.with_name(meta_path.name + ".tmp")
+    tmp.write_text(json.dumps(meta) + "\n")
+    os.replace(tmp, meta_path)
+
+
+def load_checkpoint(variant: Variant, directory: Path):
+    """(values, next_layer, solved, seconds) of a matching checkpoint, or None."""
+    npy, meta_path = checkpoint_paths(variant, directory)
+    try:
+        meta = json.loads(meta_path.read_text())
+        if meta.get("fingerprint") != variant.fingerprint() or meta.get("format") != TABLE_FORMAT:
+            return None
+        values = np.load(npy, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if values.shape != table_shape(variant):
+        return None
+    return values, int(meta["next_layer"]), int(meta["solved"]), float(meta["seconds"])
+
+
+def remove_checkpoint(variant: Variant, directory: Path) -> None:
+    for path in checkpoint_paths(variant, directory):
+        path.unlink(missing_ok=True)
