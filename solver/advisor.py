@@ -13,7 +13,9 @@ from itertools import product
 import numpy as np
 
 from .cards import Card
-from .dp import P_MIN_KEEP, _best_sub_keeps, _final_roll_values, _keep_means, make_engine, roll_entries
+from .dice import multisets
+from .dp import (
+    P_MIN_KEEP, _best_sub_keeps, _final_roll_values, _keep_means, _ordered_keep_values, make_engine, roll_entries)
 from .variants import RuleError, Variant
 
 TIE = 1e-9
@@ -25,6 +27,7 @@ class Option:
     expected_final_score: float
     loss: float = 0.0
     keep: tuple[int, ...] = ()     # kind "keep": the faces kept (sorted); all dice = stop rolling
+    keep_dice: tuple[int, ...] = ()  # kind "keep", dice told apart: which dice are kept (die indices)
     box: int = -1                  # kind "box": box index
     points: int = 0                # kind "box": points entered
     extra: int = 0                 # kind "box": extra points earned by a further joker
@@ -36,6 +39,8 @@ class Option:
         if self.kind == "keep":
             d["keep"] = list(self.keep)
             d["reroll"] = variant.n_dice - len(self.keep)
+            if variant.die_names:
+                d["keep_dice"] = [variant.die_names[i] for i in self.keep_dice]
         else:
             d.update(box=variant.boxes[self.box].key, box_name=variant.box_name(self.box),
                      points=self.points, extra=self.extra)
@@ -43,10 +48,13 @@ class Option:
 
 
 def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
-    """'3,3,5,1,6', '3 3 5 1 6' or '33516' (one digit per die); checked against each die's faces."""
+    """'3,3,5,1,6', '3 3 5 1 6' or '33516' (one digit per die, in die order), or for named dice
+    'blue=2,green=3,...'; checked against each die's faces."""
     raw = text.strip()
     if not raw:
         raise RuleError(f"no dice given; {variant.name} needs {variant.n_dice} dice")
+    if "=" in raw:
+        raw = _named_dice(variant, raw)
     parts = [p for p in raw.replace(",", " ").split() if p]
     if len(parts) == 1 and parts[0].isdigit() and len(parts[0]) > 1:
         parts = list(parts[0])
@@ -65,6 +73,31 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
     return dice
 
 
+def _named_dice(variant: Variant, text: str) -> str:
+    """'blue=2,green=3,...' -> '2 3 ...' in die order."""
+    names = [n.lower() for n in variant.die_names]
+    faces = [None] * variant.n_dice
+    for entry in text.split(","):
+        name, _, face = entry.partition("=")
+        name = name.strip().lower()
+        if name not in names:
+            raise RuleError(f"dice {text!r}: unknown die {name!r}; the dice are {', '.join(variant.die_names) or 'unnamed'}")
+        if faces[names.index(name)] is not None:
+            raise RuleError(f"dice {text!r}: die {name} given twice")
+        faces[names.index(name)] = face.strip()
+    missing = [variant.die_names[i] for i, f in enumerate(faces) if f is None]
+    if missing:
+        raise RuleError(f"dice {text!r}: no face for {', '.join(missing)}")
+    return " ".join(faces)
+
+
+def format_dice(variant: Variant, dice) -> str:
+    """'3 3 5 1 6', or for named dice 'blue 2, green 3, ...'."""
+    if variant.die_names:
+        return ", ".join(f"{name} {face}" for name, face in zip(variant.die_names, dice))
+    return " ".join(map(str, dice))
+
+
 def _faces_text(faces) -> str:
     return " ".join(str(f) for f in faces)
 
@@ -75,8 +108,6 @@ class Advisor:
     def __init__(self, variant: Variant, values: np.ndarray):
         self.variant = variant
         self.values = values
-        if not variant.identical_dice:
-            raise RuleError(f"advice for {variant.name} (dice told apart) is not implemented yet")
         self.engine = make_engine(variant)
         lat = self.engine.lattice
         self.faces = variant.faces
@@ -96,6 +127,10 @@ class Advisor:
 
     def _counts(self, dice) -> tuple[int, ...]:
         return tuple(sum(1 for d in dice if d == f) for f in self.faces)
+
+    def _roll_row(self, dice) -> int:
+        """Row of the rules' roll tables for these dice."""
+        return self.keep_index[self._counts(dice)] - self.first_roll
 
     def _turn(self, card: Card):
         """Keep values of this turn: (after roll 2, after roll 1), each (K,) future points.
@@ -150,7 +185,7 @@ class Advisor:
         v = self.variant
         mask, _, flag = card.state
         rules = self.engine.rules
-        r = self.keep_index[self._counts(dice)] - self.first_roll
+        r = self._roll_row(dice)
         extra = v.extra_points if flag and rules.joker_roll[r] else 0
         options = []
         for b, pts in roll_entries(rules, mask, flag, r):
@@ -184,3 +219,66 @@ def _rank(options: list[Option]) -> list[Option]:
         if o.loss < TIE:
             o.loss = 0.0
     return options
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
+
+
+class OrderedAdvisor(Advisor):
+    """Advice for dice told apart (Kniffel 7): which dice, by identity, to keep."""
+
+    def __init__(self, variant: Variant, values: np.ndarray):
+        self.variant = variant
+        self.values = values
+        self.engine = make_engine(variant, allow_slow=True)
+        self.faces = variant.faces
+        self.roll_row = {m: i for i, m in enumerate(multisets(variant.n_dice, len(self.faces)))}
+        self._turn_cache: dict = {}
+
+    def _roll_row(self, dice) -> int:
+        return self.roll_row[self._counts(dice)]
+
+    def _turn(self, card: Card):
+        """(final-roll values, keep values after roll 2, after roll 1), per partial assignment."""
+        key = card.state
+        if key not in self._turn_cache:
+            mask, up, flag = key
+            size = 7 ** self.variant.n_dice
+            after_second, after_first = np.empty((size, 1)), np.empty((size, 1))
+            final = _ordered_keep_values(mask, flag, up, self.engine.rules, self.engine.ordered, self.values,
+                                         after_second, after_first)
+            self._turn_cache = {key: (final, after_second[:, 0], after_first[:, 0])}
+        return self._turn_cache[key]
+
+    def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
+        """Every choice of dice to keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
+        if roll not in (1, 2):
+            raise RuleError(f"keeping dice is decided after roll 1 or 2, not roll {roll}")
+        self._check_card(card)
+        v = self.variant
+        final, after_second, after_first = self._turn(card)
+        table = after_first if roll == 1 else after_second
+        min_keep = v.min_keep_last_reroll if roll == 2 else 0
+        n = v.n_dice
+        codes = [v.dice[d].index(face) for d, face in enumerate(dice)]
+        options = []
+        for kept in range(1 << n):
+            chosen = tuple(d for d in range(n) if kept >> d & 1)
+            if len(chosen) < min_keep:
+                continue
+            if len(chosen) == n:
+                value = float(final[self._roll_row(dice)])
+                text = "keep all (stop rolling)"
+            else:
+                pa = sum((codes[d] if kept >> d & 1 else 6) * 7 ** d for d in range(n))
+                value = float(table[pa])
+                named = ", ".join(f"{v.die_names[d]} {dice[d]}" for d in chosen)
+                text = (f"keep {named}; reroll the other {NUMBER_WORDS[n - len(chosen)]}" if chosen
+                        else f"reroll all {NUMBER_WORDS[n]} dice")
+            faces = tuple(sorted(dice[d] for d in chosen))
+            options.append(Option("keep", card.points + value, keep=faces, keep_dice=chosen, text=text))
+        return _rank(options)
+
+
+def make_advisor(variant: Variant, values: np.ndarray) -> Advisor:
+    return Advisor(variant, values) if variant.identical_dice else OrderedAdvisor(variant, values)

@@ -190,9 +190,9 @@ def variants(ctx, as_json):
 
 
 def _advisor(variant, settings: Settings):
-    from .advisor import Advisor
+    from .advisor import make_advisor
     values, _ = get_table(variant, settings)
-    return Advisor(variant, values)
+    return make_advisor(variant, values)
 
 
 def _option_rows(options, top: int | None) -> list[str]:
@@ -224,7 +224,7 @@ def _variant_or_default(variant_name):
 @click.pass_context
 def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_json):
     """What to keep after this roll, or which box to fill (default variant: kniffel)."""
-    from .advisor import parse_dice
+    from .advisor import format_dice, parse_dice
     variant = find_variant(_variant_or_default(variant_name), keep_one)
     parsed = parse_card(variant, card)
     rolled = parse_dice(variant, dice)
@@ -242,7 +242,7 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
                "options_total": len(options)}
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(f"{variant.name}, roll {roll}: {' '.join(map(str, rolled))}   "
+    click.echo(f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
                f"(card {parsed.format() or 'empty'}: {parsed.points} points)")
     click.echo(f"Best: {best.text}" + (f", then {then.text}" if then else "") +
                f"  -> expected final score {best.expected_final_score:.2f}")

@@ -400,6 +400,47 @@ def _high_axes(xf, nj, n_low, n_high, c0, c1, mean):
 
 
 @njit(cache=True)
+def _compact_keeps(final, ordered):
+    """Value of every compact keep after roll 2: the mean over its lowest rerolled die's faces."""
+    _, _, _, order, child, base_ms = ordered
+    nj = final.shape[1]
+    kept = np.empty((order.shape[0], nj))
+    for i in order:
+        if base_ms[i] >= 0:
+            for j in range(nj):
+                kept[i, j] = final[base_ms[i], j]
+        else:
+            for j in range(nj):
+                acc = 0.0
+                for c in range(6):
+                    acc += kept[child[i, c], j]
+                kept[i, j] = acc * (1.0 / 6.0)
+    return kept
+
+
+@njit(cache=True)
+def _ordered_keep_values(mask, flag, up, rules, ordered, values, after_second, after_first):
+    """The advisor's view of one turn (one upper total, no fused sweeps): the value of every
+    partial assignment kept after roll 2 and after roll 1; returns the final-roll values."""
+    n_dice, _, compact = ordered[0], ordered[1], ordered[2]
+    final = np.empty((rules.score.shape[0], 1))
+    _final_roll_values(mask, flag, np.array([up]), rules, values, final, 0)
+    kept = _compact_keeps(final, ordered)
+    for row in range(compact.shape[0]):
+        after_second[row, 0] = kept[compact[row], 0]
+        after_first[row, 0] = kept[compact[row], 0]
+    xf = after_first.reshape(-1)
+    n_low = min(n_dice, LOW_AXES)
+    block = 7 ** n_low
+    for mean in (False, True):  # best keep inside each roll after roll 2, then keeps after roll 1
+        for h in range(7 ** (n_dice - n_low)):
+            _low_axes(after_first, xf, n_low, h * block, mean)
+        for c0 in range(0, block, TILE):
+            _high_axes(xf, 1, n_low, n_dice - n_low, c0, min(c0 + TILE, block), mean)
+    return final[:, 0]
+
+
+@njit(cache=True)
 def _ordered_turn(mask, flag, ups, rules, ordered, values, x, result):
     """result[j]: value at the start of a turn of (mask, ups[j], flag), dice told apart.
 
@@ -419,18 +460,7 @@ def _ordered_turn(mask, flag, ups, rules, ordered, values, x, result):
     block = 7 ** n_low
     final = np.empty((rules.score.shape[0], nj))
     _final_roll_values(mask, flag, ups, rules, values, final, 0)
-    # keeps after roll 2, on compact keeps: the mean over the lowest rerolled die's faces
-    kept = np.empty((order.shape[0], nj))
-    for i in order:
-        if base_ms[i] >= 0:
-            for j in range(nj):
-                kept[i, j] = final[base_ms[i], j]
-        else:
-            for j in range(nj):
-                acc = 0.0
-                for c in range(6):
-                    acc += kept[child[i, c], j]
-                kept[i, j] = acc * (1.0 / 6.0)
+    kept = _compact_keeps(final, ordered)
     for h in range(7 ** n_high):  # spread them over the partial assignments, then the low dice's maxes
         for row in range(h * block, (h + 1) * block):
             for j in range(nj):

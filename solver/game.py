@@ -5,7 +5,8 @@ The record (written by `kniffel play`, read by `kniffel review`):
     {"format": "kniffel-game", "version": 1, "variant": "kniffel",
      "fingerprint": "<rules hash>", "seed": 7 or null, "roll_for_me": false,
      "events": [{"roll": [3, 3, 5, 1, 6]},          # dice shown, in die order
-                {"keep": [3, 3]},                   # faces kept after roll 1 or 2
+                {"keep": [3, 3]},                   # faces kept after roll 1 or 2 (dice told
+                                                    # apart also: "keep_dice": [0, 5], die indices)
                 {"roll": [3, 3, 3, 2, 6]},
                 {"box": "three_of_a_kind", "points": 17, "extra": 0},
                 ...],
@@ -42,6 +43,7 @@ class Point:
     roll: int                   # 0 = the turn has not been rolled yet; 1-3 = dice shown after that roll
     dice: tuple[int, ...] = ()
     kept: tuple[int, ...] = ()  # faces kept from the last roll (the next roll must contain them)
+    kept_dice: tuple[int, ...] = ()  # dice told apart: which dice were kept (die indices)
 
 
 @dataclass
@@ -68,16 +70,16 @@ class Game:
 
     # -- replay ---------------------------------------------------------
     def point(self) -> Point:
-        card, roll, dice, kept = Card(self.variant), 0, (), ()
+        card, roll, dice, kept, kept_dice = Card(self.variant), 0, (), (), ()
         for ev in self.events:
             if "roll" in ev:
-                roll, dice, kept = roll + 1, tuple(ev["roll"]), ()
+                roll, dice, kept, kept_dice = roll + 1, tuple(ev["roll"]), (), ()
             elif "keep" in ev:
-                kept = tuple(ev["keep"])
+                kept, kept_dice = tuple(ev["keep"]), tuple(ev.get("keep_dice", ()))
             elif "box" in ev:
                 card = card.with_entry(self.variant.box_index(ev["box"]), ev["points"], ev.get("extra", 0))
-                roll, dice, kept = 0, (), ()
-        return Point(card, roll, dice, kept)
+                roll, dice, kept, kept_dice = 0, (), (), ()
+        return Point(card, roll, dice, kept, kept_dice)
 
     @property
     def finished(self) -> bool:
@@ -95,6 +97,10 @@ class Game:
             raise RuleError("no rolls left: choose a box")
         if p.roll > 0 and "keep" not in self.events[-1]:
             raise RuleError("choose which dice to keep first")
+        if p.kept_dice:
+            moved = [self.variant.die_names[d] for d in p.kept_dice if dice[d] != p.dice[d]]
+            if moved:
+                raise RuleError(f"the kept dice must show what they showed: {', '.join(moved)}")
         missing = list(p.kept)
         for d in dice:
             if d in missing:
@@ -104,16 +110,23 @@ class Game:
         self.events.append({"roll": list(dice)})
 
     def next_random_roll(self) -> tuple[int, ...]:
-        """Roll the dice not kept, reproducibly from (seed, position in the game)."""
+        """Roll the dice not kept, each from its own faces, reproducibly from (seed, position in the game)."""
         p = self.point()
         rng = random.Random(f"{self.seed}:{len(self.events)}")
+        if not self.variant.identical_dice:
+            return tuple(p.dice[d] if d in p.kept_dice else rng.choice(die) for d, die in enumerate(self.variant.dice))
         fresh = [rng.choice(die) for die in self.variant.dice[len(p.kept):]]
         return tuple(p.kept) + tuple(fresh)
 
-    def add_keep(self, faces) -> None:
+    def add_keep(self, faces, dice=None) -> None:
+        """Keep these faces (identical dice) or these dice by index (dice told apart)."""
         p = self.point()
         if p.roll not in (1, 2) or "roll" not in self.events[-1]:
             raise RuleError("keeping dice is decided after roll 1 or 2")
+        if not self.variant.identical_dice:
+            if dice is None or len(set(dice)) != len(dice) or not all(0 <= d < self.variant.n_dice for d in dice):
+                raise RuleError(f"name the dice to keep among: {', '.join(self.variant.die_names)}")
+            faces = tuple(p.dice[d] for d in dice)
         left = list(p.dice)
         for f in faces:
             if f not in left:
@@ -123,7 +136,10 @@ class Game:
             raise RuleError("keeping every die ends the rolling: choose a box")
         if len(faces) < (self.variant.min_keep_last_reroll if p.roll == 2 else 0):
             raise RuleError("house rule: keep at least one die before the third roll")
-        self.events.append({"keep": sorted(faces)})
+        event = {"keep": sorted(faces)}
+        if dice is not None:
+            event["keep_dice"] = sorted(dice)
+        self.events.append(event)
 
     def add_box(self, box: int, points: int, extra: int) -> None:
         if self.point().roll == 0:
@@ -191,7 +207,8 @@ class Game:
                 raise ValueError(f"impossible dice {list(dice)}")
             self.add_roll(dice)
         elif "keep" in ev:
-            self.add_keep(tuple(int(f) for f in ev["keep"]))
+            dice = tuple(int(d) for d in ev["keep_dice"]) if "keep_dice" in ev else None
+            self.add_keep(tuple(int(f) for f in ev["keep"]), dice)
         elif "box" in ev:
             p = self.point()
             box = self.variant.box_index(ev["box"])
@@ -212,7 +229,10 @@ def decisions(game: Game, advisor: Advisor) -> list[Decision]:
         p = replay.point()
         if "keep" in ev:
             _, options = advisor.advise(p.card, p.dice, p.roll)
-            chosen = next(o for o in options if sorted(o.keep) == sorted(ev["keep"]))
+            if "keep_dice" in ev:
+                chosen = next(o for o in options if list(o.keep_dice) == sorted(ev["keep_dice"]))
+            else:
+                chosen = next(o for o in options if sorted(o.keep) == sorted(ev["keep"]))
             out.append(Decision(turn, p.roll, p.dice, p.card, chosen, options[0]))
         elif "box" in ev:
             options = advisor.box_options(p.card, p.dice)

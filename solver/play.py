@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .advisor import Advisor, parse_dice
+from .advisor import Advisor, format_dice, parse_dice
 from .cards import Card
 from .game import Game, decisions
 from .variants import RuleError
@@ -14,6 +14,7 @@ from .variants import RuleError
 HELP = """Commands at any prompt:
   (Enter)          follow the advice
   33 / keep 3 3    keep these dice and roll the others   (after roll 1 or 2)
+  keep blue black  Kniffel 7: name the dice to keep (or number them: keep 1 6)
   all / stop       keep every die and choose a box now
   none             reroll every die
   box NAME         score NAME now (name or number, e.g. 'box chance', 'box 13')
@@ -115,9 +116,11 @@ class PlayLoop:
                      f"({p.card.points} points, expected final {self.advisor.expected_final(p.card):.2f})")
         if self.game.roll_for_me:
             dice = self.game.next_random_roll()
-            self.say(f"Roll {n}: {' '.join(map(str, dice))}")
+            self.say(f"Roll {n}: {format_dice(self.v, dice)}")
         else:
             kept = f" (kept: {' '.join(map(str, p.kept))})" if p.kept else ""
+            if p.kept_dice:
+                kept = " (kept: " + ", ".join(f"{self.v.die_names[d]} {p.dice[d]}" for d in p.kept_dice) + ")"
             text = self.ask(f"Roll {n}{kept}, all {self.v.n_dice} dice:")
             if self.command(text, p):
                 return
@@ -151,7 +154,7 @@ class PlayLoop:
             if len(best.keep) == self.v.n_dice:
                 self.score(p, "")
             else:
-                self.game.add_keep(best.keep)
+                self.game.add_keep(best.keep, best.keep_dice if self.v.die_names else None)
                 self.save()
             return
         if word in ("all", "stop", "a"):
@@ -160,15 +163,20 @@ class PlayLoop:
         if word.startswith("box ") or word.startswith("b "):
             self.score(p, text.split(None, 1)[1])
             return
+        body = text.split(None, 1)[1] if word.split()[0] in ("keep", "k") and " " in word else text
+        dice = None
         if word in ("none", "-", "0", "reroll"):
             faces: tuple[int, ...] = ()
+            dice = () if self.v.die_names else None
+        elif self.v.die_names:
+            dice = parse_die_names(self.v, body)
+            faces = tuple(p.dice[d] for d in dice)
         else:
-            body = text.split(None, 1)[1] if word.split()[0] in ("keep", "k") and " " in word else text
             faces = parse_faces(body)
         if len(faces) == self.v.n_dice:
             self.score(p, self.ask("Which box? (Enter = advice)"))
             return
-        self.game.add_keep(faces)
+        self.game.add_keep(faces, dice)
         self.save()
 
     def score(self, p, text: str) -> None:
@@ -200,6 +208,20 @@ class PlayLoop:
         self.say(f"Final score: {card.points}")
         self.say(f"Expected-value loss of your choices against optimal play: {total:.2f} points "
                  f"over {len(losses)} decisions")
+
+
+def parse_die_names(variant, text: str) -> tuple[int, ...]:
+    """Dice told apart: 'blue black' or die numbers '1 6' -> die indices."""
+    names = [n.lower() for n in variant.die_names]
+    out = []
+    for part in text.replace(",", " ").lower().split():
+        if part in names:
+            out.append(names.index(part))
+        elif part.isdigit() and 1 <= int(part) <= len(names):
+            out.append(int(part) - 1)
+        else:
+            raise RuleError(f"{part!r} is not a die; name them ({', '.join(variant.die_names)}) or number them 1-{len(names)}")
+    return tuple(sorted(set(out)))
 
 
 def parse_faces(text: str) -> tuple[int, ...]:

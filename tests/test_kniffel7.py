@@ -1,0 +1,140 @@
+"""Kniffel 7 (dice told apart): advice, game records and Super-Points, on reduced variants."""
+
+import itertools
+from functools import lru_cache
+
+import pytest
+
+from naive import NaiveSolver
+from solver import dp
+from solver.advisor import make_advisor, parse_dice
+from solver.cards import Card
+from solver.dice import possible_rolls
+from solver.game import Game, decisions
+from solver.scoring import score_tables
+from solver.variants import KNIFFEL7, PRESETS, RuleError
+
+BOXES = ["sevens", "fours", "chance"]
+
+
+@pytest.fixture(scope="module")
+def mini():
+    v = PRESETS["kniffel7"].reduced(boxes=BOXES, n_dice=4, bonuses=[(8, 35)], name="k7-mini")
+    values, _ = dp.solve(v)
+    return v, values, make_advisor(v, values)
+
+
+class OrderedBruteForce:
+    """Keep values by enumerating the rerolled dice one by one (naive rules for the entries)."""
+
+    def __init__(self, v, values, card):
+        self.v, self.values, self.card = v, values, card
+        self.naive = NaiveSolver("kniffel7", boxes=BOXES, n_dice=4, bonuses=[(8, 35)])
+        self.filled = {v.boxes[b].key: p for b, p in card.filled.items()}
+        self.final = lru_cache(maxsize=None)(self._final)
+        self.second = lru_cache(maxsize=None)(self._second)
+
+    def _final(self, dice):
+        best = -1e9
+        for key, pts, extra in self.naive.final_options(self.filled, list(dice)):
+            after = self.card.with_entry(self.v.box_index(key), pts, extra)
+            best = max(best, after.points + float(self.values[after.state]))
+        return best
+
+    def outcomes(self, dice, kept):
+        rerolled = [d for d in range(4) if d not in kept]
+        for faces in itertools.product(*(self.v.dice[d] for d in rerolled)):
+            new = list(dice)
+            for d, f in zip(rerolled, faces):
+                new[d] = f
+            yield tuple(new), 1 / 6 ** len(rerolled)
+
+    def keep_after_second(self, dice, kept):
+        return sum(p * self.final(d) for d, p in self.outcomes(dice, kept))
+
+    def _second(self, dice):
+        return max([self.final(dice)] + [self.keep_after_second(dice, k) for k in subsets(4) if len(k) < 4])
+
+    def keep_after_first(self, dice, kept):
+        return sum(p * self.second(d) for d, p in self.outcomes(dice, kept))
+
+
+def subsets(n):
+    return [tuple(d for d in range(n) if m >> d & 1) for m in range(1 << n)]
+
+
+def test_keep_advice_matches_brute_force(mini):
+    v, values, adv = mini
+    for card, dice in [(Card(v), (7, 7, 4, 2)), (Card(v, {v.box_index("chance"): 20}), (2, 4, 7, 1)),
+                       (Card(v, {v.box_index("sevens"): 14}), (4, 4, 1, 7))]:
+        brute = OrderedBruteForce(v, values, card)
+        for roll, value_of in ((2, brute.keep_after_second), (1, brute.keep_after_first)):
+            options = adv.keep_options(card, dice, roll)
+            assert len(options) == 16  # every choice of dice, by identity
+            for o in options:
+                expected = brute.final(dice) if len(o.keep_dice) == 4 else value_of(dice, o.keep_dice)
+                assert abs(o.expected_final_score - expected) < 1e-9, (roll, o.text)
+
+
+def test_keep_text_names_the_dice(mini):
+    v, _, adv = mini
+    best = adv.keep_options(Card(v), (7, 7, 4, 2), 1)[0]
+    assert best.keep_dice == (0, 1) and best.text == "keep blue 7, green 7; reroll the other two"
+    assert best.as_dict(v)["keep_dice"] == ["blue", "green"]
+
+
+def test_box_advice_and_value_agree(mini):
+    v, values, adv = mini
+    card = Card(v, {v.box_index("fours"): 8})
+    opts = adv.box_options(card, (7, 7, 4, 1))
+    assert {v.boxes[o.box].key: o.points for o in opts} == {"sevens": 14, "chance": 19}
+    brute = OrderedBruteForce(v, values, card)
+    assert abs(opts[0].expected_final_score - brute.final((7, 7, 4, 1))) < 1e-9
+
+
+def test_game_with_dice_told_apart_reviews_lossless(mini):
+    v, _, adv = mini
+    game = Game(v, seed=4, roll_for_me=True)
+    while not game.finished:
+        p = game.point()
+        if p.roll == 0 or "keep" in game.events[-1]:
+            game.add_roll(game.next_random_roll())
+            continue
+        action, options = adv.advise(p.card, p.dice, p.roll)
+        best = options[0]
+        if action == "keep" and len(best.keep_dice) < v.n_dice:
+            before = p.dice
+            game.add_keep(best.keep, best.keep_dice)
+            game.add_roll(game.next_random_roll())
+            after = game.point().dice
+            assert all(after[d] == before[d] for d in best.keep_dice)  # kept dice stay put
+        else:
+            box = adv.box_options(p.card, p.dice)[0]
+            game.add_box(box.box, box.points, box.extra)
+    assert any("keep_dice" in ev for ev in game.events)
+    assert sum(d.loss for d in decisions(game, adv)) == 0
+
+
+def test_named_dice_syntax():
+    assert parse_dice(KNIFFEL7, "blue=2,green=3,purple=7,yellow=1,red=6,black=7,white=4") == (2, 3, 7, 1, 6, 7, 4)
+    assert parse_dice(KNIFFEL7, "2,3,7,1,6,7,4") == (2, 3, 7, 1, 6, 7, 4)
+    with pytest.raises(RuleError, match=r"die 2 \(green\) has no face 2"):
+        parse_dice(KNIFFEL7, "blue=3,green=2,purple=7,yellow=1,red=6,black=7,white=4")
+    with pytest.raises(RuleError, match="no face for white"):
+        parse_dice(KNIFFEL7, "blue=3,green=3,purple=7,yellow=1,red=6,black=7")
+    with pytest.raises(RuleError, match="die 7 \\(white\\) has no face 7"):
+        parse_dice(KNIFFEL7, "2,3,7,1,6,7,7")
+
+
+def test_super_points_in_every_free_box():
+    """Super-Kniffel holding 60 and six equal dice: 60 in any free box, upper boxes included."""
+    rolls = possible_rolls(KNIFFEL7.dice)
+    rules = dp.rules_arrays(KNIFFEL7, rolls)
+    r = rolls.index((1, 4, 4, 4, 4, 4, 4))
+    mask = 1 << KNIFFEL7.box_index("super_kniffel")
+    entries = dict(dp.roll_entries(rules, mask, 1, r))
+    assert len(entries) == 13 and set(entries.values()) == {60}
+    normal = dict(dp.roll_entries(rules, mask, 0, r))  # Super-Kniffel scratched: scored normally
+    assert normal[KNIFFEL7.box_index("fours")] == 24 and normal[KNIFFEL7.box_index("double_triple")] == 0
+    tables = score_tables(KNIFFEL7, rolls)
+    assert tables.joker_roll[r] and not tables.joker_roll[rolls.index((1, 2, 4, 4, 4, 4, 4))]
