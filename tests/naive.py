@@ -23,6 +23,8 @@ and a keep is a set of dice by identity.
 from collections import Counter
 from itertools import combinations, combinations_with_replacement, product
 
+import numpy as np
+
 VARIANTS = (
     "kniffel",
     "kniffel-meister",
@@ -487,3 +489,83 @@ class NaiveSolver:
         """Allowed (box, points, extra) entries for final roll ``dice`` given ``filled``."""
         fs, _, jflag = self._state_parts(dict(filled))
         return self.options(fs, jflag, list(dice))
+
+
+# ---------------------------------------------------------------------------
+# kniffel7: the last turn of a full-size card, vectorised over ordered rolls
+# ---------------------------------------------------------------------------
+
+
+def _kniffel7_last_turn(filled, boxes, n_dice, bonuses):
+    """Expected future points of the last turn of a kniffel7 card.
+
+    ``boxes``: the scorecard; ``filled`` (box -> points) fills all but one of them.
+    Dice are dice 1..n_dice (die k lacks face k).  Values live in an array of shape
+    (6,) * n_dice: axis d is die d, the index which of its six faces it shows.
+    """
+    filled = dict(filled)
+    for b in filled:
+        if b not in boxes:
+            raise ValueError("box %r is not on this scorecard" % (b,))
+    free = [b for b in boxes if b not in filled]
+    if len(free) != 1:
+        raise ValueError("exactly one box must be free, got %r" % (free,))
+    free_box = free[0]
+    n = int(n_dice)
+    if not 1 <= n <= 7:
+        raise ValueError("kniffel7 has 1..7 dice")
+
+    upper = sum(int(filled[b]) for b in filled if b in UPPER_FACE)  # uncapped
+    # Super-Points: the Super-Kniffel box holds its 60 (0 = scratched, no Super-Points)
+    super_pts = (
+        free_box != "super_kniffel"
+        and "super_kniffel" in filled
+        and filled["super_kniffel"] > 0
+    )
+
+    def bonus(pts):
+        # bonuses newly reached when the free (upper) box gets pts
+        if free_box not in UPPER_FACE:
+            return 0
+        return sum(p for t, p in bonuses if upper < t <= upper + pts)
+
+    die_faces = [np.array([f for f in range(1, 8) if f != k]) for k in range(1, n + 1)]
+    grids = np.meshgrid(*die_faces, indexing="ij")
+    rolls = np.stack([g.ravel() for g in grids], axis=1)  # (6**n, n), C order
+    sorted_rolls, inverse = np.unique(np.sort(rolls, axis=1), axis=0, return_inverse=True)
+    inverse = np.asarray(inverse).ravel()
+
+    vals = np.empty(len(sorted_rolls))
+    for i, r in enumerate(sorted_rolls):
+        dice = [int(x) for x in r]
+        pts = max(score("kniffel7", free_box, dice), 0)  # free scratching: 0 always allowed
+        if super_pts and max(Counter(dice).values()) >= 6:
+            pts = max(pts, 60)
+        # bonus is non-decreasing in pts, so the largest entry is best
+        vals[i] = pts + bonus(pts)
+
+    v = vals[inverse].reshape((6,) * n)
+
+    def reroll_level(table):
+        best = table.copy()  # keep all dice
+        for size in range(1, n + 1):
+            for rerolled in combinations(range(n), size):
+                np.maximum(best, table.mean(axis=rerolled, keepdims=True), out=best)
+        return best
+
+    v2 = reroll_level(v)   # after the second roll
+    v1 = reroll_level(v2)  # after the first roll
+    return float(v1.mean())
+
+
+def kniffel7_endgame_value(filled: dict) -> float:
+    """Expected points still to come for a full-size Kniffel 7 card with exactly ONE free box.
+
+    ``filled``: box -> points for 13 of the 14 kniffel7 boxes.  The value is the
+    optimal expectation of (points entered in the free box + upper bonuses newly
+    reached) over one turn of three rolls of the seven different dice.
+    """
+    boxes = BOXES["kniffel7"]
+    if len(filled) != len(boxes) - 1:
+        raise ValueError("need exactly 13 filled boxes, got %d" % len(filled))
+    return _kniffel7_last_turn(filled, boxes, 7, BONUSES["kniffel7"])

@@ -525,3 +525,115 @@ def test_ordered_dice_enumeration_agrees(variant, boxes, n):
     b.identical = False
     b.die_faces = [tuple(range(1, 7))] * n
     assert a.start_value() == pytest.approx(b.start_value(), abs=1e-9)
+
+
+# ---------------------------------------------------------------------------
+# kniffel7_endgame_value: full-size Kniffel 7 card, one free box, last turn
+# ---------------------------------------------------------------------------
+
+from naive import BOXES, _kniffel7_last_turn, kniffel7_endgame_value  # noqa: E402
+
+K7 = BOXES["kniffel7"]
+# die k (k = 1..7) lacks face k; P(a die that can show v shows v within three rolls
+# when it is rerolled until it does) = 1 - (5/6)**3 = 91/216
+Q = F(91, 216)
+
+
+def _card(free, **pts):
+    """13 filled boxes: everything but ``free`` is 0 unless given in ``pts``."""
+    return {b: pts.get(b, 0) for b in K7 if b != free}
+
+
+def stop3_faces(faces):
+    """stop3 for one die with the given six faces (payoff = face), exact."""
+    e = F(sum(faces), 6)
+    for _ in range(2):
+        e = sum(max(F(x), e) for x in faces) / 6
+    return e
+
+
+def test_k7_endgame_chance_exact():
+    # Chance is a sum of independent dice, so the optimal play is each die's own
+    # three-roll optimal stopping; no Super-Points (super_kniffel 0), no bonus (lower box).
+    exact = sum(stop3_faces([f for f in range(1, 8) if f != k]) for k in range(1, 8))
+    v = kniffel7_endgame_value(_card("chance"))
+    assert v == approx(exact)  # 112/3
+    # above one roll's mean, sum (28 - k)/6 = 28; below the largest sum 6*7 + 6 = 48
+    assert 28 < v < 48
+
+
+def test_k7_endgame_sevens_bonus_paid_or_out_of_reach():
+    # Sevens: 7 x (number of 7s); dice 1..6 can show 7, die 7 cannot.  Keeping the 7s
+    # and rerolling the rest gives each die 1..6 a 7 with probability Q: value 6*7*Q.
+    # Upper total 84 (both bonuses paid) and upper total 0 (0 + 42 < 63) agree.
+    paid = kniffel7_endgame_value(_card("sevens", fours=24, fives=30, sixes=30))
+    none = kniffel7_endgame_value(_card("sevens"))
+    assert paid == approx(42 * Q)
+    assert none == approx(42 * Q)
+
+
+def test_k7_endgame_ones_with_bonuses():
+    # Ones: c = number of 1s (dice 2..7 can show a 1, each independently with
+    # probability Q when the 1s are kept and the rest rerolled).  The payoff is
+    # non-decreasing in c, and that keep maximises c stochastically, so it is optimal.
+    p_any = 1 - (1 - Q) ** 6
+    # upper 84: no bonus left
+    assert kniffel7_endgame_value(_card("ones", fours=24, fives=30, sixes=30)) == approx(6 * Q)
+    # upper 62: any 1 reaches 63 -> +35
+    assert kniffel7_endgame_value(_card("ones", fours=12, fives=20, sixes=30)) == approx(
+        6 * Q + 35 * p_any
+    )
+    # upper 83 (first bonus already paid): any 1 reaches 84 -> +35
+    assert kniffel7_endgame_value(_card("ones", fours=24, fives=25, sixes=30, threes=4)) == approx(
+        6 * Q + 35 * p_any
+    )
+    # upper 57: only six 1s reach 63
+    assert kniffel7_endgame_value(_card("ones", fours=12, fives=15, sixes=30)) == approx(
+        6 * Q + 35 * Q**6
+    )
+
+
+def test_k7_endgame_super_points():
+    # Super-Kniffel holding 60: six equal dice may put 60 into the free box -> strictly more
+    for free in ("ones", "sevens", "chance"):
+        with_sp = kniffel7_endgame_value(_card(free, super_kniffel=60))
+        without = kniffel7_endgame_value(_card(free, super_kniffel=0))
+        assert with_sp > without + 1e-6
+    # Super-Points in an upper box count 60 toward the upper total: from upper 24
+    # a Super-Points entry in Ones reaches 84 (+70).  It is worth more than at upper 84.
+    low = kniffel7_endgame_value(_card("ones", super_kniffel=60, fours=24))
+    high = kniffel7_endgame_value(_card("ones", super_kniffel=60, fours=24, fives=30, sixes=30))
+    assert low > high + 1e-6
+
+
+def test_k7_endgame_free_super_kniffel_scores_normally():
+    # the free box is super_kniffel itself: only 60 for six equal, same with any card
+    a = kniffel7_endgame_value(_card("super_kniffel"))
+    b = kniffel7_endgame_value(_card("super_kniffel", sixes=36, fives=30, fours=24))
+    assert a == approx(b)
+    assert 0 < a < 60
+
+
+def test_k7_endgame_input_checks():
+    with pytest.raises(ValueError):
+        kniffel7_endgame_value({b: 0 for b in K7})  # no free box
+    with pytest.raises(ValueError):
+        kniffel7_endgame_value({b: 0 for b in K7[2:]})  # two free boxes
+
+
+@pytest.mark.parametrize(
+    "boxes,filled,n",
+    [
+        (["twos", "sevens", "chance"], {"sevens": 14, "chance": 10}, 3),
+        (["ones", "sevens", "chance"], {"ones": 1, "chance": 10}, 3),
+        (["ones", "sevens", "chance"], {"ones": 2, "sevens": 7}, 3),
+        (["threes", "fives", "chance"], {"fives": 10, "chance": 9}, 4),
+    ],
+)
+def test_k7_last_turn_agrees_with_naive_solver(boxes, filled, n):
+    # the vectorised last turn with fewer dice agrees with the dict-based NaiveSolver
+    bonuses = [(15, 7), (18, 5)]
+    s = NaiveSolver("kniffel7", boxes, n_dice=n, bonuses=bonuses)
+    assert _kniffel7_last_turn(filled, boxes, n, bonuses) == pytest.approx(
+        s.state_value(filled), abs=1e-9
+    )
