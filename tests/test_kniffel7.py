@@ -1,14 +1,18 @@
 """Kniffel 7 (dice told apart): advice, game records and Super-Points, on reduced variants."""
 
 import itertools
+import json
+import random
 from functools import lru_cache
+
+import numpy as np
 
 import pytest
 
 from naive import NaiveSolver
 from solver import dp
 from solver.advisor import make_advisor, parse_dice
-from solver.cards import Card
+from solver.cards import Card, box_values
 from solver.dice import possible_rolls
 from solver.game import Game, decisions
 from solver.scoring import score_tables
@@ -138,3 +142,62 @@ def test_super_points_in_every_free_box():
     assert normal[KNIFFEL7.box_index("fours")] == 24 and normal[KNIFFEL7.box_index("double_triple")] == 0
     tables = score_tables(KNIFFEL7, rolls)
     assert tables.joker_roll[r] and not tables.joker_roll[rolls.index((1, 2, 4, 4, 4, 4, 4))]
+
+
+# -- the committed table (issue 5) -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def k7_table():
+    from solver import tables
+    return tables.load(KNIFFEL7, tables.tables_dir())
+
+
+def test_committed_table_start_value(k7_table):
+    values, meta = k7_table
+    assert meta["start_value"] == pytest.approx(365.27069740149875, abs=1e-9)
+    assert values[0, 0, 0] == meta["start_value"]
+
+
+def test_committed_table_is_consistent_with_the_kernel(k7_table):
+    """Recompute sampled states from their successors with the kernel: the stored values match."""
+    values, _ = k7_table
+    engine = dp.make_engine(KNIFFEL7, allow_slow=True)
+    up = engine.upper
+    rng = random.Random(7)
+    checked = 0
+    while checked < 3:
+        mask = rng.randrange(1, (1 << 14) - 1)
+        ups = up.ups_list[up.ups_ptr[up.upper_id[mask]]:up.ups_ptr[up.upper_id[mask] + 1]][:2]
+        flag = 1 if mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5 else 0
+        x = np.empty((7 ** 7, len(ups)))
+        result = np.empty(len(ups))
+        dp._ordered_turn(mask, flag, ups, engine.rules, engine.ordered, values, x, result)
+        assert np.allclose(result, values[mask, ups, flag], atol=1e-9)
+        checked += 1
+
+
+def test_advise_kniffel7_through_the_cli():
+    from click.testing import CliRunner
+    from solver.cli import cli
+    res = CliRunner().invoke(cli, ["advise", "kniffel7", "--dice", "blue=7,green=7,purple=7,yellow=1,red=2,black=7,white=3",
+                                   "--json"])
+    assert res.exit_code == 0, res.output
+    best = json.loads(res.stdout)["best"]
+    assert set(best["keep_dice"]) >= {"blue", "green", "purple", "black"}
+
+
+def test_committed_table_matches_naive_last_turns(k7_table):
+    """End-game states with one free box against tests/naive.py (all 6^7 ordered outcomes)."""
+    from naive import kniffel7_endgame_value
+    values, _ = k7_table
+    rng = random.Random(11)
+    keys = [b.key for b in KNIFFEL7.boxes]
+    for free in ["sevens", "ones", "chance", "double_triple", "super_kniffel"]:
+        card = Card(KNIFFEL7)
+        for b, key in enumerate(keys):
+            if key != free:
+                card.filled[b] = rng.choice(box_values(KNIFFEL7, b))
+        if free != "super_kniffel":
+            card.filled[KNIFFEL7.joker_index] = rng.choice([0, 60])
+        expected = kniffel7_endgame_value({KNIFFEL7.boxes[b].key: p for b, p in card.filled.items()})
+        assert abs(float(values[card.state]) - expected) < 1e-9, (free, card.format())
