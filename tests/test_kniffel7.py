@@ -97,25 +97,14 @@ def test_box_advice_and_value_agree(mini):
 
 
 def test_game_with_dice_told_apart_reviews_lossless(mini):
+    from test_simulate_review import play
     v, _, adv = mini
-    game = Game(v, seed=4, roll_for_me=True)
-    while not game.finished:
-        p = game.point()
-        if p.roll == 0 or "keep" in game.events[-1]:
-            game.add_roll(game.next_random_roll())
-            continue
-        action, options = adv.advise(p.card, p.dice, p.roll)
-        best = options[0]
-        if action == "keep" and len(best.keep_dice) < v.n_dice:
-            before = p.dice
-            game.add_keep(best.keep, best.keep_dice)
-            game.add_roll(game.next_random_roll())
-            after = game.point().dice
-            assert all(after[d] == before[d] for d in best.keep_dice)  # kept dice stay put
-        else:
-            box = adv.box_options(p.card, p.dice)[0]
-            game.add_box(box.box, box.points, box.extra)
-    assert any("keep_dice" in ev for ev in game.events)
+    game, _ = play(v, adv, seed=4, mistakes={})
+    keeps = [i for i, ev in enumerate(game.events) if "keep_dice" in ev]
+    assert keeps
+    for i in keeps:  # kept dice stay put in the next roll
+        before, after = game.events[i - 1]["roll"], game.events[i + 1]["roll"]
+        assert all(after[d] == before[d] for d in game.events[i]["keep_dice"])
     assert sum(d.loss for d in decisions(game, adv)) == 0
 
 

@@ -71,7 +71,7 @@ def play(variant, advisor, seed, mistakes):
             n += 1
             choice = advisor.box_options(p.card, p.dice)[0]
         if choice.kind == "keep":
-            game.add_keep(choice.keep)
+            game.add_keep(choice.keep, choice.keep_dice if variant.die_names else None)
         else:
             game.add_box(choice.box, choice.points, choice.extra)
         n += 1
