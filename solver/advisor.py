@@ -244,10 +244,10 @@ class OrderedAdvisor(Advisor):
         if key not in self._turn_cache:
             mask, up, flag = key
             size = 7 ** self.variant.n_dice
-            after_second, after_first = np.empty((size, 1)), np.empty((size, 1))
+            after_second, after_first = np.empty(size), np.empty(size)
             final = _ordered_keep_values(mask, flag, up, self.engine.rules, self.engine.ordered, self.values,
                                          after_second, after_first)
-            self._turn_cache = {key: (final, after_second[:, 0], after_first[:, 0])}
+            self._turn_cache = {key: (final, after_second, after_first)}
         return self._turn_cache[key]
 
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:

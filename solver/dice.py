@@ -12,7 +12,7 @@ rolls. Two index tables turn the per-turn work into cheap passes:
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 from math import factorial
 from typing import NamedTuple
 
@@ -79,7 +79,7 @@ def possible_rolls(dice: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
     if all(die == dice[0] for die in dice):
         faces = dice[0]
         return [tuple(f for f, c in zip(faces, m) for _ in range(c)) for m in multisets(len(dice), len(faces))]
-    seen: set[tuple[int, ...]] = set()
-    for roll in product(*dice):
-        seen.add(tuple(sorted(roll)))
+    seen: set[tuple[int, ...]] = {()}
+    for die in dice:  # one die at a time: the sorted rolls, not all ordered ones
+        seen = {tuple(sorted(roll + (f,))) for roll in seen for f in die}
     return sorted(seen)

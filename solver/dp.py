@@ -7,20 +7,19 @@ the expected number of points still to come under optimal play.
 All upper totals of one (mask, flag) are solved together: every array of the
 turn ("widget") has the upper totals as its last, contiguous axis, so the
 keep-lattice passes are plain vector loops. Only the upper totals that matter
-are solved: those the filled upper boxes can reach, and of the totals that can
-no longer reach the next bonus threshold only one representative, since they
-all share one future.
+are solved: those the filled upper boxes can reach, and of the totals whose
+future bonuses are the same for every upper sum still to come only one
+representative (see upper_states).
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numba
 import numpy as np
 from numba import njit, prange
-
-from itertools import product
 
 from .dice import keep_lattice, multisets
 from .scoring import possible_points, score_tables
@@ -54,12 +53,18 @@ PAD = 8  # columns per item are padded to a multiple of this (whole AVX vectors,
 P_JOKER, P_JOKER_BOX, P_RESTRICTED, P_EXTRA, P_CAP, P_MIN_KEEP, P_FLAGS = range(7)
 
 
+def rules_bonus(variant: Variant) -> np.ndarray:
+    """Bonus points earned at each upper total (capped at the highest threshold)."""
+    bonus_cum = np.zeros(variant.upper_cap + 1)
+    for b in variant.bonuses:
+        bonus_cum[b.threshold:] += b.points
+    return bonus_cum
+
+
 def rules_arrays(variant: Variant, roll_faces) -> Rules:
     t = score_tables(variant, roll_faces)
     cap = variant.upper_cap
-    bonus_cum = np.zeros(cap + 1)
-    for b in variant.bonuses:
-        bonus_cum[b.threshold:] += b.points
+    bonus_cum = rules_bonus(variant)
     params = np.array([
         JOKER_CODES[variant.joker], variant.joker_index, variant.scratch == SCRATCH_RESTRICTED,
         variant.extra_points, cap, variant.min_keep_last_reroll, 2 if variant.has_flag else 1,
@@ -297,14 +302,14 @@ def _start_of_turn(w, rules, lattice, result):
 
 
 @njit(cache=True, parallel=True)
-def _solve_layer(masks, flags, ups_ptr, ups_list, upper_id, rules, lattice, values):
+def _solve_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, values):
     """Solve every (mask, flag) work item of one layer; items write disjoint slots."""
     n_keeps = lattice.add.shape[0]
     first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
     for i in prange(masks.shape[0]):
         mask = masks[i]
         flag = flags[i]
-        u = upper_id[mask]
+        u = upper_row[mask, flag]
         n_ups = ups_ptr[u + 1] - ups_ptr[u]
         # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
         ups = np.empty((n_ups + PAD - 1) // PAD * PAD, dtype=np.int64)
@@ -319,11 +324,11 @@ def _solve_layer(masks, flags, ups_ptr, ups_list, upper_id, rules, lattice, valu
 
 
 @njit(cache=True)
-def _fill_equivalent(masks, flags, upper_id, canon, values):
+def _fill_equivalent(masks, flags, upper_row, canon, values):
     """Copy each solved representative to every upper total that shares its future."""
     for i in range(masks.shape[0]):
         mask, flag = masks[i], flags[i]
-        c = canon[upper_id[mask]]
+        c = canon[upper_row[mask, flag]]
         for u in range(c.shape[0]):
             if c[u] >= 0:
                 values[mask, u, flag] = values[mask, c[u], flag]
@@ -331,175 +336,254 @@ def _fill_equivalent(masks, flags, upper_id, canon, values):
 
 # ---------------------------------------------------------------------------
 # Distinguishable dice (Kniffel 7): transforms along one die axis at a time
+#
+# A partial assignment gives every die a face code (0-5) or 6 (rerolled); as a
+# base-7 number, digit d is die d. Two transforms along one die turn a turn's
+# values into the next stage's: "mean" fills the rerolled entry with the mean
+# over the die's faces (the value of keeping the others), "max" makes each face
+# entry the max with the rerolled one (the best keep inside a roll, die by die).
+# Only entries that matter are computed: a max pass only where the dice before
+# it show faces (only rolls are read afterwards), a mean pass only where the
+# dice after it show faces (only rolls have values before it).
 
 
-ORDERED_COLUMNS = 8  # upper totals per ordered-dice call: 7^7 x 8 doubles = 53 MB per thread
-LOW_AXES = 4  # dice whose transforms run inside one block of 7^4 rows (fits the L2 cache)
-TILE = 49     # rows of the low index handled together when transforming the other dice
+ORDERED_COLUMNS = 8  # upper totals per call, exactly: each row of 8 doubles is handled as one tuple (_row)
+LOW_DICE = 5     # dice transformed inside one block of 7^5 rows x 8 columns (1 MB: fits the L2 cache)
+INNER_DICE = 3   # of these, dice transformed inside sub-blocks of 7^3 rows (22 KB: fits the L1 cache)
+TILE = 16        # face rows of the low dice per tile when transforming the high dice
+
+
+@njit(inline="always")
+def _row(a, r):
+    """Row r of an (rows, 8) array as a tuple. Tuple code leaves LLVM free to load, max and add whole
+    rows as vectors (with the SLP vectoriser, see solver/__init__.py); loops over a row do not."""
+    return (a[r, 0], a[r, 1], a[r, 2], a[r, 3], a[r, 4], a[r, 5], a[r, 6], a[r, 7])
+
+
+@njit(inline="always")
+def _set_row(a, r, t):
+    for j in range(8):
+        a[r, j] = t[j]
+
+
+@njit(inline="always")
+def _add_rows(t, u):
+    return (t[0] + u[0], t[1] + u[1], t[2] + u[2], t[3] + u[3], t[4] + u[4], t[5] + u[5], t[6] + u[6],
+            t[7] + u[7])
+
+
+@njit(inline="always")
+def _max_line(a, r, step):
+    """Rows r + c*step (the die's faces, c < 6) become the max with row r + 6*step (the die rerolled)."""
+    star = _row(a, r + 6 * step)
+    for c in range(6):
+        rc = r + c * step
+        for j in range(8):
+            a[rc, j] = max(a[rc, j], star[j])
+
+
+@njit(inline="always")
+def _mean_line(a, r, step):
+    """Row r + 6*step (the die rerolled) becomes the mean of rows r + c*step (its faces)."""
+    acc = _row(a, r)
+    for c in range(1, 6):
+        acc = _add_rows(acc, _row(a, r + c * step))
+    star = r + 6 * step
+    for j in range(8):
+        a[star, j] = acc[j] * (1.0 / 6.0)
 
 
 @njit(cache=True)
-def _line_op(xf, first, step, width, mean):
-    """One axis step on 7 runs of `width` values, `step` apart (run 6 = the die rerolled).
-
-    mean: run 6 becomes the mean of runs 0-5 (the expected value over the die's faces).
-    max:  runs 0-5 become the max with run 6 (the die may be rerolled instead).
-    (Views per run: with plain offsets Numba's negative-index checks stop vectorisation.)
-    """
-    star = xf[first + 6 * step:first + 6 * step + width]
-    if mean:
-        run = xf[first:first + width]
-        for t in range(width):
-            star[t] = run[t]
-        for c in range(1, 6):
-            run = xf[first + c * step:first + c * step + width]
-            for t in range(width):
-                star[t] += run[t]
-        for t in range(width):
-            star[t] *= 1.0 / 6.0
-    else:
-        for c in range(6):
-            run = xf[first + c * step:first + c * step + width]
-            for t in range(width):
-                run[t] = max(run[t], star[t])
-
-
-@njit(cache=True)
-def _low_axes(x, xf, n_low, block_row, mean):
-    """Transform along dice 0..n_low-1 inside the block of 7^n_low rows starting at block_row."""
-    nj = x.shape[1]
-    for row in range(block_row, block_row + 7 ** n_low, 7):  # die 0: seven adjacent rows, no views
-        if mean:
-            for j in range(nj):
-                x[row + 6, j] = x[row, j]
-            for c in range(1, 6):
-                for j in range(nj):
-                    x[row + 6, j] += x[row + c, j]
-            for j in range(nj):
-                x[row + 6, j] *= 1.0 / 6.0
-        else:
-            for c in range(6):
-                for j in range(nj):
-                    x[row + c, j] = max(x[row + c, j], x[row + 6, j])
-    for d in range(1, n_low):
-        run = 7 ** d
-        for hi in range(7 ** (n_low - d - 1)):
-            _line_op(xf, (block_row + hi * 7 * run) * nj, run * nj, run * nj, mean)
-
-
-@njit(cache=True)
-def _high_axes(xf, nj, n_low, n_high, c0, c1, mean):
-    """Transform along dice n_low.. for the rows whose low index lies in [c0, c1)."""
-    block = 7 ** n_low
-    for e in range(n_high):
-        run = 7 ** e
-        for hi in range(7 ** (n_high - e - 1)):
-            for lo in range(run):
-                h = hi * 7 * run + lo
-                _line_op(xf, (h * block + c0) * nj, run * block * nj, (c1 - c0) * nj, mean)
+def _transform(a, group, first, stride, offsets, mean):
+    """Means or maxes along every die of a group, on the rows first + offsets[i] + stride * q, where q
+    runs over the group's partial assignments (the other dice held fixed)."""
+    ptr, start = (group.mean_ptr, group.mean_start) if mean else (group.max_ptr, group.max_start)
+    for d in range(group.n):
+        step = stride * 7 ** d
+        for k in range(ptr[d], ptr[d + 1]):
+            r0 = first + start[k] * stride
+            for i in offsets:
+                if mean:
+                    _mean_line(a, r0 + i, step)
+                else:
+                    _max_line(a, r0 + i, step)
 
 
 @njit(cache=True)
 def _compact_keeps(final, ordered):
     """Value of every compact keep after roll 2: the mean over its lowest rerolled die's faces."""
-    _, _, _, order, child, base_ms = ordered
-    nj = final.shape[1]
-    kept = np.empty((order.shape[0], nj))
+    order, child, base_ms = ordered.order, ordered.child, ordered.base_ms
+    kept = np.empty((order.shape[0], 8))
     for i in order:
         if base_ms[i] >= 0:
-            for j in range(nj):
-                kept[i, j] = final[base_ms[i], j]
+            _set_row(kept, i, _row(final, base_ms[i]))
         else:
-            for j in range(nj):
-                acc = 0.0
-                for c in range(6):
-                    acc += kept[child[i, c], j]
-                kept[i, j] = acc * (1.0 / 6.0)
+            acc = _row(kept, child[i, 0])
+            for c in range(1, 6):
+                acc = _add_rows(acc, _row(kept, child[i, c]))
+            for j in range(8):
+                kept[i, j] = acc[j] * (1.0 / 6.0)
     return kept
 
 
 @njit(cache=True)
-def _ordered_keep_values(mask, flag, up, rules, ordered, values, after_second, after_first):
-    """The advisor's view of one turn (one upper total, no fused sweeps): the value of every
-    partial assignment kept after roll 2 and after roll 1; returns the final-roll values."""
-    n_dice, _, compact = ordered[0], ordered[1], ordered[2]
-    final = np.empty((rules.score.shape[0], 1))
-    _final_roll_values(mask, flag, np.array([up]), rules, values, final, 0)
+def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
+    """result[j]: value at the start of a turn of (masks[j], ups[j], flags[j]), dice told apart;
+    8 columns (states of several items may share a call).
+
+    The dice split into low dice (0..4), handled block by block in cache, and high dice (5, 6),
+    handled tile by tile across blocks. x holds one row per (high partial assignment, low roll).
+      1. Keeps after roll 2 by (high partial assignment, low key), maxes along the high dice.
+      2. Per high roll: a block of every low partial assignment, maxes along the low dice: the
+         value of every roll after roll 2.
+      3. Tiles: means along the high dice.
+      4. Per high partial assignment: means along the low dice (keeps after roll 1), then maxes.
+      5. Tiles: maxes along the high dice (every roll after roll 1), summed.
+    Inside a block the inner dice (0..2) are transformed sub-block by sub-block (in L1), the outer
+    dice (3, 4) along lines across the block. Means commute with means and maxes with maxes,
+    which allows this order.
+    """
+    hk, block, x = work
+    low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
+    n_keys = ordered.n_low_keys
+    n_low_faces = low.faces.shape[0]
+    n_inner = 7 ** inner.n
+    everything = ordered.iota[:n_inner]
+    final = np.empty((rules.score.shape[0], 8))
+    j0 = 0
+    while j0 < 8:  # one item's columns at a time
+        j1 = j0 + 1
+        while j1 < 8 and masks[j1] == masks[j0] and flags[j1] == flags[j0]:
+            j1 += 1
+        _final_roll_values(masks[j0], flags[j0], ups[j0:j1], rules, values, final[:, j0:j1], 0)
+        j0 = j1
     kept = _compact_keeps(final, ordered)
-    for row in range(compact.shape[0]):
-        after_second[row, 0] = kept[compact[row], 0]
-        after_first[row, 0] = kept[compact[row], 0]
-    xf = after_first.reshape(-1)
-    n_low = min(n_dice, LOW_AXES)
-    block = 7 ** n_low
-    for mean in (False, True):  # best keep inside each roll after roll 2, then keeps after roll 1
-        for h in range(7 ** (n_dice - n_low)):
-            _low_axes(after_first, xf, n_low, h * block, mean)
-        for c0 in range(0, block, TILE):
-            _high_axes(xf, 1, n_low, n_dice - n_low, c0, min(c0 + TILE, block), mean)
-    return final[:, 0]
+    for i in range(hk.shape[0]):  # 1.
+        _set_row(hk, i, _row(kept, ordered.high_low_keep[i]))
+    _transform(hk, high, 0, n_keys, ordered.iota[:n_keys], False)
+    for h in high.faces:  # 2.
+        for o in range(7 ** outer.n):
+            for i in range(o * n_inner, (o + 1) * n_inner):
+                _set_row(block, i, _row(hk, h * n_keys + ordered.low_key[i]))
+            _transform(block, inner, o * n_inner, 1, ordered.zero, False)
+        _transform(block, outer, 0, n_inner, inner.faces, False)
+        for lf in range(n_low_faces):
+            _set_row(x, h * n_low_faces + lf, _row(block, low.faces[lf]))
+    for c0 in range(0, n_low_faces, TILE):  # 3.
+        _transform(x, high, 0, n_low_faces, ordered.iota[c0:min(c0 + TILE, n_low_faces)], True)
+    for h in range(7 ** high.n):  # 4.
+        row = h * n_low_faces
+        for o in outer.faces:
+            for i in inner.faces:
+                _set_row(block, o * n_inner + i, _row(x, row))
+                row += 1
+            _transform(block, inner, o * n_inner, 1, ordered.zero, True)
+        _transform(block, outer, 0, n_inner, everything, True)
+        _transform(block, outer, 0, n_inner, everything, False)
+        row = h * n_low_faces
+        for o in outer.faces:
+            _transform(block, inner, o * n_inner, 1, ordered.zero, False)
+            for i in inner.faces:
+                _set_row(x, row, _row(block, o * n_inner + i))
+                row += 1
+    total = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    for c0 in range(0, n_low_faces, TILE):  # 5.
+        c1 = min(c0 + TILE, n_low_faces)
+        _transform(x, high, 0, n_low_faces, ordered.iota[c0:c1], False)
+        for h in high.faces:
+            for lf in range(h * n_low_faces + c0, h * n_low_faces + c1):
+                total = _add_rows(total, _row(x, lf))
+    n_rolls = float(n_low_faces * high.faces.shape[0])
+    for j in range(8):
+        result[j] = total[j] / n_rolls
+
+
+def ordered_work(ordered) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The work arrays of one _ordered_turn thread (34 MB for seven dice), allocated once: fresh
+    pages for every call would cost more than the call."""
+    low, high = ordered.low, ordered.high
+    rows = (7 ** high.n * ordered.n_low_keys, 7 ** low.n, 7 ** high.n * low.faces.shape[0])
+    return tuple(np.empty((r, ORDERED_COLUMNS)) for r in rows)
+
+
+def ordered_turn(engine: Engine, mask: int, flag: int, ups, values: np.ndarray) -> np.ndarray:
+    """Start-of-turn values of (mask, u, flag) for each upper total u in ups, dice told apart."""
+    work = ordered_work(engine.ordered)
+    out = []
+    for call_mask, call_flag, call_up, n_real in zip(*_ordered_calls([mask], [flag], lambda m, f: ups)):
+        result = np.empty(ORDERED_COLUMNS)
+        _ordered_turn(call_mask, call_flag, call_up, engine.rules, engine.ordered, values, work, result)
+        out.append(result[:n_real])
+    return np.concatenate(out)
 
 
 @njit(cache=True)
-def _ordered_turn(mask, flag, ups, rules, ordered, values, x, result):
-    """result[j]: value at the start of a turn of (mask, ups[j], flag), dice told apart.
-
-    x (7^n, nj) holds one value per partial assignment and upper total. The turn
-    is four transforms along every die: means (keeps after roll 2), maxes (best
-    keep inside each roll), means (keeps after roll 1), maxes. The first runs on
-    compact keeps. Means commute with means and maxes with maxes, so the dice are
-    split into low dice, transformed block by block in cache, and high dice,
-    transformed tile by tile: four sweeps over x instead of one per die and
-    transform.
-    """
-    n_dice, full_pos, compact, order, child, base_ms = ordered
-    nj = ups.shape[0]
-    xf = x.reshape(-1)
-    n_low = min(n_dice, LOW_AXES)
-    n_high = n_dice - n_low
-    block = 7 ** n_low
-    final = np.empty((rules.score.shape[0], nj))
+def _ordered_keep_values(mask, flag, up, rules, ordered, values, after_second, after_first):
+    """The advisor's view of one turn: the value of every partial assignment kept after roll 2 and
+    after roll 1 (one value each, plain passes over all 7^n); returns the final-roll values."""
+    ups = np.full(8, up)
+    final = np.empty((rules.score.shape[0], 8))
     _final_roll_values(mask, flag, ups, rules, values, final, 0)
     kept = _compact_keeps(final, ordered)
-    for h in range(7 ** n_high):  # spread them over the partial assignments, then the low dice's maxes
-        for row in range(h * block, (h + 1) * block):
-            for j in range(nj):
-                x[row, j] = kept[compact[row], j]
-        _low_axes(x, xf, n_low, h * block, False)
-    for c0 in range(0, block, TILE):  # rolls after roll 2 complete; keeps after roll 1 on the high dice
-        c1 = min(c0 + TILE, block)
-        _high_axes(xf, nj, n_low, n_high, c0, c1, False)
-        _high_axes(xf, nj, n_low, n_high, c0, c1, True)
-    for h in range(7 ** n_high):  # keeps after roll 1 complete; rolls after roll 1 on the low dice
-        _low_axes(x, xf, n_low, h * block, True)
-        _low_axes(x, xf, n_low, h * block, False)
-    for c0 in range(0, block, TILE):
-        _high_axes(xf, nj, n_low, n_high, c0, min(c0 + TILE, block), False)
-    for j in range(nj):
-        result[j] = 0.0
-    for i in range(full_pos.shape[0]):
-        for j in range(nj):
-            result[j] += x[full_pos[i], j]
-    for j in range(nj):
-        result[j] /= full_pos.shape[0]
+    n_low = 7 ** ordered.low.n
+    for pa in range(after_second.shape[0]):
+        h, low = divmod(pa, n_low)
+        after_second[pa] = kept[ordered.high_low_keep[h * ordered.n_low_keys + ordered.low_key[low]], 0]
+        after_first[pa] = after_second[pa]
+    n_dice = ordered.low.n + ordered.high.n
+    for mean in (False, True):  # best keep inside each roll after roll 2, then keeps after roll 1
+        for d in range(n_dice):
+            step = 7 ** d
+            for hi in range(0, after_first.shape[0], 7 * step):
+                for r in range(hi, hi + step):
+                    star = r + 6 * step
+                    if mean:
+                        acc = after_first[r]
+                        for c in range(1, 6):
+                            acc += after_first[r + c * step]
+                        after_first[star] = acc * (1.0 / 6.0)
+                    else:
+                        for c in range(6):
+                            after_first[r + c * step] = max(after_first[r + c * step], after_first[star])
+    return final[:, 0]
 
 
-@njit(cache=True, parallel=True)
-def _solve_layer_ordered(masks, flags, ups_ptr, ups_list, upper_id, rules, ordered, values):
-    """As _solve_layer, for distinguishable dice."""
-    for i in prange(masks.shape[0]):
-        mask, flag = masks[i], flags[i]
-        u = upper_id[mask]
-        all_ups = ups_list[ups_ptr[u]:ups_ptr[u + 1]]
-        rows = 7 ** ordered.n_dice
-        buf = np.empty(rows * min(ORDERED_COLUMNS, all_ups.shape[0]))
-        for j0 in range(0, all_ups.shape[0], ORDERED_COLUMNS):  # bounded memory: a few columns at a time
-            ups = all_ups[j0:j0 + ORDERED_COLUMNS]
-            result = np.empty(ups.shape[0])
-            x = buf[:rows * ups.shape[0]].reshape((rows, ups.shape[0]))
-            _ordered_turn(mask, flag, ups, rules, ordered, values, x, result)
-            for j in range(ups.shape[0]):
-                values[mask, ups[j], flag] = result[j]
+@njit(cache=True, nogil=True)
+def _solve_calls_ordered(call_mask, call_flag, call_up, n_real, rules, ordered, values, work, first, step):
+    """Calls first, first + step, ... of a layer, on one thread with its own work arrays. Call c solves
+    the states (call_mask[c, j], call_up[c, j], call_flag[c, j]); the first n_real[c] are real, the
+    rest pad the call (repeats)."""
+    result = np.empty(ORDERED_COLUMNS)
+    for c in range(first, call_mask.shape[0], step):
+        _ordered_turn(call_mask[c], call_flag[c], call_up[c], rules, ordered, values, work, result)
+        for j in range(n_real[c]):
+            values[call_mask[c, j], call_up[c, j], call_flag[c, j]] = result[j]
+
+
+def _ordered_calls(masks, flags, ups_of):
+    """The states of a layer (each item's upper totals from ups_of(mask, flag)) packed into calls
+    of ORDERED_COLUMNS states each, across items; the last call padded with repeats."""
+    ups = [np.asarray(ups_of(m, f), dtype=np.int64) for m, f in zip(masks, flags)]
+    counts = np.array([len(u) for u in ups])
+    states = np.stack([np.repeat(masks, counts), np.repeat(flags, counts), np.concatenate(ups)])
+    n_states = states.shape[1]
+    n_calls = -(-n_states // ORDERED_COLUMNS)
+    states = np.concatenate([states, np.repeat(states[:, -1:], n_calls * ORDERED_COLUMNS - n_states, axis=1)],
+                            axis=1).reshape(3, n_calls, ORDERED_COLUMNS)
+    n_real = np.full(n_calls, ORDERED_COLUMNS, dtype=np.int64)
+    n_real[-1] = n_states - (n_calls - 1) * ORDERED_COLUMNS
+    return states[0], states[1], states[2], n_real
+
+
+def _solve_layer_ordered(masks, flags, up: UpperStates, rules, ordered, values, work) -> None:
+    """One layer on len(work) threads (Python threads: the kernel releases the GIL; Numba's prange
+    cannot pass the nested index tables). The calls cost the same: dealt round robin."""
+    calls = _ordered_calls(masks, flags, lambda m, f: up.ups_list[up.ups_ptr[up.row[m, f]]:up.ups_ptr[up.row[m, f] + 1]])
+
+    def run(t):
+        _solve_calls_ordered(*calls, rules, ordered, values, work[t], t, len(work))
+    with ThreadPoolExecutor(len(work)) as pool:
+        list(pool.map(run, range(len(work))))
 
 
 # ---------------------------------------------------------------------------
@@ -507,48 +591,66 @@ def _solve_layer_ordered(masks, flags, ups_ptr, ups_list, upper_id, rules, order
 
 
 class UpperStates(NamedTuple):
-    upper_id: np.ndarray  # (2^B,) int64: which filled-upper-boxes pattern a mask has
-    canon: np.ndarray     # (patterns, cap + 1) int64: representative total, -1 if unreachable
-    reachable: np.ndarray  # (patterns, cap + 1) bool
-    ups_ptr: np.ndarray   # CSR over patterns of the totals to solve
+    """Which upper totals each (mask, flag) can have, and which of them share one future.
+
+    A row is a pattern of filled upper boxes and whether joker points can lie in them and can still
+    come (Kniffel 7's Super-Points: 60 in any box, only while the Super-Kniffel box holds 60).
+    Totals u and u' share one future when every upper sum the free boxes can still add pays the
+    same further bonus from both; only one of them (the smallest reachable) is solved.
+    """
+    row: np.ndarray       # (2^B, flags) int64: the row of each (mask, flag)
+    canon: np.ndarray     # (rows, cap + 1) int64: the total solved for each reachable total, else -1
+    reachable: np.ndarray  # (rows, cap + 1) bool
+    ups_ptr: np.ndarray   # CSR over rows of the totals to solve
     ups_list: np.ndarray
 
 
 def upper_states(variant: Variant) -> UpperStates:
-    """Reachable upper totals for every pattern of filled upper boxes, and their representatives."""
+    """Reachable upper totals of every row, and the representative of each one."""
     cap = variant.upper_cap
     upper = [i for i, b in enumerate(variant.boxes) if b.is_upper]
-    n_boxes = len(variant.boxes)
-    n_pat = 1 << len(upper)
-    options = [possible_points(variant, i) for i in upper]
-    thresholds = sorted(b.threshold for b in variant.bonuses)
-    reachable = np.zeros((n_pat, cap + 1), dtype=bool)
-    canon = np.full((n_pat, cap + 1), -1, dtype=np.int64)
+    bonus_cum = rules_bonus(variant)
+    n_rows = 4 << len(upper)
+    reachable = np.zeros((n_rows, cap + 1), dtype=bool)
+    canon = np.full((n_rows, cap + 1), -1, dtype=np.int64)
     ptr, lst = [0], []
-    for pat in range(n_pat):
-        totals = {0}
-        remaining = 0
-        for bit, vals in enumerate(options):
+    for row in range(n_rows):
+        pat, jokers_in, jokers_to_come = row >> 2, bool(row >> 1 & 1), bool(row & 1)
+        totals, adds = {0}, {0}
+        for bit, i in enumerate(upper):
             if pat >> bit & 1:
-                totals = {min(t + v, cap) for t in totals for v in vals}
+                totals = {min(t + v, cap) for t in totals for v in possible_points(variant, i, jokers_in)}
             else:
-                remaining += max(vals)
-        reachable[pat, sorted(totals)] = True
-        for u in range(cap + 1):
-            crossed = [t for t in thresholds if t <= u]
-            nxt = [t for t in thresholds if t > u]
-            live = bool(nxt) and u + remaining >= nxt[0]
-            canon[pat, u] = u if live else (crossed[-1] if crossed else 0)
-        solve = sorted({int(canon[pat, u]) for u in totals})
-        canon[pat, ~np.isin(canon[pat], solve)] = -1
+                adds = {min(a + v, cap) for a in adds for v in possible_points(variant, i, jokers_to_come)}
+        us = np.array(sorted(totals))
+        future = bonus_cum[np.minimum(us[:, None] + np.array(sorted(adds))[None, :], cap)] - bonus_cum[us][:, None]
+        _, first, group = np.unique(future, axis=0, return_index=True, return_inverse=True)
+        reachable[row, us] = True
+        canon[row, us] = us[first[group.ravel()]]
+        solve = sorted(set(us[first].tolist()))
         lst.extend(solve)
         ptr.append(len(lst))
-    upper_id = np.zeros(1 << n_boxes, dtype=np.int64)
-    masks = np.arange(1 << n_boxes)
+    masks = np.arange(1 << len(variant.boxes))
+    pattern = np.zeros_like(masks)
     for bit, i in enumerate(upper):
-        upper_id |= ((masks >> i) & 1) << bit
-    return UpperStates(upper_id, canon, reachable, np.array(ptr, dtype=np.int64),
+        pattern |= ((masks >> i) & 1) << bit
+    flags = np.arange(2 if variant.has_flag else 1)
+    jokers_in, jokers_to_come = joker_classes(variant, masks[:, None], flags[None, :])
+    rows = pattern[:, None] * 4 + jokers_in * 2 + jokers_to_come
+    return UpperStates(rows.astype(np.int64), canon, reachable, np.array(ptr, dtype=np.int64),
                        np.array(lst, dtype=np.int64))
+
+
+def joker_classes(variant: Variant, mask, flag):
+    """Whether joker points can lie in the filled boxes of (mask, flag), and whether they can still come.
+
+    Only where a joker needs the joker box to hold points (box maximum, fixed score) does the flag
+    tell; otherwise both are taken as possible."""
+    mask, flag = np.asarray(mask), np.asarray(flag)
+    if variant.joker in (JOKER_BOX_MAX, JOKER_FIXED):
+        jb_free = (mask >> variant.joker_index) & 1 == 0
+        return (flag == 1).astype(np.int64), ((flag == 1) | jb_free).astype(np.int64)
+    return np.ones_like(mask * flag), np.ones_like(mask * flag)
 
 
 def layer_items(variant: Variant, n_filled: int):
@@ -567,19 +669,51 @@ def layer_items(variant: Variant, n_filled: int):
     return layer, flags
 
 
-class OrderedDice(NamedTuple):
-    """Distinguishable dice: partial assignments die -> face code (0-5) or 6 = rerolled, as a flat
-    base-7 index (die d is digit d). The full assignments are the rolls.
+class DieGroup(NamedTuple):
+    """Index tables of the transforms along a group of n dice (partial assignments of the group as
+    base-7 numbers): where each pass's lines start (CSR per die), and where the rolls lie."""
+    n: int
+    max_ptr: np.ndarray     # (n + 1,) max passes: lines where the dice before the die show faces
+    max_start: np.ndarray
+    mean_ptr: np.ndarray    # (n + 1,) mean passes: lines where the dice after the die show faces
+    mean_start: np.ndarray
+    faces: np.ndarray       # (6^n,) the partial assignments that are rolls, in base-6 order
 
-    After roll 2 a keep's value depends only on (multiset kept, dice rerolled): those "compact
-    keeps" (28,760 for seven dice instead of 823,543 partial assignments) get their values first.
+
+def die_group(n: int) -> DieGroup:
+    pa = np.arange(7 ** n)
+    digits = (pa[:, None] // 7 ** np.arange(n)) % 7
+    faces = digits < 6
+    tables = []
+    for before in (True, False):
+        ptr, start = [0], []
+        for d in range(n):
+            others = faces[:, :d] if before else faces[:, d + 1:]
+            start.extend(pa[(digits[:, d] == 0) & others.all(axis=1)].tolist())
+            ptr.append(len(start))
+        tables += [np.array(ptr, dtype=np.int64), np.array(start, dtype=np.int64)]
+    return DieGroup(n, *tables, pa[faces.all(axis=1)])
+
+
+class OrderedDice(NamedTuple):
+    """Distinguishable dice: the index tables of _ordered_turn.
+
+    After roll 2 a keep's value depends only on (multiset kept, dice rerolled): those "compact keeps"
+    (28,760 for seven dice instead of 823,543 partial assignments) get their values first. A low
+    partial assignment's "low key" is its own (multiset kept, dice rerolled).
     """
-    n_dice: int
-    full_pos: np.ndarray   # (6^n,) flat index of each full assignment, ascending
-    compact: np.ndarray    # (P,) int64: compact keep of each partial assignment
-    order: np.ndarray      # (C,) compact keeps by number of dice rerolled, none first
-    child: np.ndarray      # (C, 6): the compact keep with its lowest rerolled die showing face code c
-    base_ms: np.ndarray    # (C,): for keeps of all dice, the multiset row of the roll tables, else -1
+    low: DieGroup            # the low dice (0..LOW_DICE-1) ...
+    inner: DieGroup          # ... split into inner dice (L1 sub-blocks)
+    outer: DieGroup          # ... and outer dice
+    high: DieGroup           # the other dice
+    low_key: np.ndarray      # (7^low,) low key of each low partial assignment
+    n_low_keys: int
+    high_low_keep: np.ndarray  # (7^high * n_low_keys,) compact keep of (high partial assignment, low key)
+    order: np.ndarray        # (C,) compact keeps by number of dice rerolled, none first
+    child: np.ndarray        # (C, 6): the compact keep with its lowest rerolled die showing face code c
+    base_ms: np.ndarray      # (C,): for keeps of all dice, the multiset row of the roll tables, else -1
+    iota: np.ndarray         # 0, 1, 2, ...: row offsets
+    zero: np.ndarray         # [0]
 
 
 class Engine(NamedTuple):
@@ -613,27 +747,41 @@ def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None
 
 
 def ordered_dice(variant: Variant) -> OrderedDice:
-    """Index tables of the ordered-dice kernel (numpy over all 7^n partial assignments)."""
+    """Index tables of the ordered-dice kernel (numpy; the low and high dice apart, then combined)."""
     n, faces = variant.n_dice, variant.faces
+    n_low = min(n, LOW_DICE)
+    n_inner = min(n_low, INNER_DICE)
     radix = n + 1  # a multiset as a number: digit f = how many dice show face f
     code_face = np.array([[faces.index(f) for f in die] + [-1] for die in variant.dice])  # (n, 7)
-    pa = np.arange(7 ** n, dtype=np.int64)
-    digits = (pa[:, None] // 7 ** np.arange(n)) % 7
-    rerolled = ((digits == 6) << np.arange(n)).sum(axis=1)
-    face = code_face[np.arange(n), digits]
-    kept = np.where(face >= 0, radix ** np.maximum(face, 0), 0).sum(axis=1)
-    keys, compact = np.unique(kept * (1 << n) + rerolled, return_inverse=True)
-    r_bits, kept_of = keys % (1 << n), keys // (1 << n)
-    child = np.full((len(keys), 6), -1, dtype=np.int64)
-    for i in np.nonzero(r_bits)[0]:
-        d = int(r_bits[i] & -r_bits[i]).bit_length() - 1
-        for c in range(6):
-            child[i, c] = np.searchsorted(keys, (kept_of[i] + radix ** code_face[d, c]) * (1 << n) + (r_bits[i] ^ (1 << d)))
+
+    def keys(dice):  # (kept multiset number, rerolled bits) of every partial assignment of these dice
+        pa = np.arange(7 ** len(dice))
+        digits = (pa[:, None] // 7 ** np.arange(len(dice))) % 7
+        face = code_face[np.array(dice, dtype=np.int64), digits]
+        kept = np.where(face >= 0, radix ** np.maximum(face, 0), 0).sum(axis=1)
+        return kept, ((digits == 6) << np.array(dice, dtype=np.int64)).sum(axis=1)
+
+    low_kept, low_bits = keys(list(range(n_low)))
+    high_kept, high_bits = keys(list(range(n_low, n)))
+    low_keys, low_key = np.unique(low_kept * (1 << n) + low_bits, return_inverse=True)
+    combined = ((high_kept[:, None] + low_keys[None, :] // (1 << n)) * (1 << n)
+                + (high_bits[:, None] | low_keys[None, :] % (1 << n)))
+    all_keys, high_low_keep = np.unique(combined.ravel(), return_inverse=True)
+    r_bits, kept_of = all_keys % (1 << n), all_keys // (1 << n)
+    lowest = np.zeros_like(r_bits)  # lowest rerolled die of each compact keep
+    for d in range(n - 1, -1, -1):
+        lowest = np.where(r_bits >> d & 1, d, lowest)
+    child = np.searchsorted(all_keys, (kept_of[:, None] + radix ** code_face[lowest, :6]) * (1 << n)
+                            + (r_bits ^ (1 << lowest))[:, None])
+    child[r_bits == 0] = -1
     ms_number = {sum(c * radix ** f for f, c in enumerate(m)): i for i, m in enumerate(multisets(n, len(faces)))}
     base_ms = np.array([ms_number[int(k)] if r == 0 else -1 for k, r in zip(kept_of, r_bits)], dtype=np.int64)
     popcount = np.array([bin(int(r)).count("1") for r in r_bits])
-    return OrderedDice(n, pa[rerolled == 0], compact.astype(np.int64), np.argsort(popcount, kind="stable"),
-                       child, base_ms)
+    return OrderedDice(
+        die_group(n_low), die_group(n_inner), die_group(n_low - n_inner), die_group(n - n_low),
+        low_key.astype(np.int64), len(low_keys), high_low_keep.astype(np.int64),
+        np.argsort(popcount, kind="stable"), child.astype(np.int64), base_ms,
+        np.arange(max(7 ** n_low, len(low_keys)), dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
 def table_shape(variant: Variant) -> tuple[int, int, int]:
@@ -660,17 +808,17 @@ def solve(variant: Variant, progress=None, engine: Engine | None = None, resume=
         values, first_layer, solved = resume
         if progress is not None:
             progress(solved)
+    work = None if engine.ordered is None else [ordered_work(engine.ordered) for _ in range(numba.get_num_threads())]
     for n_filled in range(first_layer, -1, -1):
         masks, flags = layer_items(variant, n_filled)
-        order = np.argsort(-counts[up.upper_id[masks]], kind="stable")  # big items first balances threads
+        order = np.argsort(-counts[up.row[masks, flags]], kind="stable")  # big items first balances threads
         masks, flags = masks[order], flags[order]
         if engine.ordered is None:
-            _solve_layer(masks, flags, up.ups_ptr, up.ups_list, up.upper_id, engine.rules, engine.lattice, values)
+            _solve_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values)
         else:
-            _solve_layer_ordered(masks, flags, up.ups_ptr, up.ups_list, up.upper_id, engine.rules,
-                                 engine.ordered, values)
-        _fill_equivalent(masks, flags, up.upper_id, up.canon, values)
-        n_states = int(counts[up.upper_id[masks]].sum())
+            _solve_layer_ordered(masks, flags, up, engine.rules, engine.ordered, values, work)
+        _fill_equivalent(masks, flags, up.row, up.canon, values)
+        n_states = int(counts[up.row[masks, flags]].sum())
         solved += n_states
         if progress is not None:
             progress(n_states)
@@ -683,7 +831,7 @@ def count_states(variant: Variant) -> int:
     """How many states solve() will solve (the progress bar's total)."""
     up = upper_states(variant)
     counts = np.diff(up.ups_ptr)
-    return int(sum(counts[up.upper_id[layer_items(variant, n)[0]]].sum() for n in range(len(variant.boxes))))
+    return int(sum(counts[up.row[layer_items(variant, n)]].sum() for n in range(len(variant.boxes))))
 
 
 def set_threads(n: int | None) -> None:

@@ -98,13 +98,19 @@ def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTa
 
 
 @lru_cache(maxsize=None)
-def possible_points(variant: Variant, box_index: int) -> tuple[int, ...]:
-    """Every number of points a box can hold: normal scores, joker entries, and 0 where it can be scratched."""
+def _possible_roll_tables(variant: Variant) -> ScoreTables:
     from .dice import possible_rolls
-    tables = score_tables(variant, possible_rolls(variant.dice))
+    return score_tables(variant, possible_rolls(variant.dice))
+
+
+@lru_cache(maxsize=None)
+def possible_points(variant: Variant, box_index: int, jokers: bool = True) -> tuple[int, ...]:
+    """Every number of points a box can hold: normal scores, joker entries (unless jokers=False),
+    and 0 where it can be scratched."""
+    tables = _possible_roll_tables(variant)
     values = set(tables.score[:, box_index].tolist())
     if variant.scratch != SCRATCH_RESTRICTED or 0 in values:  # restricted: only a box some roll misses
         values.add(0)
-    if variant.joker != "none":
+    if jokers and variant.joker != "none":
         values |= set(tables.joker_score[tables.joker_roll, box_index].tolist())
     return tuple(sorted(values))

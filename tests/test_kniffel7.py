@@ -12,10 +12,10 @@ import pytest
 from naive import NaiveSolver
 from solver import dp
 from solver.advisor import make_advisor, parse_dice
-from solver.cards import Card, box_values
+from solver.cards import Card
 from solver.dice import possible_rolls
-from solver.game import Game, decisions
-from solver.scoring import score_tables
+from solver.game import decisions
+from solver.scoring import possible_points, score_tables
 from solver.variants import KNIFFEL7, PRESETS, RuleError
 
 BOXES = ["sevens", "fours", "chance"]
@@ -156,11 +156,10 @@ def test_committed_table_is_consistent_with_the_kernel(k7_table):
     checked = 0
     while checked < 3:
         mask = rng.randrange(1, (1 << 14) - 1)
-        ups = up.ups_list[up.ups_ptr[up.upper_id[mask]]:up.ups_ptr[up.upper_id[mask] + 1]][:2]
         flag = 1 if mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5 else 0
-        x = np.empty((7 ** 7, len(ups)))
-        result = np.empty(len(ups))
-        dp._ordered_turn(mask, flag, ups, engine.rules, engine.ordered, values, x, result)
+        row = up.row[mask, flag]
+        ups = up.ups_list[up.ups_ptr[row]:up.ups_ptr[row + 1]][:2]
+        result = dp.ordered_turn(engine, mask, flag, ups, values)
         assert np.allclose(result, values[mask, ups, flag], atol=1e-9)
         checked += 1
 
@@ -183,10 +182,11 @@ def test_committed_table_matches_naive_last_turns(k7_table):
     keys = [b.key for b in KNIFFEL7.boxes]
     for free in ["sevens", "ones", "chance", "double_triple", "super_kniffel"]:
         card = Card(KNIFFEL7)
+        super_kniffel = rng.choice([0, 60]) if free != "super_kniffel" else None
         for b, key in enumerate(keys):
-            if key != free:
-                card.filled[b] = rng.choice(box_values(KNIFFEL7, b))
-        if free != "super_kniffel":
-            card.filled[KNIFFEL7.joker_index] = rng.choice([0, 60])
+            if key != free:  # Super-Points (60 in any box) only on cards whose Super-Kniffel holds 60
+                card.filled[b] = rng.choice(possible_points(KNIFFEL7, b, jokers=super_kniffel == 60))
+        if super_kniffel is not None:
+            card.filled[KNIFFEL7.joker_index] = super_kniffel
         expected = kniffel7_endgame_value({KNIFFEL7.boxes[b].key: p for b, p in card.filled.items()})
         assert abs(float(values[card.state]) - expected) < 1e-9, (free, card.format())
