@@ -1,10 +1,12 @@
 """Kniffel 7 (seven different dice): time per turn state of the ordered-dice kernel.
 
-    python benchmarks/bench_kniffel7.py [--samples 20] [--threads 2]
+    python benchmarks/bench_kniffel7.py [--samples 24] [--threads 2] [--repeat 3]
 
-Times dp._ordered_turn (8 upper totals per call, one thread) on a fixed sample of real work items
-(mask, flag) and reports the median per state, plus an extrapolation to the whole table on
---threads cores. The whole solve itself: `time kniffel solve kniffel7 --force`.
+Takes a fixed sample of real work items (mask, flag) of kniffel7 and times dp._ordered_turn on them,
+8 upper totals per call: (1) one thread, median per state; (2) all --threads threads at once, as the
+solver runs them (each thread its own calls), wall time per state - the figure that predicts the
+whole solve, since the threads share the memory bandwidth. The whole solve itself:
+`time kniffel --tables DIR solve kniffel7`.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -21,8 +24,10 @@ from solver.variants import KNIFFEL7
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--samples", type=int, default=20)
+    ap.add_argument("--samples", type=int, default=24, help="calls of 8 states")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--layer", type=int, default=None, help="take the calls of this layer (filled boxes)")
     args = ap.parse_args()
     t = time.perf_counter()
     engine = dp.make_engine(KNIFFEL7, allow_slow=True)
@@ -30,27 +35,43 @@ def main():
     values = np.zeros(dp.table_shape(KNIFFEL7))  # any finite next-state values: the cost does not depend on them
     up = engine.upper
     rng = np.random.default_rng(7)
-    items = []
-    while len(items) < args.samples:
+    masks, flags = [], []
+    if args.layer is not None:
+        masks, flags = dp.layer_items(KNIFFEL7, args.layer)
+        pick = rng.permutation(len(masks))
+        masks, flags = masks[pick], flags[pick]
+    while len(masks) < args.samples:
         mask = int(rng.integers(0, (1 << 14) - 1))
-        flag = int(mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5)
-        row = up.row[mask, flag]
-        items.append((mask, flag, up.ups_list[up.ups_ptr[row]:up.ups_ptr[row + 1]][:dp.ORDERED_COLUMNS]))
-    dp.ordered_turn(engine, *items[0], values)  # compile or load
-    work = dp.ordered_work(engine.ordered)
+        masks.append(mask)
+        flags.append(int(mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5))
+    calls = dp._ordered_calls(masks, flags, lambda m, f: up.ups_list[up.ups_ptr[up.row[m, f]]:up.ups_ptr[up.row[m, f] + 1]])
+    calls = tuple(a[:args.samples] for a in calls)
+    n_states = int(calls[3].sum())
+    work = [dp.ordered_work(engine.ordered) for _ in range(args.threads)]
     result = np.empty(dp.ORDERED_COLUMNS)
+    dp._solve_calls_ordered(*(a[:1] for a in calls), engine.rules, engine.ordered, values, work[0], 0, 1)  # compile
+
     times = []
-    for mask, flag, ups in items:
-        call = [np.full(dp.ORDERED_COLUMNS, mask), np.full(dp.ORDERED_COLUMNS, flag), np.resize(ups, dp.ORDERED_COLUMNS)]
+    for c in range(args.samples):
         t = time.perf_counter()
-        dp._ordered_turn(*call, engine.rules, engine.ordered, values, work, result)
-        times.append((time.perf_counter() - t) / dp.ORDERED_COLUMNS)
-    per_state = statistics.median(times)
+        dp._ordered_turn(calls[0][c], calls[1][c], calls[2][c], engine.rules, engine.ordered, values, work[0], result)
+        times.append((time.perf_counter() - t) / calls[3][c])
+    one = statistics.median(times)
+    print(f"one thread: median {one * 1000:.2f} ms per turn state (min {min(times) * 1000:.2f}, "
+          f"max {max(times) * 1000:.2f}; {args.samples} calls of 8 states)")
+
+    def run(t):
+        dp._solve_calls_ordered(*calls, engine.rules, engine.ordered, values, work[t], t, args.threads)
+    walls = []
+    for _ in range(args.repeat):
+        t = time.perf_counter()
+        with ThreadPoolExecutor(args.threads) as pool:
+            list(pool.map(run, range(args.threads)))
+        walls.append((time.perf_counter() - t) / n_states)
+    wall = statistics.median(walls)
     states = dp.count_states(KNIFFEL7)
-    print(f"median {per_state * 1000:.2f} ms per turn state (min {min(times) * 1000:.2f}, max "
-          f"{max(times) * 1000:.2f}; {args.samples} calls of 8 upper totals, one thread)")
-    print(f"{states:,} states -> {states * per_state / 60 / args.threads:.1f} min on {args.threads} cores "
-          f"(if the threads scale)")
+    print(f"{args.threads} threads: median {wall * 1000:.3f} ms wall per state ({args.repeat} runs of "
+          f"{n_states} states) -> {states:,} states in {states * wall / 60:.1f} min")
 
 
 if __name__ == "__main__":

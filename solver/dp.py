@@ -70,13 +70,14 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
         variant.extra_points, cap, variant.min_keep_last_reroll, 2 if variant.has_flag else 1,
     ], dtype=np.int64)
     is_upper = np.array([b.is_upper for b in variant.boxes])
+    joker_index, has_flag = variant.joker_index, variant.has_flag
     moves: dict[tuple[int, int, int], int] = {}
 
     def move(b: int, points: int) -> int:
         inc = min(points, cap) if is_upper[b] else 0
         flag = -1
-        if b == variant.joker_index:
-            flag = int(points > 0 and variant.has_flag)
+        if b == joker_index:
+            flag = int(points > 0 and has_flag)
         return moves.setdefault((b, inc, flag), len(moves))
 
     n_rolls, n_boxes = t.score.shape
@@ -614,14 +615,15 @@ def upper_states(variant: Variant) -> UpperStates:
     reachable = np.zeros((n_rows, cap + 1), dtype=bool)
     canon = np.full((n_rows, cap + 1), -1, dtype=np.int64)
     ptr, lst = [0], []
+    points = {jokers: [possible_points(variant, i, jokers) for i in upper] for jokers in (False, True)}
     for row in range(n_rows):
         pat, jokers_in, jokers_to_come = row >> 2, bool(row >> 1 & 1), bool(row & 1)
         totals, adds = {0}, {0}
-        for bit, i in enumerate(upper):
+        for bit in range(len(upper)):
             if pat >> bit & 1:
-                totals = {min(t + v, cap) for t in totals for v in possible_points(variant, i, jokers_in)}
+                totals = {min(t + v, cap) for t in totals for v in points[jokers_in][bit]}
             else:
-                adds = {min(a + v, cap) for a in adds for v in possible_points(variant, i, jokers_to_come)}
+                adds = {min(a + v, cap) for a in adds for v in points[jokers_to_come][bit]}
         us = np.array(sorted(totals))
         future = bonus_cum[np.minimum(us[:, None] + np.array(sorted(adds))[None, :], cap)] - bonus_cum[us][:, None]
         _, first, group = np.unique(future, axis=0, return_index=True, return_inverse=True)

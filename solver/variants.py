@@ -143,9 +143,15 @@ class Variant:
         keep = self.boxes if boxes is None else tuple(self.boxes[self.box_index(k)] for k in boxes)
         joker_box = self.joker_box if any(b.key == self.joker_box for b in keep) else None
         dice = self.dice if n_dice is None else self.dice[:n_dice]
-        # a box that asks for all dice equal keeps asking for all of them
-        keep = tuple(dataclasses.replace(b, groups=(len(dice),)) if b.groups == (self.n_dice,) else b
-                     for b in keep)
+        def rescaled(box: Box) -> Box:
+            # a box that asks for all dice equal keeps asking for all of them; the joker box (Kniffel 7's
+            # Super-Kniffel: six of seven) keeps asking for all but as many as before
+            if box.groups == (self.n_dice,):
+                return dataclasses.replace(box, groups=(len(dice),))
+            if box.key == self.joker_box and len(box.groups) == 1:
+                return dataclasses.replace(box, groups=(box.groups[0] - self.n_dice + len(dice),))
+            return box
+        keep = tuple(rescaled(b) for b in keep)
         return dataclasses.replace(
             self,
             name=name or f"{self.name}-reduced",

@@ -4,6 +4,10 @@ Written only from /work/shared/RULES.md (plus the generalisations for reduced
 scorecards and fewer dice given in the task brief).  It deliberately shares no
 code with the fast solver under ``solver/``.
 
+Reduced kniffel7 variants with n < 7 dice use dice 1..n; Super-Kniffel (and the
+Super-Points rule) asks for all dice but one equal, i.e. n - 1 equal (six of
+seven, exactly as in RULES.md).
+
 Nothing here is clever:
 
 * ``score(variant, box, dice)`` evaluates one box with plain ``Counter`` logic.
@@ -209,7 +213,9 @@ def score(variant, box, dice):
         if box == "straight_six":
             return 40 if any(_has_run(faces, s, 6) for s in (1, 2)) else 0
         if box == "super_kniffel":
-            return 60 if most >= 6 else 0
+            # all dice but one equal: six with seven dice (RULES.md); the same
+            # condition (n - 1 equal) for reduced variants with n < 7 dice
+            return 60 if most >= n - 1 else 0
 
     raise ValueError("box %r not handled for %r" % (box, variant))
 
@@ -408,7 +414,9 @@ class NaiveSolver:
                 opts.append((b, score(v, b, dice), 0))
                 opts.append((b, 0, 0))
             most = max(Counter(dice).values()) if dice else 0
-            if jfilled and jflag and most >= 6:
+            # Super-Points for a roll that would score Super-Kniffel: all dice but
+            # one equal (six of seven; n - 1 of n in a reduced variant)
+            if jfilled and jflag and most >= n - 1:
                 for b in free:
                     opts.append((b, 60, 0))  # Super-Points
             return opts
@@ -539,7 +547,8 @@ def _kniffel7_last_turn(filled, boxes, n_dice, bonuses):
     for i, r in enumerate(sorted_rolls):
         dice = [int(x) for x in r]
         pts = max(score("kniffel7", free_box, dice), 0)  # free scratching: 0 always allowed
-        if super_pts and max(Counter(dice).values()) >= 6:
+        # Super-Points: all dice but one equal (six of seven; n - 1 of n dice)
+        if super_pts and max(Counter(dice).values()) >= n - 1:
             pts = max(pts, 60)
         # bonus is non-decreasing in pts, so the largest entry is best
         vals[i] = pts + bonus(pts)

@@ -8,6 +8,7 @@ import pytest
 
 from naive import NaiveSolver
 from solver import dp
+from solver.scoring import possible_points
 from solver.variants import PRESETS
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
@@ -160,6 +161,37 @@ def test_distinguishable_dice_match_naive(boxes, n_dice, bonuses):
         for pts in legal_points(variant, key)[::3]:
             card = {key: pts}
             assert abs(fast_value(variant, values, card) - naive.state_value(card)) < TOL, card
+
+
+# Super-Kniffel and its Super-Points on fewer dice: the box asks for all dice but one equal (six of
+# seven), so three or four dice can throw it (the same convention in tests/naive.py).
+SUPER = [
+    (["super_kniffel", "chance"], 3, None),
+    (["sevens", "super_kniffel", "straight_five"], 4, [(14, 35)]),
+    (["ones", "super_kniffel", "four_of_a_kind"], 4, [(2, 20)]),
+]
+
+
+@pytest.mark.parametrize("boxes,n_dice,bonuses", SUPER)
+def test_super_points_on_distinguishable_dice_match_naive(boxes, n_dice, bonuses):
+    variant = PRESETS["kniffel7"].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    assert variant.boxes[variant.joker_index].groups == (n_dice - 1,)
+    values, _ = dp.solve(variant)
+    naive = NaiveSolver("kniffel7", boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    assert abs(fast_value(variant, values, {}) - naive.start_value()) < TOL
+    checked = 0
+    for k in (1, 2):
+        for keys in itertools.combinations(boxes, k):
+            for super_kniffel in ([0, 60] if "super_kniffel" in keys else [None]):
+                # Super-Points (60 in any box) only on cards whose Super-Kniffel holds 60
+                points = [[super_kniffel] if key == "super_kniffel" else
+                          possible_points(variant, variant.box_index(key), jokers=super_kniffel == 60)
+                          for key in keys]
+                for pts in itertools.product(*points):
+                    card = dict(zip(keys, pts))
+                    assert abs(fast_value(variant, values, card) - naive.state_value(card)) < TOL, card
+                    checked += 1
+    assert checked > 20
 
 
 @pytest.mark.parametrize("name,boxes", [

@@ -143,7 +143,7 @@ def k7_table():
 
 def test_committed_table_start_value(k7_table):
     values, meta = k7_table
-    assert meta["start_value"] == pytest.approx(365.27069740149875, abs=1e-9)
+    assert meta["start_value"] == pytest.approx(365.27069740157054, abs=1e-9)
     assert values[0, 0, 0] == meta["start_value"]
 
 

@@ -7,6 +7,7 @@ from /work/shared/RULES.md and the seed documents in /work/shared/seeds/.
 import os
 import sys
 from fractions import Fraction as F
+from itertools import product
 
 import pytest
 
@@ -628,6 +629,11 @@ def test_k7_endgame_input_checks():
         (["ones", "sevens", "chance"], {"ones": 1, "chance": 10}, 3),
         (["ones", "sevens", "chance"], {"ones": 2, "sevens": 7}, 3),
         (["threes", "fives", "chance"], {"fives": 10, "chance": 9}, 4),
+        # reduced Super-Kniffel (n - 1 equal) and Super-Points
+        (["super_kniffel", "ones", "chance"], {"super_kniffel": 60, "ones": 1}, 3),
+        (["super_kniffel", "sevens", "chance"], {"super_kniffel": 60, "chance": 10}, 4),
+        (["super_kniffel", "chance"], {"super_kniffel": 0}, 3),
+        (["super_kniffel", "chance"], {"chance": 12}, 4),
     ],
 )
 def test_k7_last_turn_agrees_with_naive_solver(boxes, filled, n):
@@ -637,3 +643,132 @@ def test_k7_last_turn_agrees_with_naive_solver(boxes, filled, n):
     assert _kniffel7_last_turn(filled, boxes, n, bonuses) == pytest.approx(
         s.state_value(filled), abs=1e-9
     )
+
+
+# ---------------------------------------------------------------------------
+# kniffel7 with fewer dice: Super-Kniffel = all dice but one equal (n - 1 of n;
+# six of seven as in RULES.md), and Super-Points follow the same condition
+# ---------------------------------------------------------------------------
+
+
+def test_k7_reduced_super_kniffel_scoring():
+    # 3 dice: a pair (all dice but one) is Super-Kniffel
+    assert score("kniffel7", "super_kniffel", (5, 5, 2)) == 60
+    assert score("kniffel7", "super_kniffel", (2, 7, 7)) == 60
+    assert score("kniffel7", "super_kniffel", (1, 2, 3)) == 0
+    # 4 dice: three equal needed
+    assert score("kniffel7", "super_kniffel", (7, 1, 7, 7)) == 60
+    assert score("kniffel7", "super_kniffel", (7, 1, 7, 1)) == 0
+    # 7 dice: still six equal
+    assert score("kniffel7", "super_kniffel", (4, 4, 4, 4, 4, 4, 1)) == 60
+    assert score("kniffel7", "super_kniffel", (4, 4, 4, 4, 4, 1, 1)) == 0
+    assert score("kniffel7", "super_kniffel", (4, 4, 4, 4, 1, 2, 3)) == 0
+
+
+def test_k7_reduced_super_points_options():
+    s = NaiveSolver("kniffel7", ["super_kniffel", "ones", "chance"], n_dice=3, bonuses=[])
+    # pair + Super-Kniffel holding 60: 60 in any free box, normal scoring still allowed
+    best, _ = _opts(s, {"super_kniffel": 60}, (5, 5, 2))
+    assert best == {"ones": 60, "chance": 60}
+    assert ("chance", 12, 0) in s.final_options({"super_kniffel": 60}, (5, 5, 2))
+    # three different faces: no Super-Points
+    best, _ = _opts(s, {"super_kniffel": 60}, (1, 2, 3))
+    assert best == {"ones": 1, "chance": 6}
+    # Super-Kniffel scratched: no Super-Points
+    best, _ = _opts(s, {"super_kniffel": 0}, (5, 5, 2))
+    assert best == {"ones": 0, "chance": 12}
+    # 4 dice: three equal give Super-Points, two pairs do not
+    s4 = NaiveSolver("kniffel7", ["super_kniffel", "chance"], n_dice=4, bonuses=[])
+    best, _ = _opts(s4, {"super_kniffel": 60}, (7, 7, 1, 7))
+    assert best == {"chance": 60}
+    best, _ = _opts(s4, {"super_kniffel": 60}, (7, 7, 1, 1))
+    assert best == {"chance": 16}
+    # 7 dice: five equal are not enough, six are
+    s7 = NaiveSolver("kniffel7")
+    best, _ = _opts(s7, {"super_kniffel": 60}, (2, 2, 2, 2, 2, 1, 3))
+    assert best["chance"] == 14 and best["ones"] == 1
+    best, _ = _opts(s7, {"super_kniffel": 60}, (2, 2, 2, 2, 2, 2, 3))
+    assert best["chance"] == 60 and best["ones"] == 60
+
+
+def _k7_turn_exact(n, payoff):
+    """Optimal expectation of one turn (three rolls) of kniffel7 dice 1..n, exact.
+
+    Separate brute force: a roll is an ordered tuple (die i shows roll[i]);
+    before each of the two rerolls every subset of dice may be rerolled;
+    ``payoff(roll)`` is the value of the final roll.  Fractions throughout.
+    """
+    faces = [tuple(f for f in range(1, 8) if f != k) for k in range(1, n + 1)]
+    memo = {}
+
+    def best(roll, rerolls_left):
+        if rerolls_left == 0:
+            return F(payoff(roll))
+        key = (roll, rerolls_left)
+        if key not in memo:
+            cands = []
+            for mask in range(2**n):
+                idx = [i for i in range(n) if mask >> i & 1]
+                tot = F(0)
+                for new in product(*(faces[i] for i in idx)):
+                    r = list(roll)
+                    for i, f in zip(idx, new):
+                        r[i] = f
+                    tot += best(tuple(r), rerolls_left - 1)
+                cands.append(tot / 6 ** len(idx))
+            memo[key] = max(cands)
+        return memo[key]
+
+    return sum(best(r, 2) for r in product(*faces)) / F(6**n)
+
+
+def test_k7_three_dice_last_turn_exact():
+    # 3 dice (blue no 1, green no 2, purple no 3), boxes super_kniffel + chance, no bonus.
+    s = NaiveSolver("kniffel7", ["super_kniffel", "chance"], n_dice=3, bonuses=[])
+
+    def has_pair(r):
+        return len(set(r)) < 3
+
+    # Super-Kniffel holds 60, chance free: a final pair may put 60 into chance
+    # (sums are at most 21 < 60), otherwise chance scores the sum
+    sp = _k7_turn_exact(3, lambda r: 60 if has_pair(r) else sum(r))
+    assert s.state_value({"super_kniffel": 60}) == approx(sp)
+    # Super-Kniffel scratched: no Super-Points, chance scores the sum; the dice are
+    # then independent, so also the sum of each die's own optimal stopping
+    plain = _k7_turn_exact(3, sum)
+    assert plain == sum(stop3_faces([f for f in range(1, 8) if f != k]) for k in (1, 2, 3))
+    assert s.state_value({"super_kniffel": 0}) == approx(plain)
+    assert sp > plain
+    # Super-Kniffel box itself free: 60 for a pair
+    sk = _k7_turn_exact(3, lambda r: 60 if has_pair(r) else 0)
+    assert s.state_value({"chance": 9}) == approx(sk)
+    assert 0 < sk < 60
+
+
+def test_k7_four_dice_super_points_raise_values():
+    class NoSuperPoints(NaiveSolver):
+        # the same game with the Super-Points rule made impossible
+        def options(self, filled_set, jflag, dice):
+            return super().options(filled_set, False, dice)
+
+    for boxes in (["super_kniffel", "chance"], ["super_kniffel", "chance", "sevens"]):
+        s = NaiveSolver("kniffel7", boxes, n_dice=4, bonuses=[])
+        ns = NoSuperPoints("kniffel7", boxes, n_dice=4, bonuses=[])
+        # Holding 60 vs scratched: Super-Points are the only difference; scratched
+        # equals the rule-less game.  Holding 60 is strictly better: play the rule-less
+        # optimal keeps and entries unchanged, except that a final roll with three
+        # equal dice enters 60 into the same box instead of its normal score (at most
+        # 4*7 = 28; no bonuses, so the next state is the same).  That policy ends on
+        # (7,7,7,7) with positive probability: the first roll is (7,7,7,7) w.p. 6**-4,
+        # and dice 1..4 all carry a 7, so any reroll may show 7s again.
+        held, scratched = s.state_value({"super_kniffel": 60}), s.state_value({"super_kniffel": 0})
+        assert scratched == approx(ns.state_value({"super_kniffel": 60}))
+        assert held > scratched + 1e-6
+        # start value: the options with the rule are a superset of those without, so
+        # >=; the gap is several points (about 5.5 and 17), so strictly larger
+        with_sp, without = s.start_value(), ns.start_value()
+        assert 0 < without < with_sp - 1
+    # chance alone after a scratched Super-Kniffel: dice independent, exact
+    s = NaiveSolver("kniffel7", ["super_kniffel", "chance"], n_dice=4, bonuses=[])
+    exact = sum(stop3_faces([f for f in range(1, 8) if f != k]) for k in (1, 2, 3, 4))
+    assert s.state_value({"super_kniffel": 0}) == approx(exact)
