@@ -615,22 +615,27 @@ def upper_states(variant: Variant) -> UpperStates:
     reachable = np.zeros((n_rows, cap + 1), dtype=bool)
     canon = np.full((n_rows, cap + 1), -1, dtype=np.int64)
     ptr, lst = [0], []
-    points = {jokers: [possible_points(variant, i, jokers) for i in upper] for jokers in (False, True)}
+    n_pat = 1 << len(upper)
+    sums = {}  # (jokers, pattern) -> the capped sums the pattern's boxes can hold
+    for jokers in (False, True):
+        points = [possible_points(variant, i, jokers) for i in upper]
+        sums[jokers, 0] = np.zeros(1, dtype=np.int64)
+        for pat in range(1, n_pat):
+            bit = (pat & -pat).bit_length() - 1
+            rest = sums[jokers, pat & (pat - 1)]
+            sums[jokers, pat] = np.unique(np.minimum(rest[:, None] + np.array(points[bit])[None, :], cap))
+    known: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # rows often repeat (jokers that add no upper points)
     for row in range(n_rows):
         pat, jokers_in, jokers_to_come = row >> 2, bool(row >> 1 & 1), bool(row & 1)
-        totals, adds = {0}, {0}
-        for bit in range(len(upper)):
-            if pat >> bit & 1:
-                totals = {min(t + v, cap) for t in totals for v in points[jokers_in][bit]}
-            else:
-                adds = {min(a + v, cap) for a in adds for v in points[jokers_to_come][bit]}
-        us = np.array(sorted(totals))
-        future = bonus_cum[np.minimum(us[:, None] + np.array(sorted(adds))[None, :], cap)] - bonus_cum[us][:, None]
-        _, first, group = np.unique(future, axis=0, return_index=True, return_inverse=True)
+        us, more = sums[jokers_in, pat], sums[jokers_to_come, (n_pat - 1) ^ pat]
+        key = (us.tobytes(), more.tobytes())
+        if key not in known:
+            future = bonus_cum[np.minimum(us[:, None] + more[None, :], cap)] - bonus_cum[us][:, None]
+            _, first, group = np.unique(future, axis=0, return_index=True, return_inverse=True)
+            known[key] = (us[first[group.ravel()]], np.unique(us[first]))
         reachable[row, us] = True
-        canon[row, us] = us[first[group.ravel()]]
-        solve = sorted(set(us[first].tolist()))
-        lst.extend(solve)
+        canon[row, us], solve = known[key]
+        lst.extend(solve.tolist())
         ptr.append(len(lst))
     masks = np.arange(1 << len(variant.boxes))
     pattern = np.zeros_like(masks)
