@@ -126,7 +126,7 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
         variants = [v for v in PRESETS.values() if v.identical_dice]
         for v in PRESETS.values():
             if not v.identical_dice:
-                click.echo(f"kniffel: {v.name} skipped (it takes over an hour): `kniffel solve {v.name}`", err=True)
+                click.echo(f"kniffel: {v.name} skipped (it takes about half an hour): `kniffel solve {v.name}`", err=True)
     elif variant_names:
         variants = [find_variant(n, keep_one) for n in variant_names]
     else:

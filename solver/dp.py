@@ -732,7 +732,7 @@ class Engine(NamedTuple):
     ordered: OrderedDice | None   # distinguishable dice only
 
 
-MAX_ORDERED_DICE = 5  # beyond this a solve takes long (seven dice: over an hour): only an explicit `solve`
+MAX_ORDERED_DICE = 5  # beyond this a solve takes long (seven dice: about half an hour): only an explicit `solve`
 
 
 def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None = None) -> Engine:
@@ -748,7 +748,7 @@ def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None
     if not ordered:
         return Engine(variant, rules, keep_lattice(variant.n_dice, len(faces)), upper_states(variant), None)
     if variant.n_dice > MAX_ORDERED_DICE and not allow_slow:
-        raise RuleError(f"{variant.name}: its table takes over an hour to build; build it once with "
+        raise RuleError(f"{variant.name}: its table takes about half an hour to build; build it once with "
                         f"`kniffel solve {variant.name}` (resumable)")
     return Engine(variant, rules, None, upper_states(variant), ordered_dice(variant))
 

@@ -190,3 +190,31 @@ def test_committed_table_matches_naive_last_turns(k7_table):
             card.filled[KNIFFEL7.joker_index] = super_kniffel
         expected = kniffel7_endgame_value({KNIFFEL7.boxes[b].key: p for b, p in card.filled.items()})
         assert abs(float(values[card.state]) - expected) < 1e-9, (free, card.format())
+
+
+def test_interrupted_solve_resumes_from_its_checkpoint(tmp_path, monkeypatch, capsys):
+    """`kniffel solve` of dice told apart writes a checkpoint after each layer; interrupted, it
+    continues from the last one to the same table."""
+    from solver import cli, tables
+    variant = KNIFFEL7.reduced(boxes=["sevens", "super_kniffel", "chance"], n_dice=3, bonuses=[(14, 35)])
+    full, states = dp.solve(variant)
+    real_save = tables.save_checkpoint
+    layers_done = []
+
+    def save_then_interrupt(*args, **kwargs):
+        real_save(*args, **kwargs)
+        layers_done.append(args[3])
+        if len(layers_done) == 2:
+            raise KeyboardInterrupt
+    monkeypatch.setattr(tables, "save_checkpoint", save_then_interrupt)
+    settings = cli.Settings(tmp_path, progress=False)
+    with pytest.raises(KeyboardInterrupt):
+        cli.solve_table(variant, settings)
+    assert tables.checkpoint_paths(variant, tmp_path)[0].exists()
+    assert not (tmp_path / f"{variant.name}.npy").exists()
+    monkeypatch.setattr(tables, "save_checkpoint", real_save)
+    values, meta = cli.solve_table(variant, settings)
+    assert "resuming" in capsys.readouterr().err
+    assert np.array_equal(values, full, equal_nan=True)
+    assert meta["states"] == states
+    assert not tables.checkpoint_paths(variant, tmp_path)[0].exists()
