@@ -218,3 +218,9 @@ def test_interrupted_solve_resumes_from_its_checkpoint(tmp_path, monkeypatch, ca
     assert np.array_equal(values, full, equal_nan=True)
     assert meta["states"] == states
     assert not tables.checkpoint_paths(variant, tmp_path)[0].exists()
+
+
+def test_ordered_kernel_refuses_the_keep_one_house_rule():
+    """The ordered kernel has no minimum keep before the last roll: refused, not silently ignored."""
+    with pytest.raises(RuleError, match="identical dice"):
+        dp.make_engine(PRESETS["kniffel-keep-one"], ordered=True)
