@@ -500,8 +500,7 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
 
 
 def ordered_work(ordered) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The work arrays of one _ordered_turn thread (34 MB for seven dice), allocated once: fresh
-    pages for every call would cost more than the call."""
+    """The work arrays of one _ordered_turn thread (34 MB for seven dice), allocated once per solve."""
     low, high = ordered.low, ordered.high
     rows = (7 ** high.n * ordered.n_low_keys, 7 ** low.n, 7 ** high.n * low.faces.shape[0])
     return tuple(np.empty((r, ORDERED_COLUMNS)) for r in rows)
