@@ -44,7 +44,7 @@ def main():
         mask = int(rng.integers(0, (1 << 14) - 1))
         masks.append(mask)
         flags.append(int(mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5))
-    calls = dp._ordered_calls(masks, flags, lambda m, f: up.ups_list[up.ups_ptr[up.row[m, f]]:up.ups_ptr[up.row[m, f] + 1]])
+    calls = dp._ordered_calls(masks, flags, up.totals)
     calls = tuple(a[:args.samples] for a in calls)
     n_states = int(calls[3].sum())
     work = [dp.ordered_work(engine.ordered) for _ in range(args.threads)]

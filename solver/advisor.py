@@ -75,16 +75,16 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
 
 def _named_dice(variant: Variant, text: str) -> str:
     """'blue=2,green=3,...' -> '2 3 ...' in die order."""
-    names = [n.lower() for n in variant.die_names]
     faces = [None] * variant.n_dice
     for entry in text.split(","):
         name, _, face = entry.partition("=")
-        name = name.strip().lower()
-        if name not in names:
-            raise RuleError(f"dice {text!r}: unknown die {name!r}; the dice are {', '.join(variant.die_names) or 'unnamed'}")
-        if faces[names.index(name)] is not None:
-            raise RuleError(f"dice {text!r}: die {name} given twice")
-        faces[names.index(name)] = face.strip()
+        try:
+            die = variant.find_die(name)
+        except RuleError as exc:
+            raise RuleError(f"dice {text!r}: {exc}") from None
+        if faces[die] is not None:
+            raise RuleError(f"dice {text!r}: die {name.strip()} given twice")
+        faces[die] = face.strip()
     missing = [variant.die_names[i] for i, f in enumerate(faces) if f is None]
     if missing:
         raise RuleError(f"dice {text!r}: no face for {', '.join(missing)}")

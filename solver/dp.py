@@ -578,7 +578,7 @@ def _ordered_calls(masks, flags, ups_of):
 def _solve_layer_ordered(masks, flags, up: UpperStates, rules, ordered, values, work) -> None:
     """One layer on len(work) threads (Python threads: the kernel releases the GIL; Numba's prange
     cannot pass the nested index tables). The calls cost the same: dealt round robin."""
-    calls = _ordered_calls(masks, flags, lambda m, f: up.ups_list[up.ups_ptr[up.row[m, f]]:up.ups_ptr[up.row[m, f] + 1]])
+    calls = _ordered_calls(masks, flags, up.totals)
 
     def run(t):
         _solve_calls_ordered(*calls, rules, ordered, values, work[t], t, len(work))
@@ -603,6 +603,11 @@ class UpperStates(NamedTuple):
     reachable: np.ndarray  # (rows, cap + 1) bool
     ups_ptr: np.ndarray   # CSR over rows of the totals to solve
     ups_list: np.ndarray
+
+    def totals(self, mask: int, flag: int) -> np.ndarray:
+        """The upper totals solved for (mask, flag)."""
+        row = self.row[mask, flag]
+        return self.ups_list[self.ups_ptr[row]:self.ups_ptr[row + 1]]
 
 
 def upper_states(variant: Variant) -> UpperStates:
@@ -656,7 +661,8 @@ def joker_classes(variant: Variant, mask, flag):
     if variant.joker in (JOKER_BOX_MAX, JOKER_FIXED):
         jb_free = (mask >> variant.joker_index) & 1 == 0
         return (flag == 1).astype(np.int64), ((flag == 1) | jb_free).astype(np.int64)
-    return np.ones_like(mask * flag), np.ones_like(mask * flag)
+    everywhere = np.ones(np.broadcast(mask, flag).shape, dtype=np.int64)
+    return everywhere, everywhere
 
 
 def layer_items(variant: Variant, n_filled: int):

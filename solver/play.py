@@ -154,7 +154,7 @@ class PlayLoop:
             if len(best.keep) == self.v.n_dice:
                 self.score(p, "")
             else:
-                self.game.add_keep(best.keep, best.keep_dice if self.v.die_names else None)
+                self.game.add_keep(best.keep, None if self.v.identical_dice else best.keep_dice)
                 self.save()
             return
         if word in ("all", "stop", "a"):
@@ -167,8 +167,8 @@ class PlayLoop:
         dice = None
         if word in ("none", "-", "0", "reroll"):
             faces: tuple[int, ...] = ()
-            dice = () if self.v.die_names else None
-        elif self.v.die_names:
+            dice = None if self.v.identical_dice else ()
+        elif not self.v.identical_dice:
             dice = parse_die_names(self.v, body)
             faces = tuple(p.dice[d] for d in dice)
         else:
@@ -212,16 +212,7 @@ class PlayLoop:
 
 def parse_die_names(variant, text: str) -> tuple[int, ...]:
     """Dice told apart: 'blue black' or die numbers '1 6' -> die indices."""
-    names = [n.lower() for n in variant.die_names]
-    out = []
-    for part in text.replace(",", " ").lower().split():
-        if part in names:
-            out.append(names.index(part))
-        elif part.isdigit() and 1 <= int(part) <= len(names):
-            out.append(int(part) - 1)
-        else:
-            raise RuleError(f"{part!r} is not a die; name them ({', '.join(variant.die_names)}) or number them 1-{len(names)}")
-    return tuple(sorted(set(out)))
+    return tuple(sorted({variant.find_die(part) for part in text.replace(",", " ").split()}))
 
 
 def parse_faces(text: str) -> tuple[int, ...]:

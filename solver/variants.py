@@ -143,15 +143,11 @@ class Variant:
         keep = self.boxes if boxes is None else tuple(self.boxes[self.box_index(k)] for k in boxes)
         joker_box = self.joker_box if any(b.key == self.joker_box for b in keep) else None
         dice = self.dice if n_dice is None else self.dice[:n_dice]
-        def rescaled(box: Box) -> Box:
-            # a box that asks for all dice equal keeps asking for all of them; the joker box (Kniffel 7's
-            # Super-Kniffel: six of seven) keeps asking for all but as many as before
-            if box.groups == (self.n_dice,):
-                return dataclasses.replace(box, groups=(len(dice),))
-            if box.key == self.joker_box and len(box.groups) == 1:
-                return dataclasses.replace(box, groups=(box.groups[0] - self.n_dice + len(dice),))
-            return box
-        keep = tuple(rescaled(b) for b in keep)
+        # a box that asks for all dice equal, and the joker box (Kniffel 7's Super-Kniffel: six of seven),
+        # keep asking for all dice but as many as before
+        keep = tuple(dataclasses.replace(b, groups=(b.groups[0] - self.n_dice + len(dice),))
+                     if b.groups == (self.n_dice,) or (b.key == self.joker_box and len(b.groups) == 1) else b
+                     for b in keep)
         return dataclasses.replace(
             self,
             name=name or f"{self.name}-reduced",
@@ -177,6 +173,17 @@ class Variant:
                 return i
         names = ", ".join(b.name_en for b in self.boxes)
         raise RuleError(f"unknown box {name!r} for {self.name}; boxes are: {names}")
+
+    def find_die(self, name: str) -> int:
+        """Index of a die given by its name (colour) or 1-based number."""
+        text = name.strip().lower()
+        if text.isdigit() and 1 <= int(text) <= self.n_dice:
+            return int(text) - 1
+        names = [n.lower() for n in self.die_names]
+        if text in names:
+            return names.index(text)
+        named = f"name them ({', '.join(self.die_names)}) or number" if self.die_names else "number"
+        raise RuleError(f"{name.strip()!r} is not a die of {self.name}; {named} them 1-{self.n_dice}")
 
 
 def normalize(text: str) -> str:

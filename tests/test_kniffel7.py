@@ -157,8 +157,7 @@ def test_committed_table_is_consistent_with_the_kernel(k7_table):
     while checked < 3:
         mask = rng.randrange(1, (1 << 14) - 1)
         flag = 1 if mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5 else 0
-        row = up.row[mask, flag]
-        ups = up.ups_list[up.ups_ptr[row]:up.ups_ptr[row + 1]][:2]
+        ups = up.totals(mask, flag)[:2]
         result = dp.ordered_turn(engine, mask, flag, ups, values)
         assert np.allclose(result, values[mask, ups, flag], atol=1e-9)
         checked += 1
