@@ -2,7 +2,7 @@
 
     python benchmarks/bench_kniffel7.py [--samples 24] [--threads 2] [--repeat 3]
 
-Takes a fixed sample of real work items (mask, flag) of kniffel7 and times dp._ordered_turn on them,
+Takes a fixed sample of real work items (mask, flag) of kniffel7 and times dp.ordered._ordered_turn on them,
 8 upper totals per call: (1) one thread, median per state; (2) all --threads threads at once, as the
 solver runs them (each thread its own calls), wall time per state - the figure that predicts the
 whole solve, since the threads share the memory bandwidth. The whole solve itself:
@@ -44,24 +44,24 @@ def main():
         mask = int(rng.integers(0, (1 << 14) - 1))
         masks.append(mask)
         flags.append(int(mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5))
-    calls = dp._ordered_calls(masks, flags, up.totals)
+    calls = dp.ordered._ordered_calls(masks, flags, up.totals)
     calls = tuple(a[:args.samples] for a in calls)
     n_states = int(calls[3].sum())
-    work = [dp.ordered_work(engine.ordered) for _ in range(args.threads)]
-    result = np.empty(dp.ORDERED_COLUMNS)
-    dp._solve_calls_ordered(*(a[:1] for a in calls), engine.rules, engine.ordered, values, work[0], 0, 1)  # compile
+    work = [dp.ordered.ordered_work(engine.ordered) for _ in range(args.threads)]
+    result = np.empty(dp.ordered.ORDERED_COLUMNS)
+    dp.ordered._solve_calls_ordered(*(a[:1] for a in calls), engine.rules, engine.ordered, values, work[0], 0, 1)  # compile
 
     times = []
     for c in range(args.samples):
         t = time.perf_counter()
-        dp._ordered_turn(calls[0][c], calls[1][c], calls[2][c], engine.rules, engine.ordered, values, work[0], result)
+        dp.ordered._ordered_turn(calls[0][c], calls[1][c], calls[2][c], engine.rules, engine.ordered, values, work[0], result)
         times.append((time.perf_counter() - t) / calls[3][c])
     one = statistics.median(times)
     print(f"one thread: median {one * 1000:.2f} ms per turn state (min {min(times) * 1000:.2f}, "
           f"max {max(times) * 1000:.2f}; {args.samples} calls of 8 states)")
 
     def run(t):
-        dp._solve_calls_ordered(*calls, engine.rules, engine.ordered, values, work[t], t, args.threads)
+        dp.ordered._solve_calls_ordered(*calls, engine.rules, engine.ordered, values, work[t], t, args.threads)
     walls = []
     for _ in range(args.repeat):
         t = time.perf_counter()

@@ -14,8 +14,7 @@ import numpy as np
 
 from .cards import Card
 from .dice import multisets
-from .dp import (
-    P_MIN_KEEP, _best_sub_keeps, _final_roll_values, _keep_means, _ordered_keep_values, make_engine, roll_entries)
+from .dp import keep_values, make_engine, ordered_keep_values, roll_entries
 from .variants import RuleError, Variant
 
 TIE = 1e-9
@@ -139,17 +138,7 @@ class Advisor:
         """
         key = card.state
         if key not in self._turn_cache:
-            mask, up, flag = key
-            lat, rules = self.engine.lattice, self.engine.rules
-            w = np.empty((lat.add.shape[0], 1))
-            _final_roll_values(mask, flag, np.array([up]), rules, self.values, w, self.first_roll)
-            _keep_means(w, lat.add, lat.size_start)
-            after_second = w[:, 0].copy()
-            _best_sub_keeps(w, lat.sub, lat.size_start, rules.params[P_MIN_KEEP])
-            _keep_means(w, lat.add, lat.size_start)
-            after_first = w[:, 0].copy()
-            after_first[self.first_roll:] = after_second[self.first_roll:]  # keeping all = stop rolling
-            self._turn_cache = {key: (after_second, after_first)}
+            self._turn_cache = {key: keep_values(self.engine, self.values, *key)}
         return self._turn_cache[key]
 
     # -- options ----------------------------------------------------------
@@ -242,12 +231,7 @@ class OrderedAdvisor(Advisor):
         """(final-roll values, keep values after roll 2, after roll 1), per partial assignment."""
         key = card.state
         if key not in self._turn_cache:
-            mask, up, flag = key
-            size = 7 ** self.variant.n_dice
-            after_second, after_first = np.empty(size), np.empty(size)
-            final = _ordered_keep_values(mask, flag, up, self.engine.rules, self.engine.ordered, self.values,
-                                         after_second, after_first)
-            self._turn_cache = {key: (final, after_second, after_first)}
+            self._turn_cache = {key: ordered_keep_values(self.engine, self.values, *key)}
         return self._turn_cache[key]
 
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:

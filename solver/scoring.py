@@ -12,9 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .variants import (
-    CHANCE, FACE, FIXED, GROUPS, JOKER_BOX_MAX, JOKER_FIXED, SCRATCH_RESTRICTED, STRAIGHT, SUM_ALL, SUM_GROUPS,
-    UPPER, Box, Variant)
+from .variants import Box, BoxKind, Joker, Scoring, Scratch, Variant
 
 
 def _best_groups(counts: dict[int, int], sizes: tuple[int, ...], distinct: bool) -> int:
@@ -42,24 +40,24 @@ def box_score(box: Box, dice) -> int:
     counts: dict[int, int] = {}
     for d in dice:
         counts[d] = counts.get(d, 0) + 1
-    if box.kind == UPPER:
+    if box.kind == BoxKind.UPPER:
         fits, used = box.face in counts, box.face * counts.get(box.face, 0)
-    elif box.kind == CHANCE:
+    elif box.kind == BoxKind.CHANCE:
         fits, used = True, sum(dice)
-    elif box.kind == STRAIGHT:
+    elif box.kind == BoxKind.STRAIGHT:
         fits, used = any(set(run) <= counts.keys() for run in box.runs), 0
-    elif box.kind == GROUPS:
+    elif box.kind == BoxKind.GROUPS:
         used = _best_groups(counts, tuple(sorted(box.groups, reverse=True)), box.distinct)
         fits = used >= 0
     else:
         raise ValueError(f"unknown box kind {box.kind!r}")
     if not fits:
         return 0
-    if box.scores == FIXED:
+    if box.scores == Scoring.FIXED:
         return box.points
-    if box.scores == SUM_ALL:
+    if box.scores == Scoring.SUM_ALL:
         return sum(dice)
-    if box.scores in (FACE, SUM_GROUPS):
+    if box.scores in (Scoring.FACE, Scoring.SUM_GROUPS):
         return used
     raise ValueError(f"unknown scoring {box.scores!r}")
 
@@ -81,16 +79,16 @@ def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTa
     joker_roll = score[:, jb] > 0 if jb >= 0 else np.zeros(len(roll_faces), dtype=bool)
     joker_upper = np.full(len(roll_faces), -1, dtype=np.int32)
     joker_score = score.copy()
-    upper_of_face = {b.face: i for i, b in enumerate(boxes) if b.kind == UPPER}
+    upper_of_face = {b.face: i for i, b in enumerate(boxes) if b.kind == BoxKind.UPPER}
     for r, roll in enumerate(roll_faces):
         if not joker_roll[r]:
             continue
         face = max(set(roll), key=list(roll).count)
         joker_upper[r] = upper_of_face.get(face, -1)
         for i, b in enumerate(boxes):
-            if variant.joker == JOKER_BOX_MAX:
+            if variant.joker == Joker.BOX_MAX:
                 joker_score[r, i] = box_max[i]
-            elif variant.joker == JOKER_FIXED:
+            elif variant.joker == Joker.FIXED:
                 joker_score[r, i] = variant.joker_score
             elif b.joker_points:
                 joker_score[r, i] = b.points
@@ -109,8 +107,8 @@ def possible_points(variant: Variant, box_index: int, jokers: bool = True) -> tu
     and 0 where it can be scratched."""
     tables = _possible_roll_tables(variant)
     values = set(tables.score[:, box_index].tolist())
-    if variant.scratch != SCRATCH_RESTRICTED or 0 in values:  # restricted: only a box some roll misses
+    if variant.scratch != Scratch.RESTRICTED or 0 in values:  # restricted: only a box some roll misses
         values.add(0)
-    if jokers and variant.joker != "none":
+    if jokers and variant.joker != Joker.NONE:
         values |= set(tables.joker_score[tables.joker_roll, box_index].tolist())
     return tuple(sorted(values))

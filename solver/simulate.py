@@ -1,6 +1,6 @@
 """Many games of optimal play: score distribution, bonus and joker rates, each box's mean.
 
-The games run turn by turn in lockstep (the Numba kernel is dp._simulate_turn):
+The games run turn by turn in lockstep (the Numba kernel is dp.simulate_turn):
 every turn, the games that share a scorecard pattern (mask, flag) are solved
 together, one column per distinct upper total, so the per-turn work is that
 of the distinct states, not of the games. Each game draws from its own random
@@ -15,7 +15,7 @@ from itertools import product
 
 import numpy as np
 
-from .dp import _simulate_turn, make_engine
+from .dp import make_engine, simulate_turn
 from .variants import RuleError, Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
@@ -104,7 +104,7 @@ def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, 
                     task_lo.append(lo)
                     task_hi.append(min(lo + CHUNK, game_ptr[grp + 1]))
             order = np.argsort(-(np.array(task_hi) - np.array(task_lo)), kind="stable")  # big tasks first
-            _simulate_turn(np.array(task_group, dtype=np.int64)[order], np.array(task_lo, dtype=np.int64)[order],
+            simulate_turn(np.array(task_group, dtype=np.int64)[order], np.array(task_lo, dtype=np.int64)[order],
                            np.array(task_hi, dtype=np.int64)[order], groups // 2, groups % 2,
                            group_col.astype(np.int64), cols % (cap + 1), games.astype(np.int64),
                            game_col.astype(np.int64), g_mask, g_upper, g_flag, g_boxes, g_extra, rng,

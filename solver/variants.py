@@ -12,31 +12,47 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from enum import Enum
 
-# Box kinds: how a box decides whether a roll fits.
-UPPER = "upper"        # at least one die shows `face`
-GROUPS = "groups"      # the dice contain disjoint groups of equal values of sizes `groups`
-STRAIGHT = "straight"  # the dice contain one of the face sets in `runs`
-CHANCE = "chance"      # always
+class BoxKind(str, Enum):
+    """How a box decides whether a roll fits."""
+    UPPER = "upper"        # at least one die shows `face`
+    GROUPS = "groups"      # the dice contain disjoint groups of equal values of sizes `groups`
+    STRAIGHT = "straight"  # the dice contain one of the face sets in `runs`
+    CHANCE = "chance"      # always
 
-# What a fitting roll scores.
-FACE = "face"              # face x number of dice showing it
-SUM_ALL = "sum_all"        # sum of all dice
-SUM_GROUPS = "sum_groups"  # sum of the dice in the best choice of groups
-FIXED = "fixed"            # `points`
 
-# Scratching rules.
-SCRATCH_FREE = "free"              # any free box may take a 0 at any time
-SCRATCH_RESTRICTED = "restricted"  # only when the roll fits no free box
+class Scoring(str, Enum):
+    """What a fitting roll scores."""
+    FACE = "face"              # face x number of dice showing it
+    SUM_ALL = "sum_all"        # sum of all dice
+    SUM_GROUPS = "sum_groups"  # sum of the dice in the best choice of groups
+    FIXED = "fixed"            # `points`
 
-# Joker rules for a further roll that fits the joker box (five equal dice ...).
-JOKER_NONE = "none"        # scored normally
-JOKER_BOX_MAX = "box_max"  # Kniffel: any free box, scoring that box's maximum
-JOKER_FORCED = "forced"    # Yahtzee: matching upper box, else a lower box, else an upper scratch
-JOKER_FREE = "free"        # 1999 convention: any box; fixed lower boxes pay when the upper is filled
-JOKER_FIXED = "fixed"      # Kniffel 7: any free box holds `joker_score`
 
-JOKERS = (JOKER_NONE, JOKER_BOX_MAX, JOKER_FORCED, JOKER_FREE, JOKER_FIXED)
+class Scratch(str, Enum):
+    """When a box may take a 0."""
+    FREE = "free"              # any free box at any time
+    RESTRICTED = "restricted"  # only when the roll fits no free box
+
+
+class Joker(str, Enum):
+    """What a further roll fitting the joker box (five equal dice ...) does."""
+    NONE = "none"        # scored normally
+    BOX_MAX = "box_max"  # Kniffel: any free box, scoring that box's maximum
+    FORCED = "forced"    # Yahtzee: matching upper box, else a lower box, else an upper scratch
+    FREE = "free"        # 1999 convention: any box; fixed lower boxes pay when the upper is filled
+    FIXED = "fixed"      # Kniffel 7: any free box holds `joker_score`
+
+    @property
+    def needs_points_in_box(self) -> bool:
+        """Applies only while the joker box holds points (not merely when it is filled)."""
+        return self in (Joker.BOX_MAX, Joker.FIXED)
+
+
+# str enums: json.dumps writes their values, so rule fingerprints (and committed tables) are unchanged.
+UPPER, GROUPS, STRAIGHT, CHANCE = BoxKind
+FACE, SUM_ALL, SUM_GROUPS, FIXED = Scoring
 
 
 class RuleError(ValueError):
@@ -48,19 +64,24 @@ class Box:
     key: str
     name_de: str
     name_en: str
-    kind: str
-    scores: str
+    kind: BoxKind
+    scores: Scoring
     face: int = 0
     groups: tuple[int, ...] = ()
     distinct: bool = False
     runs: tuple[tuple[int, ...], ...] = ()
     points: int = 0
-    joker_points: bool = False  # JOKER_FORCED/JOKER_FREE: a joker roll scores `points` here
+    joker_points: bool = False  # Joker.FORCED/Joker.FREE: a joker roll scores `points` here
     aliases: tuple[str, ...] = ()
 
     @property
     def is_upper(self) -> bool:
         return self.kind == UPPER
+
+    def __post_init__(self):
+        # a rule setting given as its string becomes the enum member; anything else is refused
+        object.__setattr__(self, "kind", BoxKind(self.kind))
+        object.__setattr__(self, "scores", Scoring(self.scores))
 
 
 @dataclass(frozen=True)
@@ -76,17 +97,28 @@ class Variant:
     dice: tuple[tuple[int, ...], ...]  # the faces of each die
     boxes: tuple[Box, ...]
     bonuses: tuple[Bonus, ...]
-    scratch: str = SCRATCH_FREE
+    scratch: Scratch = Scratch.FREE
     joker_box: str | None = None  # box whose points (> 0) earn extras for further fitting rolls
     extra_points: int = 0         # paid for each further roll fitting the joker box while it holds points
-    joker: str = JOKER_NONE
-    joker_score: int = 0          # JOKER_FIXED: what the chosen box holds
+    joker: Joker = Joker.NONE
+    joker_score: int = 0          # Joker.FIXED: what the chosen box holds
     min_keep_last_reroll: int = 0  # house rule: dice that must stay before the third roll
     rolls: int = 3
     die_names: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
     options: tuple[str, ...] = field(default=(), compare=False)
     lang: str = "en"  # which box names to show: "de" or "en"
+
+    def __post_init__(self):
+        object.__setattr__(self, "scratch", Scratch(self.scratch))
+        object.__setattr__(self, "joker", Joker(self.joker))
+        if self.lang not in ("de", "en"):
+            raise ValueError(f"variant {self.name}: lang must be 'de' or 'en', not {self.lang!r}")
+        keys = [b.key for b in self.boxes]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"variant {self.name}: box keys repeat")
+        if self.joker_box is not None and self.joker_box not in keys:
+            raise ValueError(f"variant {self.name}: joker box {self.joker_box!r} is not one of its boxes")
 
     # -- derived facts -------------------------------------------------
     @property
@@ -115,7 +147,7 @@ class Variant:
     def has_flag(self) -> bool:
         """Does the future depend on whether the joker box holds points?"""
         return self.joker_box is not None and (
-            self.extra_points > 0 or self.joker in (JOKER_BOX_MAX, JOKER_FIXED))
+            self.extra_points > 0 or self.joker.needs_points_in_box)
 
     def box_name(self, index: int) -> str:
         box = self.boxes[index]
@@ -257,7 +289,7 @@ UPPER_63 = (Bonus(63, 35),)
 KNIFFEL = Variant(
     name="kniffel", title="Kniffel (Schmidt Spiele, basic rules)",
     dice=(D6,) * 5, boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False), bonuses=UPPER_63,
-    scratch=SCRATCH_RESTRICTED, joker_box="kniffel", extra_points=50, joker=JOKER_BOX_MAX,
+    scratch=Scratch.RESTRICTED, joker_box="kniffel", extra_points=50, joker=Joker.BOX_MAX,
     aliases=("schmidt",), options=("house rule: --keep-one",), lang="de")
 
 KNIFFEL_KEEP_ONE = dataclasses.replace(
@@ -267,18 +299,18 @@ KNIFFEL_KEEP_ONE = dataclasses.replace(
 KNIFFEL_MEISTER = Variant(
     name="kniffel-meister", title="Kniffel with the Meisterschaftsregel",
     dice=(D6,) * 5, boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False), bonuses=UPPER_63,
-    scratch=SCRATCH_FREE, joker_box="kniffel", extra_points=50, joker=JOKER_NONE,
+    scratch=Scratch.FREE, joker_box="kniffel", extra_points=50, joker=Joker.NONE,
     aliases=("meister", "meisterschaft", "kniffel-master"), lang="de")
 
 YAHTZEE = Variant(
     name="yahtzee", title="Yahtzee (Hasbro official rules, forced joker)",
     dice=(D6,) * 5, boxes=_kniffel_boxes("yahtzee", "Kniffel", "Yahtzee", True), bonuses=UPPER_63,
-    scratch=SCRATCH_FREE, joker_box="yahtzee", extra_points=100, joker=JOKER_FORCED,
+    scratch=Scratch.FREE, joker_box="yahtzee", extra_points=100, joker=Joker.FORCED,
     aliases=("hasbro",))
 
 YAHTZEE_FREE_JOKER = dataclasses.replace(
     YAHTZEE, name="yahtzee-free-joker", title="Yahtzee, free-choice joker (1999 solver convention)",
-    joker=JOKER_FREE, aliases=("yahtzee-free",))
+    joker=Joker.FREE, aliases=("yahtzee-free",))
 
 YATZY = Variant(
     name="yatzy", title="Scandinavian Yatzy",
@@ -333,7 +365,7 @@ KNIFFEL7 = Variant(
         chance_box(),
     ),
     bonuses=(Bonus(63, 35), Bonus(84, 35)),
-    joker_box="super_kniffel", joker=JOKER_FIXED, joker_score=60,
+    joker_box="super_kniffel", joker=Joker.FIXED, joker_score=60,
     die_names=("blue", "green", "purple", "yellow", "red", "black", "white"),
     aliases=("kniffel-7",), lang="de")
 

@@ -1,0 +1,34 @@
+"""The dynamic program: Numba kernels (the only @njit loops of the package) and the plain-Python
+driver around them.
+
+A state at the start of a turn is (mask of filled boxes, upper total capped at the highest bonus
+threshold, joker_held: the joker box holds points). Its value is the expected number of points still
+to come under optimal play.
+
+The parts, in the order a solve uses them:
+
+    rules.py       a variant's rules as arrays
+    states.py      which (mask, upper total, joker_held) states exist, layer by layer
+    entries.py     the end of a turn: allowed entries of each final roll and their values
+    identical.py   the turn kernel for identical dice (multisets on the keep lattice)
+    ordered.py     the turn kernel for dice told apart (Kniffel 7)
+    solve.py       the engine of a variant and the layer-by-layer solve
+    simulation.py  one turn of many games of optimal play
+
+All upper totals of one (mask, joker_held) are solved together: every array of the turn has the
+upper totals as its last, contiguous axis, so the keep-lattice passes are plain vector loops.
+"""
+
+from .entries import roll_entries
+from .identical import keep_values
+from .ordered import ordered_keep_values, ordered_turn
+from .rules import Rules, rules_arrays, rules_bonus
+from .simulation import simulate_turn
+from .solve import Engine, count_states, make_engine, set_threads, solve, table_shape
+from .states import UpperStates, layer_items, upper_states
+
+__all__ = [
+    "Engine", "Rules", "UpperStates", "count_states", "keep_values", "layer_items", "make_engine",
+    "ordered_keep_values", "ordered_turn", "roll_entries", "rules_arrays", "rules_bonus", "set_threads",
+    "simulate_turn", "solve", "table_shape", "upper_states",
+]

@@ -1,0 +1,155 @@
+"""The end of a turn: which entries a final roll may make (the one place where the scratching and
+joker rules act) and what each final roll is worth."""
+
+from __future__ import annotations
+
+import numpy as np
+from .compile import njit
+
+from .rules import P_CAP, P_EXTRA, P_JOKER, P_JOKER_BOX, P_RESTRICTED, Rules
+
+
+@njit(cache=True)
+def _free_boxes(mask, n_boxes):
+    """Indices of the boxes not in mask."""
+    free = np.empty(n_boxes, dtype=np.int64)
+    n = 0
+    for b in range(n_boxes):
+        if (mask >> b) & 1 == 0:
+            free[n] = b
+            n += 1
+    return free[:n]
+
+
+@njit(cache=True)
+def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
+    """For every final roll r: the entries it may make in state (mask, flag).
+
+    Fills opt_move[r, :n_opts[r]] and opt_score[r, :n_opts[r]] (the move and
+    the points of each entry); n_opts[r] = -1 stands for the common case, every
+    free box with its normal score (see roll_entries). This is the one place
+    where the scratching and joker rules act. (All rolls in one call: a call
+    per roll costs more than its work.)
+    """
+    score, joker_score, joker_roll, joker_upper, is_upper = rules[:5]
+    params, norm_move, joker_move, zero_move = rules.params, rules.norm_move, rules.joker_move, rules.zero_move
+    n_rolls, n_boxes = score.shape
+    mode = params[P_JOKER]
+    jb = params[P_JOKER_BOX]
+    restricted = params[P_RESTRICTED] != 0
+    jb_filled = jb >= 0 and (mask >> jb) & 1 == 1
+    free = _free_boxes(mask, n_boxes)
+    n_free = free.shape[0]
+    for r in range(n_rolls):
+        joker = False
+        if mode != 0 and joker_roll[r]:
+            if mode == 1 or mode == 4:  # box maximum / fixed score: while the joker box holds points
+                joker = flag == 1
+            elif mode == 2:  # forced: whenever the joker box is filled
+                joker = jb_filled
+            else:  # free choice: joker box filled and the matching upper box filled (or absent)
+                u = joker_upper[r]
+                joker = jb_filled and (u < 0 or (mask >> u) & 1 == 1)
+        n = 0
+        if joker and mode == 2:
+            u = joker_upper[r]
+            if u >= 0 and (mask >> u) & 1 == 0:  # the matching upper box must be used
+                opt_move[r, 0] = norm_move[r, u]
+                opt_score[r, 0] = score[r, u]
+                n = 1
+            else:
+                for b in free[:n_free]:  # else any free lower box
+                    if not is_upper[b]:
+                        opt_move[r, n] = joker_move[r, b]
+                        opt_score[r, n] = joker_score[r, b]
+                        n += 1
+                if n == 0:
+                    for b in free[:n_free]:  # else scratch an upper box
+                        opt_move[r, n] = zero_move[b]
+                        opt_score[r, n] = 0
+                        n += 1
+            n_opts[r] = n
+            continue
+        if not joker and not restricted:
+            n_opts[r] = -1  # the common case, left implicit: every free box, normal score
+            continue
+        any_fit = False
+        for b in free[:n_free]:
+            if joker:
+                opt_move[r, n] = joker_move[r, b]
+                opt_score[r, n] = joker_score[r, b]
+            else:
+                opt_move[r, n] = norm_move[r, b]
+                opt_score[r, n] = score[r, b]
+            any_fit = any_fit or opt_score[r, n] > 0
+            n += 1
+        if restricted and any_fit:
+            kept = 0
+            for i in range(n):  # a box may only be scratched when nothing fits
+                if opt_score[r, i] > 0:
+                    opt_move[r, kept] = opt_move[r, i]
+                    opt_score[r, kept] = opt_score[r, i]
+                    kept += 1
+            n = kept
+        n_opts[r] = n
+
+
+def roll_entries(rules: Rules, mask: int, flag: int, r: int) -> list[tuple[int, int]]:
+    """(box, points) of every entry final roll r may make in state (mask, flag)."""
+    n_rolls, n_boxes = rules.score.shape
+    moves = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_opts = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, moves, points, n_opts)
+    if n_opts[r] < 0:
+        return [(b, int(rules.score[r, b])) for b in range(n_boxes) if not mask >> b & 1]
+    return [(int(rules.move_box[moves[r, i]]), int(points[r, i])) for i in range(n_opts[r])]
+
+
+@njit(cache=True)
+def _final_roll_values(mask, flag, ups, rules, values, out, first):
+    """out[first + r, j]: best value of ending the turn with roll r at upper total ups[j].
+
+    Value = box score + extra points + bonus crossed + value of the next state.
+    The next-state vectors depend only on the move, so they are built once per
+    turn and shared by all rolls.
+    """
+    n_rolls, n_boxes = rules.score.shape
+    params, bonus_cum = rules.params, rules.bonus_cum
+    cap = params[P_CAP]
+    nj = ups.shape[0]
+    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_opts = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    n_moves = rules.move_box.shape[0]
+    vecs = np.empty((n_moves, nj))
+    for m in range(n_moves):
+        b = rules.move_box[m]
+        if (mask >> b) & 1 == 0:
+            nmask = mask | (1 << b)
+            inc = rules.move_inc[m]
+            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+            for j in range(nj):
+                nu = min(ups[j] + inc, cap)
+                vecs[m, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, nflag]
+    free = _free_boxes(mask, n_boxes)
+    n_free = free.shape[0]
+    extra = float(params[P_EXTRA])
+    for r in range(n_rolls):
+        row = first + r
+        for j in range(nj):
+            out[row, j] = -np.inf
+        implicit = n_opts[r] < 0
+        for i in range(n_free if implicit else n_opts[r]):
+            if implicit:
+                k = rules.norm_move[r, free[i]]
+                s = float(rules.score[r, free[i]])
+            else:
+                k = opt_move[r, i]
+                s = float(opt_score[r, i])
+            for j in range(nj):
+                out[row, j] = max(out[row, j], s + vecs[k, j])
+        if flag == 1 and rules.joker_roll[r]:
+            for j in range(nj):
+                out[row, j] += extra

@@ -1,0 +1,365 @@
+"""The turn kernel for dice told apart (Kniffel 7): a roll says which die shows which face, so
+keeps are partial assignments (each die: a face or rerolled) and the passes run along one die at a
+time."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+from .compile import njit
+
+from ..dice import multisets
+from ..variants import Variant
+from .entries import _final_roll_values
+
+if TYPE_CHECKING:
+    from .solve import Engine
+    from .states import UpperStates
+
+
+# ---------------------------------------------------------------------------
+# Distinguishable dice (Kniffel 7): transforms along one die axis at a time
+#
+# A partial assignment gives every die a face code (0-5) or 6 (rerolled); as a
+# base-7 number, digit d is die d. Two transforms along one die turn a turn's
+# values into the next stage's: "mean" fills the rerolled entry with the mean
+# over the die's faces (the value of keeping the others), "max" makes each face
+# entry the max with the rerolled one (the best keep inside a roll, die by die).
+# Only entries that matter are computed: a max pass only where the dice before
+# it show faces (only rolls are read afterwards), a mean pass only where the
+# dice after it show faces (only rolls have values before it).
+
+
+ORDERED_COLUMNS = 8  # upper totals per call, exactly: each row of 8 doubles is handled as one tuple (_row)
+LOW_DICE = 5     # dice transformed inside one block of 7^5 rows x 8 columns (1 MB: fits the L2 cache)
+INNER_DICE = 3   # of these, dice transformed inside sub-blocks of 7^3 rows (22 KB: fits the L1 cache)
+TILE = 16        # face rows of the low dice per tile when transforming the high dice
+
+
+@njit(inline="always")
+def _row(a, r):
+    """Row r of an (rows, 8) array as a tuple. Tuple code leaves LLVM free to load, max and add whole
+    rows as vectors (with the SLP vectoriser, see solver/__init__.py); loops over a row do not."""
+    return (a[r, 0], a[r, 1], a[r, 2], a[r, 3], a[r, 4], a[r, 5], a[r, 6], a[r, 7])
+
+
+@njit(inline="always")
+def _set_row(a, r, t):
+    for j in range(8):
+        a[r, j] = t[j]
+
+
+@njit(inline="always")
+def _add_rows(t, u):
+    return (t[0] + u[0], t[1] + u[1], t[2] + u[2], t[3] + u[3], t[4] + u[4], t[5] + u[5], t[6] + u[6],
+            t[7] + u[7])
+
+
+@njit(inline="always")
+def _max_line(a, r, step):
+    """Rows r + c*step (the die's faces, c < 6) become the max with row r + 6*step (the die rerolled)."""
+    star = _row(a, r + 6 * step)
+    for c in range(6):
+        rc = r + c * step
+        for j in range(8):
+            a[rc, j] = max(a[rc, j], star[j])
+
+
+@njit(inline="always")
+def _mean_line(a, r, step):
+    """Row r + 6*step (the die rerolled) becomes the mean of rows r + c*step (its faces)."""
+    acc = _row(a, r)
+    for c in range(1, 6):
+        acc = _add_rows(acc, _row(a, r + c * step))
+    star = r + 6 * step
+    for j in range(8):
+        a[star, j] = acc[j] * (1.0 / 6.0)
+
+
+@njit(cache=True)
+def _transform(a, group, first, stride, offsets, mean):
+    """Means or maxes along every die of a group, on the rows first + offsets[i] + stride * q, where q
+    runs over the group's partial assignments (the other dice held fixed)."""
+    ptr, start = (group.mean_ptr, group.mean_start) if mean else (group.max_ptr, group.max_start)
+    for d in range(group.n):
+        step = stride * 7 ** d
+        for k in range(ptr[d], ptr[d + 1]):
+            r0 = first + start[k] * stride
+            for i in offsets:
+                if mean:
+                    _mean_line(a, r0 + i, step)
+                else:
+                    _max_line(a, r0 + i, step)
+
+
+@njit(cache=True)
+def _compact_keeps(final, ordered):
+    """Value of every compact keep after roll 2: the mean over its lowest rerolled die's faces."""
+    order, child, base_ms = ordered.order, ordered.child, ordered.base_ms
+    kept = np.empty((order.shape[0], 8))
+    for i in order:
+        if base_ms[i] >= 0:
+            _set_row(kept, i, _row(final, base_ms[i]))
+        else:
+            acc = _row(kept, child[i, 0])
+            for c in range(1, 6):
+                acc = _add_rows(acc, _row(kept, child[i, c]))
+            for j in range(8):
+                kept[i, j] = acc[j] * (1.0 / 6.0)
+    return kept
+
+
+@njit(cache=True)
+def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
+    """result[j]: value at the start of a turn of (masks[j], ups[j], flags[j]), dice told apart;
+    8 columns (states of several items may share a call).
+
+    The dice split into low dice (0..4), handled block by block in cache, and high dice (5, 6),
+    handled tile by tile across blocks. x holds one row per (high partial assignment, low roll).
+      1. Keeps after roll 2 by (high partial assignment, low key), maxes along the high dice.
+      2. Per high roll: a block of every low partial assignment, maxes along the low dice: the
+         value of every roll after roll 2.
+      3. Tiles: means along the high dice.
+      4. Per high partial assignment: means along the low dice (keeps after roll 1), then maxes.
+      5. Tiles: maxes along the high dice (every roll after roll 1), summed.
+    Inside a block the inner dice (0..2) are transformed sub-block by sub-block (in L1), the outer
+    dice (3, 4) along lines across the block. Means commute with means and maxes with maxes,
+    which allows this order.
+    """
+    hk, block, x = work
+    low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
+    n_keys = ordered.n_low_keys
+    n_low_faces = low.faces.shape[0]
+    n_inner = 7 ** inner.n
+    everything = ordered.iota[:n_inner]
+    final = np.empty((rules.score.shape[0], 8))
+    j0 = 0
+    while j0 < 8:  # one item's columns at a time
+        j1 = j0 + 1
+        while j1 < 8 and masks[j1] == masks[j0] and flags[j1] == flags[j0]:
+            j1 += 1
+        _final_roll_values(masks[j0], flags[j0], ups[j0:j1], rules, values, final[:, j0:j1], 0)
+        j0 = j1
+    kept = _compact_keeps(final, ordered)
+    for i in range(hk.shape[0]):  # 1.
+        _set_row(hk, i, _row(kept, ordered.high_low_keep[i]))
+    _transform(hk, high, 0, n_keys, ordered.iota[:n_keys], False)
+    for h in high.faces:  # 2.
+        for o in range(7 ** outer.n):
+            for i in range(o * n_inner, (o + 1) * n_inner):
+                _set_row(block, i, _row(hk, h * n_keys + ordered.low_key[i]))
+            _transform(block, inner, o * n_inner, 1, ordered.zero, False)
+        _transform(block, outer, 0, n_inner, inner.faces, False)
+        for lf in range(n_low_faces):
+            _set_row(x, h * n_low_faces + lf, _row(block, low.faces[lf]))
+    for c0 in range(0, n_low_faces, TILE):  # 3.
+        _transform(x, high, 0, n_low_faces, ordered.iota[c0:min(c0 + TILE, n_low_faces)], True)
+    for h in range(7 ** high.n):  # 4.
+        row = h * n_low_faces
+        for o in outer.faces:
+            for i in inner.faces:
+                _set_row(block, o * n_inner + i, _row(x, row))
+                row += 1
+            _transform(block, inner, o * n_inner, 1, ordered.zero, True)
+        _transform(block, outer, 0, n_inner, everything, True)
+        _transform(block, outer, 0, n_inner, everything, False)
+        row = h * n_low_faces
+        for o in outer.faces:
+            _transform(block, inner, o * n_inner, 1, ordered.zero, False)
+            for i in inner.faces:
+                _set_row(x, row, _row(block, o * n_inner + i))
+                row += 1
+    total = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    for c0 in range(0, n_low_faces, TILE):  # 5.
+        c1 = min(c0 + TILE, n_low_faces)
+        _transform(x, high, 0, n_low_faces, ordered.iota[c0:c1], False)
+        for h in high.faces:
+            for lf in range(h * n_low_faces + c0, h * n_low_faces + c1):
+                total = _add_rows(total, _row(x, lf))
+    n_rolls = float(n_low_faces * high.faces.shape[0])
+    for j in range(8):
+        result[j] = total[j] / n_rolls
+
+
+def ordered_work(ordered) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The work arrays of one _ordered_turn thread (34 MB for seven dice), allocated once per solve."""
+    low, high = ordered.low, ordered.high
+    rows = (7 ** high.n * ordered.n_low_keys, 7 ** low.n, 7 ** high.n * low.faces.shape[0])
+    return tuple(np.empty((r, ORDERED_COLUMNS)) for r in rows)
+
+
+def ordered_turn(engine: Engine, mask: int, flag: int, ups, values: np.ndarray) -> np.ndarray:
+    """Start-of-turn values of (mask, u, flag) for each upper total u in ups, dice told apart."""
+    work = ordered_work(engine.ordered)
+    out = []
+    for call_mask, call_flag, call_up, n_real in zip(*_ordered_calls([mask], [flag], lambda m, f: ups)):
+        result = np.empty(ORDERED_COLUMNS)
+        _ordered_turn(call_mask, call_flag, call_up, engine.rules, engine.ordered, values, work, result)
+        out.append(result[:n_real])
+    return np.concatenate(out)
+
+
+@njit(cache=True)
+def _ordered_keep_values(mask, flag, up, rules, ordered, values, after_second, after_first):
+    """The advisor's view of one turn: the value of every partial assignment kept after roll 2 and
+    after roll 1 (one value each, plain passes over all 7^n); returns the final-roll values."""
+    ups = np.full(8, up)
+    final = np.empty((rules.score.shape[0], 8))
+    _final_roll_values(mask, flag, ups, rules, values, final, 0)
+    kept = _compact_keeps(final, ordered)
+    n_low = 7 ** ordered.low.n
+    for pa in range(after_second.shape[0]):
+        h, low = divmod(pa, n_low)
+        after_second[pa] = kept[ordered.high_low_keep[h * ordered.n_low_keys + ordered.low_key[low]], 0]
+        after_first[pa] = after_second[pa]
+    n_dice = ordered.low.n + ordered.high.n
+    for mean in (False, True):  # best keep inside each roll after roll 2, then keeps after roll 1
+        for d in range(n_dice):
+            step = 7 ** d
+            for hi in range(0, after_first.shape[0], 7 * step):
+                for r in range(hi, hi + step):
+                    star = r + 6 * step
+                    if mean:
+                        acc = after_first[r]
+                        for c in range(1, 6):
+                            acc += after_first[r + c * step]
+                        after_first[star] = acc * (1.0 / 6.0)
+                    else:
+                        for c in range(6):
+                            after_first[r + c * step] = max(after_first[r + c * step], after_first[star])
+    return final[:, 0]
+
+
+def ordered_keep_values(engine: Engine, values, mask: int, upper: int, joker_held: int):
+    """(final-roll values by roll multiset, keep values after roll 2, after roll 1 by partial
+    assignment) of one turn, dice told apart."""
+    size = 7 ** engine.variant.n_dice
+    after_second, after_first = np.empty(size), np.empty(size)
+    final = _ordered_keep_values(mask, joker_held, upper, engine.rules, engine.ordered, values,
+                                 after_second, after_first)
+    return final, after_second, after_first
+
+
+@njit(cache=True, nogil=True)
+def _solve_calls_ordered(call_mask, call_flag, call_up, n_real, rules, ordered, values, work, first, step):
+    """Calls first, first + step, ... of a layer, on one thread with its own work arrays. Call c solves
+    the states (call_mask[c, j], call_up[c, j], call_flag[c, j]); the first n_real[c] are real, the
+    rest pad the call (repeats)."""
+    result = np.empty(ORDERED_COLUMNS)
+    for c in range(first, call_mask.shape[0], step):
+        _ordered_turn(call_mask[c], call_flag[c], call_up[c], rules, ordered, values, work, result)
+        for j in range(n_real[c]):
+            values[call_mask[c, j], call_up[c, j], call_flag[c, j]] = result[j]
+
+
+def _ordered_calls(masks, flags, ups_of):
+    """The states of a layer (each item's upper totals from ups_of(mask, flag)) packed into calls
+    of ORDERED_COLUMNS states each, across items; the last call padded with repeats."""
+    ups = [np.asarray(ups_of(m, f), dtype=np.int64) for m, f in zip(masks, flags)]
+    counts = np.array([len(u) for u in ups])
+    states = np.stack([np.repeat(masks, counts), np.repeat(flags, counts), np.concatenate(ups)])
+    n_states = states.shape[1]
+    n_calls = -(-n_states // ORDERED_COLUMNS)
+    states = np.concatenate([states, np.repeat(states[:, -1:], n_calls * ORDERED_COLUMNS - n_states, axis=1)],
+                            axis=1).reshape(3, n_calls, ORDERED_COLUMNS)
+    n_real = np.full(n_calls, ORDERED_COLUMNS, dtype=np.int64)
+    n_real[-1] = n_states - (n_calls - 1) * ORDERED_COLUMNS
+    return states[0], states[1], states[2], n_real
+
+
+def _solve_layer_ordered(masks, flags, up: UpperStates, rules, ordered, values, work) -> None:
+    """One layer on len(work) threads (Python threads: the kernel releases the GIL; Numba's prange
+    cannot pass the nested index tables). The calls cost the same: dealt round robin."""
+    calls = _ordered_calls(masks, flags, up.totals)
+
+    def run(t):
+        _solve_calls_ordered(*calls, rules, ordered, values, work[t], t, len(work))
+    with ThreadPoolExecutor(len(work)) as pool:
+        list(pool.map(run, range(len(work))))
+
+
+class DieGroup(NamedTuple):
+    """Index tables of the transforms along a group of n dice (partial assignments of the group as
+    base-7 numbers): where each pass's lines start (CSR per die), and where the rolls lie."""
+    n: int
+    max_ptr: np.ndarray     # (n + 1,) max passes: lines where the dice before the die show faces
+    max_start: np.ndarray
+    mean_ptr: np.ndarray    # (n + 1,) mean passes: lines where the dice after the die show faces
+    mean_start: np.ndarray
+    faces: np.ndarray       # (6^n,) the partial assignments that are rolls, in base-6 order
+
+
+def die_group(n: int) -> DieGroup:
+    pa = np.arange(7 ** n)
+    digits = (pa[:, None] // 7 ** np.arange(n)) % 7
+    faces = digits < 6
+    tables = []
+    for before in (True, False):
+        ptr, start = [0], []
+        for d in range(n):
+            others = faces[:, :d] if before else faces[:, d + 1:]
+            start.extend(pa[(digits[:, d] == 0) & others.all(axis=1)].tolist())
+            ptr.append(len(start))
+        tables += [np.array(ptr, dtype=np.int64), np.array(start, dtype=np.int64)]
+    return DieGroup(n, *tables, pa[faces.all(axis=1)])
+
+
+class OrderedDice(NamedTuple):
+    """Distinguishable dice: the index tables of _ordered_turn.
+
+    After roll 2 a keep's value depends only on (multiset kept, dice rerolled): those "compact keeps"
+    (28,760 for seven dice instead of 823,543 partial assignments) get their values first. A low
+    partial assignment's "low key" is its own (multiset kept, dice rerolled).
+    """
+    low: DieGroup            # the low dice (0..LOW_DICE-1) ...
+    inner: DieGroup          # ... split into inner dice (L1 sub-blocks)
+    outer: DieGroup          # ... and outer dice
+    high: DieGroup           # the other dice
+    low_key: np.ndarray      # (7^low,) low key of each low partial assignment
+    n_low_keys: int
+    high_low_keep: np.ndarray  # (7^high * n_low_keys,) compact keep of (high partial assignment, low key)
+    order: np.ndarray        # (C,) compact keeps by number of dice rerolled, none first
+    child: np.ndarray        # (C, 6): the compact keep with its lowest rerolled die showing face code c
+    base_ms: np.ndarray      # (C,): for keeps of all dice, the multiset row of the roll tables, else -1
+    iota: np.ndarray         # 0, 1, 2, ...: row offsets
+    zero: np.ndarray         # [0]
+
+
+def ordered_dice(variant: Variant) -> OrderedDice:
+    """Index tables of the ordered-dice kernel (numpy; the low and high dice apart, then combined)."""
+    n, faces = variant.n_dice, variant.faces
+    n_low = min(n, LOW_DICE)
+    n_inner = min(n_low, INNER_DICE)
+    radix = n + 1  # a multiset as a number: digit f = how many dice show face f
+    code_face = np.array([[faces.index(f) for f in die] + [-1] for die in variant.dice])  # (n, 7)
+
+    def keys(dice):  # (kept multiset number, rerolled bits) of every partial assignment of these dice
+        pa = np.arange(7 ** len(dice))
+        digits = (pa[:, None] // 7 ** np.arange(len(dice))) % 7
+        face = code_face[np.array(dice, dtype=np.int64), digits]
+        kept = np.where(face >= 0, radix ** np.maximum(face, 0), 0).sum(axis=1)
+        return kept, ((digits == 6) << np.array(dice, dtype=np.int64)).sum(axis=1)
+
+    low_kept, low_bits = keys(list(range(n_low)))
+    high_kept, high_bits = keys(list(range(n_low, n)))
+    low_keys, low_key = np.unique(low_kept * (1 << n) + low_bits, return_inverse=True)
+    combined = ((high_kept[:, None] + low_keys[None, :] // (1 << n)) * (1 << n)
+                + (high_bits[:, None] | low_keys[None, :] % (1 << n)))
+    all_keys, high_low_keep = np.unique(combined.ravel(), return_inverse=True)
+    r_bits, kept_of = all_keys % (1 << n), all_keys // (1 << n)
+    lowest = np.zeros_like(r_bits)  # lowest rerolled die of each compact keep
+    for d in range(n - 1, -1, -1):
+        lowest = np.where(r_bits >> d & 1, d, lowest)
+    child = np.searchsorted(all_keys, (kept_of[:, None] + radix ** code_face[lowest, :6]) * (1 << n)
+                            + (r_bits ^ (1 << lowest))[:, None])
+    child[r_bits == 0] = -1
+    ms_number = {sum(c * radix ** f for f, c in enumerate(m)): i for i, m in enumerate(multisets(n, len(faces)))}
+    base_ms = np.array([ms_number[int(k)] if r == 0 else -1 for k, r in zip(kept_of, r_bits)], dtype=np.int64)
+    popcount = np.array([bin(int(r)).count("1") for r in r_bits])
+    return OrderedDice(
+        die_group(n_low), die_group(n_inner), die_group(n_low - n_inner), die_group(n - n_low),
+        low_key.astype(np.int64), len(low_keys), high_low_keep.astype(np.int64),
+        np.argsort(popcount, kind="stable"), child.astype(np.int64), base_ms,
+        np.arange(max(7 ** n_low, len(low_keys)), dtype=np.int64), np.zeros(1, dtype=np.int64))
