@@ -37,6 +37,7 @@ def play_steps(runs):
     from solver.cards import Card, box_values
     from solver.game import Game
     from solver.variants import PRESETS
+
     v = PRESETS["kniffel"]
     values, _ = tables.load(v, tables.tables_dir())
     adv = Advisor(v, values)
@@ -61,11 +62,15 @@ def main():
     ap.add_argument("--runs", type=int, default=7)
     args = ap.parse_args()
     fp = fresh_process(args.runs)
-    print(f"kniffel advise, fresh process, table present, JIT warm: median {statistics.median(fp):.3f} s "
-          f"(min {min(fp):.3f}, max {max(fp):.3f}, {args.runs} runs)")
+    print(
+        f"kniffel advise, fresh process, table present, JIT warm: median {statistics.median(fp):.3f} s "
+        f"(min {min(fp):.3f}, max {max(fp):.3f}, {args.runs} runs)"
+    )
     ps = play_steps(args.runs)
-    print(f"play step (advice for a new state + save): median {statistics.median(ps) * 1000:.1f} ms, "
-          f"max {max(ps) * 1000:.1f} ms ({len(ps)} steps)")
+    print(
+        f"play step (advice for a new state + save): median {statistics.median(ps) * 1000:.1f} ms, "
+        f"max {max(ps) * 1000:.1f} ms ({len(ps)} steps)"
+    )
 
 
 if __name__ == "__main__":

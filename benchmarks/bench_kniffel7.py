@@ -45,23 +45,30 @@ def main():
         masks.append(mask)
         flags.append(int(mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5))
     calls = dp.ordered._ordered_calls(masks, flags, up.totals)
-    calls = tuple(a[:args.samples] for a in calls)
+    calls = tuple(a[: args.samples] for a in calls)
     n_states = int(calls[3].sum())
     work = [dp.ordered.ordered_work(engine.ordered) for _ in range(args.threads)]
     result = np.empty(dp.ordered.ORDERED_COLUMNS)
-    dp.ordered._solve_calls_ordered(*(a[:1] for a in calls), engine.rules, engine.ordered, values, work[0], 0, 1)  # compile
+    dp.ordered._solve_calls_ordered(
+        *(a[:1] for a in calls), engine.rules, engine.ordered, values, work[0], 0, 1
+    )  # compile
 
     times = []
     for c in range(args.samples):
         t = time.perf_counter()
-        dp.ordered._ordered_turn(calls[0][c], calls[1][c], calls[2][c], engine.rules, engine.ordered, values, work[0], result)
+        dp.ordered._ordered_turn(
+            calls[0][c], calls[1][c], calls[2][c], engine.rules, engine.ordered, values, work[0], result
+        )
         times.append((time.perf_counter() - t) / calls[3][c])
     one = statistics.median(times)
-    print(f"one thread: median {one * 1000:.2f} ms per turn state (min {min(times) * 1000:.2f}, "
-          f"max {max(times) * 1000:.2f}; {args.samples} calls of 8 states)")
+    print(
+        f"one thread: median {one * 1000:.2f} ms per turn state (min {min(times) * 1000:.2f}, "
+        f"max {max(times) * 1000:.2f}; {args.samples} calls of 8 states)"
+    )
 
     def run(t):
         dp.ordered._solve_calls_ordered(*calls, engine.rules, engine.ordered, values, work[t], t, args.threads)
+
     walls = []
     for _ in range(args.repeat):
         t = time.perf_counter()
@@ -70,8 +77,10 @@ def main():
         walls.append((time.perf_counter() - t) / n_states)
     wall = statistics.median(walls)
     states = dp.count_states(KNIFFEL7)
-    print(f"{args.threads} threads: median {wall * 1000:.3f} ms wall per state ({args.repeat} runs of "
-          f"{n_states} states) -> {states:,} states in {states * wall / 60:.1f} min")
+    print(
+        f"{args.threads} threads: median {wall * 1000:.3f} ms wall per state ({args.repeat} runs of "
+        f"{n_states} states) -> {states:,} states in {states * wall / 60:.1f} min"
+    )
 
 
 if __name__ == "__main__":

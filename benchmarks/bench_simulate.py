@@ -1,7 +1,7 @@
 """Simulation speed, and the score distribution of optimal play.
 
-    python benchmarks/bench_simulate.py [--runs 5] [--games 200000]
-    python benchmarks/bench_simulate.py --published   # yahtzee-free-joker, 1,000,000 games: std and median
+python benchmarks/bench_simulate.py [--runs 5] [--games 200000]
+python benchmarks/bench_simulate.py --published   # yahtzee-free-joker, 1,000,000 games: std and median
 """
 
 from __future__ import annotations
@@ -27,8 +27,10 @@ def main():
         values, _ = dp.solve(v)
         t = time.perf_counter()
         s = summary(simulate(v, values, 1_000_000, seed=2026))
-        print(f"yahtzee-free-joker, 1,000,000 games (seed 2026), {time.perf_counter() - t:.1f} s: mean {s['mean']:.3f} "
-              f"± {s['stderr']:.3f} (table {values[0, 0, 0]:.4f}), std {s['std']:.3f}, median {s['median']:g}")
+        print(
+            f"yahtzee-free-joker, 1,000,000 games (seed 2026), {time.perf_counter() - t:.1f} s: mean {s['mean']:.3f} "
+            f"± {s['stderr']:.3f} (table {values[0, 0, 0]:.4f}), std {s['std']:.3f}, median {s['median']:g}"
+        )
         return
     v = PRESETS[args.variant]
     values, _ = dp.solve(v)
@@ -38,8 +40,10 @@ def main():
         t = time.perf_counter()
         simulate(v, values, args.games, seed=run)
         rates.append(args.games / (time.perf_counter() - t))
-    print(f"{v.name}: {args.games:,} games per run, median {statistics.median(rates):,.0f} games/s "
-          f"(min {min(rates):,.0f}, max {max(rates):,.0f}, {args.runs} runs)")
+    print(
+        f"{v.name}: {args.games:,} games per run, median {statistics.median(rates):,.0f} games/s "
+        f"(min {min(rates):,.0f}, max {max(rates):,.0f}, {args.runs} runs)"
+    )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ OTHER_VENV = HERE / ".venv-yatzy-solver"
 def our_times(names, runs):
     from solver import dp
     from solver.variants import PRESETS
+
     rows = {}
     for name in names:
         v = PRESETS[name]
@@ -35,8 +36,13 @@ def our_times(names, runs):
             t = time.perf_counter()
             values, states = dp.solve(v)
             ts.append(time.perf_counter() - t)
-        rows[name] = {"median": statistics.median(ts), "min": min(ts), "max": max(ts),
-                      "start_value": float(values[0, 0, 0]), "states": states}
+        rows[name] = {
+            "median": statistics.median(ts),
+            "min": min(ts),
+            "max": max(ts),
+            "start_value": float(values[0, 0, 0]),
+            "states": states,
+        }
     return rows
 
 
@@ -81,8 +87,12 @@ def other_times(runs):
     if not (OTHER_VENV / "bin" / "python").exists():
         subprocess.run([sys.executable, "-m", "venv", str(OTHER_VENV)], check=True)
         subprocess.run([str(OTHER_VENV / "bin" / "pip"), "install", "-q", "yatzy-solver"], check=True)
-    out = subprocess.run([str(OTHER_VENV / "bin" / "python"), "-c", OTHER_CHILD, str(runs),
-                          "american", "yatzy-scandinavian"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [str(OTHER_VENV / "bin" / "python"), "-c", OTHER_CHILD, str(runs), "american", "yatzy-scandinavian"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     rows = {}
     for line in out.stdout.splitlines():
         name, med, lo, hi = line.split()
@@ -102,15 +112,22 @@ def main():
     ours = our_times(args.variants, args.runs)
     print(f"{'variant':<20} {'median s':>9} {'min':>7} {'max':>7} {'states':>9}  start value")
     for name, r in ours.items():
-        print(f"{name:<20} {r['median']:>9.3f} {r['min']:>7.3f} {r['max']:>7.3f} {r['states']:>9,}  {r['start_value']:.7f}")
+        print(
+            f"{name:<20} {r['median']:>9.3f} {r['min']:>7.3f} {r['max']:>7.3f} {r['states']:>9,}  "
+            f"{r['start_value']:.7f}"
+        )
 
     with tempfile.TemporaryDirectory() as cache:
         cold = fresh_process("kniffel", cache_dir=cache)
         warm = fresh_process("kniffel", cache_dir=cache)
-    print(f"first run, empty JIT cache (kniffel): {cold['wall']:.1f} s wall "
-          f"(import {cold['import']:.1f} s, compile + solve {cold['solve']:.1f} s)")
-    print(f"second process, cache warm (kniffel): {warm['wall']:.2f} s wall "
-          f"(import {warm['import']:.2f} s, load + solve {warm['solve']:.2f} s), peak memory {warm['peak_mb']:.0f} MB")
+    print(
+        f"first run, empty JIT cache (kniffel): {cold['wall']:.1f} s wall "
+        f"(import {cold['import']:.1f} s, compile + solve {cold['solve']:.1f} s)"
+    )
+    print(
+        f"second process, cache warm (kniffel): {warm['wall']:.2f} s wall "
+        f"(import {warm['import']:.2f} s, load + solve {warm['solve']:.2f} s), peak memory {warm['peak_mb']:.0f} MB"
+    )
     result = {"ours": ours, "first_run": cold, "warm_process": warm}
 
     if args.compare:
@@ -121,8 +138,10 @@ def main():
             if mine not in ours:
                 ours.update(our_times([mine], args.runs))
             ratio = other[theirs]["median"] / ours[mine]["median"]
-            print(f"yatzy-solver {theirs:<20} {other[theirs]['median']:>7.3f} s median  vs ours ({mine}) "
-                  f"{ours[mine]['median']:.3f} s: ours is {ratio:.1f}x faster")
+            print(
+                f"yatzy-solver {theirs:<20} {other[theirs]['median']:>7.3f} s median  vs ours ({mine}) "
+                f"{ours[mine]['median']:.3f} s: ours is {ratio:.1f}x faster"
+            )
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
 

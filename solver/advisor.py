@@ -22,27 +22,35 @@ TIE = 1e-9
 
 @dataclass
 class Option:
-    kind: str                      # "keep" or "box"
+    kind: str  # "keep" or "box"
     expected_final_score: float
     loss: float = 0.0
-    keep: tuple[int, ...] = ()     # kind "keep": the faces kept (sorted); all dice = stop rolling
+    keep: tuple[int, ...] = ()  # kind "keep": the faces kept (sorted); all dice = stop rolling
     keep_dice: tuple[int, ...] = ()  # kind "keep", dice told apart: which dice are kept (die indices)
-    box: int = -1                  # kind "box": box index
-    points: int = 0                # kind "box": points entered
-    extra: int = 0                 # kind "box": extra points earned by a further joker
+    box: int = -1  # kind "box": box index
+    points: int = 0  # kind "box": points entered
+    extra: int = 0  # kind "box": extra points earned by a further joker
     text: str = ""
 
     def as_dict(self, variant: Variant) -> dict:
-        d = {"kind": self.kind, "text": self.text,
-             "expected_final_score": round(self.expected_final_score, 9), "loss": round(self.loss, 9)}
+        d = {
+            "kind": self.kind,
+            "text": self.text,
+            "expected_final_score": round(self.expected_final_score, 9),
+            "loss": round(self.loss, 9),
+        }
         if self.kind == "keep":
             d["keep"] = list(self.keep)
             d["reroll"] = variant.n_dice - len(self.keep)
             if variant.die_names:
                 d["keep_dice"] = [variant.die_names[i] for i in self.keep_dice]
         else:
-            d.update(box=variant.boxes[self.box].key, box_name=variant.box_name(self.box),
-                     points=self.points, extra=self.extra)
+            d.update(
+                box=variant.boxes[self.box].key,
+                box_name=variant.box_name(self.box),
+                points=self.points,
+                extra=self.extra,
+            )
         return d
 
 
@@ -60,8 +68,10 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
     try:
         dice = tuple(int(p) for p in parts)
     except ValueError:
-        raise RuleError(f"dice {text!r}: expected {variant.n_dice} numbers such as "
-                        f"{','.join(str(f) for f in variant.dice[0][:variant.n_dice])}") from None
+        raise RuleError(
+            f"dice {text!r}: expected {variant.n_dice} numbers such as "
+            f"{','.join(str(f) for f in variant.dice[0][: variant.n_dice])}"
+        ) from None
     if len(dice) != variant.n_dice:
         raise RuleError(f"dice {text!r}: {len(dice)} dice given, {variant.name} rolls {variant.n_dice}")
     for i, (face, die) in enumerate(zip(dice, variant.dice)):
@@ -74,7 +84,7 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
 
 def _named_dice(variant: Variant, text: str) -> str:
     """'blue=2,green=3,...' -> '2 3 ...' in die order."""
-    faces = [None] * variant.n_dice
+    faces: list[str | None] = [None] * variant.n_dice
     for entry in text.split(","):
         name, _, face = entry.partition("=")
         try:
@@ -87,7 +97,7 @@ def _named_dice(variant: Variant, text: str) -> str:
     missing = [variant.die_names[i] for i, f in enumerate(faces) if f is None]
     if missing:
         raise RuleError(f"dice {text!r}: no face for {', '.join(missing)}")
-    return " ".join(faces)
+    return " ".join(f for f in faces if f is not None)
 
 
 def format_dice(variant: Variant, dice) -> str:
@@ -109,6 +119,7 @@ class Advisor:
         self.values = values
         self.engine = make_engine(variant)
         lat = self.engine.lattice
+        assert lat is not None  # identical dice
         self.faces = variant.faces
         self.keep_index = {tuple(int(c) for c in row): k for k, row in enumerate(lat.counts)}
         self.first_roll = int(lat.size_start[variant.n_dice])
@@ -254,11 +265,14 @@ class OrderedAdvisor(Advisor):
                 value = float(final[self._roll_row(dice)])
                 text = "keep all (stop rolling)"
             else:
-                pa = sum((codes[d] if kept >> d & 1 else 6) * 7 ** d for d in range(n))
+                pa = sum((codes[d] if kept >> d & 1 else 6) * 7**d for d in range(n))
                 value = float(table[pa])
                 named = ", ".join(f"{v.die_names[d]} {dice[d]}" for d in chosen)
-                text = (f"keep {named}; reroll the other {NUMBER_WORDS[n - len(chosen)]}" if chosen
-                        else f"reroll all {NUMBER_WORDS[n]} dice")
+                text = (
+                    f"keep {named}; reroll the other {NUMBER_WORDS[n - len(chosen)]}"
+                    if chosen
+                    else f"reroll all {NUMBER_WORDS[n]} dice"
+                )
             faces = tuple(sorted(dice[d] for d in chosen))
             options.append(Option("keep", card.points + value, keep=faces, keep_dice=chosen, text=text))
         return _rank(options)

@@ -15,6 +15,7 @@ def box_values(variant: Variant, box_index: int) -> tuple[int, ...]:
 @dataclass
 class Card:
     """Points entered so far: box index -> points, plus extra points from further jokers."""
+
     variant: Variant
     filled: dict[int, int] = field(default_factory=dict)
     extra: int = 0
@@ -89,8 +90,10 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             raise RuleError(f"card entry {entry!r}: box {variant.box_name(b)} appears twice")
         allowed = box_values(variant, b)
         if points not in allowed:
-            raise RuleError(f"card entry {entry!r}: {variant.box_name(b)} cannot hold {points} in {variant.name}; "
-                            f"allowed: {_ranges(allowed)}")
+            raise RuleError(
+                f"card entry {entry!r}: {variant.box_name(b)} cannot hold {points} in {variant.name}; "
+                f"allowed: {_ranges(allowed)}"
+            )
         card.filled[b] = points
     _check_extra(card)
     return card

@@ -19,6 +19,7 @@ from .variants import PRESETS, RuleError, find_variant
 @dataclass
 class Settings:
     """Every command's shared flags, in one object."""
+
     tables_dir: Path
     threads: int | None = None
     progress: bool = True
@@ -32,6 +33,7 @@ def solve_table(variant, settings: Settings, engine=None):
     from tqdm import tqdm
 
     from . import dp
+
     engine = engine or dp.make_engine(variant, allow_slow=True)  # refuses what it cannot solve, before the bar
     total = dp.count_states(variant)
     long_solve = engine.ordered is not None
@@ -41,19 +43,29 @@ def solve_table(variant, settings: Settings, engine=None):
         if found is not None:
             values, next_layer, solved, before = found
             resume = (values, next_layer, solved)
-            click.echo(f"kniffel: resuming {variant.name} from its checkpoint ({solved:,} of {total:,} states)",
-                       err=True)
-    bar = tqdm(total=total, desc=f"solve {variant.name}", unit="state", unit_scale=True,
-               disable=None if settings.progress else True, file=sys.stderr, leave=False)
+            click.echo(
+                f"kniffel: resuming {variant.name} from its checkpoint ({solved:,} of {total:,} states)", err=True
+            )
+    bar = tqdm(
+        total=total,
+        desc=f"solve {variant.name}",
+        unit="state",
+        unit_scale=True,
+        disable=None if settings.progress else True,
+        file=sys.stderr,
+        leave=False,
+    )
     t0 = time.perf_counter()
 
     def checkpoint(values, next_layer, solved):
-        tables.save_checkpoint(variant, settings.tables_dir, values, next_layer, solved,
-                               before + time.perf_counter() - t0)
+        tables.save_checkpoint(
+            variant, settings.tables_dir, values, next_layer, solved, before + time.perf_counter() - t0
+        )
 
     with bar:
-        values, states = dp.solve(variant, progress=bar.update, engine=engine, resume=resume,
-                                  after_layer=checkpoint if long_solve else None)
+        values, states = dp.solve(
+            variant, progress=bar.update, engine=engine, resume=resume, after_layer=checkpoint if long_solve else None
+        )
     seconds = before + time.perf_counter() - t0
     meta = tables.save(variant, values, settings.tables_dir, states=states, seconds=seconds)
     tables.remove_checkpoint(variant, settings.tables_dir)
@@ -66,9 +78,11 @@ def get_table(variant, settings: Settings):
         return tables.load(variant, settings.tables_dir)
     except tables.TableMissing:
         from . import dp
+
         engine = dp.make_engine(variant)  # refuses what it cannot solve quickly, before the notice
-        click.echo(f"kniffel: no table for {variant.name} yet, solving it once "
-                   f"(saved to {settings.tables_dir})", err=True)
+        click.echo(
+            f"kniffel: no table for {variant.name} yet, solving it once (saved to {settings.tables_dir})", err=True
+        )
         return solve_table(variant, settings, engine)
 
 
@@ -99,8 +113,13 @@ class OneLineErrors(click.Group):
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--tables", "tables_path", type=click.Path(file_okay=False), default=None,
-              help="Directory of the tables (default: $KNIFFEL_TABLES or the repository's tables/).")
+@click.option(
+    "--tables",
+    "tables_path",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Directory of the tables (default: $KNIFFEL_TABLES or the repository's tables/).",
+)
 @click.option("--threads", type=click.IntRange(1, 256), default=None, help="Solver threads (default: all cores).")
 @click.option("--no-progress", is_flag=True, help="No progress bars (they show only on a terminal anyway).")
 @click.version_option(package_name="kniffel")
@@ -110,6 +129,7 @@ def cli(ctx, tables_path, threads, no_progress):
     ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress)
     if threads:
         from . import dp
+
         dp.set_threads(threads)
 
 
@@ -126,7 +146,9 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
         variants = [v for v in PRESETS.values() if v.identical_dice]
         for v in PRESETS.values():
             if not v.identical_dice:
-                click.echo(f"kniffel: {v.name} skipped (it takes about half an hour): `kniffel solve {v.name}`", err=True)
+                click.echo(
+                    f"kniffel: {v.name} skipped (it takes about half an hour): `kniffel solve {v.name}`", err=True
+                )
     elif variant_names:
         variants = [find_variant(n, keep_one) for n in variant_names]
     else:
@@ -136,8 +158,10 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
         if as_json:
             click.echo(json.dumps({k: meta[k] for k in ("variant", "start_value", "seconds", "states", "fingerprint")}))
         else:
-            click.echo(f"{variant.name}: start value {meta['start_value']:.7f}, {meta['states']:,} states "
-                       f"solved in {meta['seconds']:.2f} s -> {tables.paths(variant, settings.tables_dir)[0]}")
+            click.echo(
+                f"{variant.name}: start value {meta['start_value']:.7f}, {meta['states']:,} states "
+                f"solved in {meta['seconds']:.2f} s -> {tables.paths(variant, settings.tables_dir)[0]}"
+            )
 
 
 @cli.command()
@@ -154,13 +178,20 @@ def value(ctx, variant_name, card, keep_one, as_json):
     future = float(values[parsed.state])
     if future != future:  # NaN: a state the rules never reach
         raise RuleError(f"card {card!r} cannot occur under the rules of {variant.name}")
-    result = {"variant": variant.name, "card": parsed.format(), "points": parsed.points,
-              "expected_future": future, "expected_final_score": parsed.points + future}
+    result = {
+        "variant": variant.name,
+        "card": parsed.format(),
+        "points": parsed.points,
+        "expected_future": future,
+        "expected_final_score": parsed.points + future,
+    }
     if as_json:
         click.echo(json.dumps(result))
     else:
-        click.echo(f"{variant.name}: {parsed.points} points on the card + {future:.4f} expected to come "
-                   f"= {parsed.points + future:.4f} expected final score")
+        click.echo(
+            f"{variant.name}: {parsed.points} points on the card + {future:.4f} expected to come "
+            f"= {parsed.points + future:.4f} expected final score"
+        )
 
 
 @cli.command()
@@ -173,11 +204,20 @@ def variants(ctx, as_json):
     for v in PRESETS.values():
         meta = tables.read_meta(v, settings.tables_dir)
         start = meta["start_value"] if meta and meta.get("fingerprint") == v.fingerprint() else None
-        out.append({"variant": v.name, "title": v.title, "aliases": list(v.aliases), "dice": v.n_dice,
-                    "boxes": [{"position": i + 1, "key": b.key, "de": b.name_de, "en": b.name_en}
-                              for i, b in enumerate(v.boxes)],
-                    "bonuses": [[b.threshold, b.points] for b in v.bonuses], "options": list(v.options),
-                    "start_value": start})
+        out.append(
+            {
+                "variant": v.name,
+                "title": v.title,
+                "aliases": list(v.aliases),
+                "dice": v.n_dice,
+                "boxes": [
+                    {"position": i + 1, "key": b.key, "de": b.name_de, "en": b.name_en} for i, b in enumerate(v.boxes)
+                ],
+                "bonuses": [[b.threshold, b.points] for b in v.bonuses],
+                "options": list(v.options),
+                "start_value": start,
+            }
+        )
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
@@ -185,12 +225,17 @@ def variants(ctx, as_json):
         start = f"start value {v['start_value']:.4f}" if v["start_value"] is not None else "no table yet"
         options = f" (options: {', '.join(v['options'])})" if v["options"] else ""
         click.echo(f"{v['variant']:<20} {v['title']} — {v['dice']} dice, {start}{options}")
-        click.echo("    " + ", ".join(f"{b['position']}. {b['de']}" + (f" ({b['en']})" if b['en'] != b['de'] else "")
-                                      for b in v["boxes"]))
+        click.echo(
+            "    "
+            + ", ".join(
+                f"{b['position']}. {b['de']}" + (f" ({b['en']})" if b["en"] != b["de"] else "") for b in v["boxes"]
+            )
+        )
 
 
 def _advisor(variant, settings: Settings):
     from .advisor import make_advisor
+
     values, _ = get_table(variant, settings)
     return make_advisor(variant, values)
 
@@ -215,8 +260,9 @@ def _variant_or_default(variant_name):
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
 @click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
 @click.option("--dice", required=True, help="The dice shown: '3,3,5,1,6' or '33516'.")
-@click.option("--roll", type=click.IntRange(1, 3), default=1, show_default=True,
-              help="Which roll of the turn the dice come from.")
+@click.option(
+    "--roll", type=click.IntRange(1, 3), default=1, show_default=True, help="Which roll of the turn the dice come from."
+)
 @click.option("--box", "box_now", is_flag=True, help="Stop rolling now and ask which box to fill.")
 @click.option("--all", "show_all", is_flag=True, help="Show every option, not just the top 10.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
@@ -225,6 +271,7 @@ def _variant_or_default(variant_name):
 def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_json):
     """What to keep after this roll, or which box to fill (default variant: kniffel)."""
     from .advisor import format_dice, parse_dice
+
     variant = find_variant(_variant_or_default(variant_name), keep_one)
     parsed = parse_card(variant, card)
     rolled = parse_dice(variant, dice)
@@ -235,17 +282,29 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
     if action == "keep" and len(best.keep) == variant.n_dice:
         then = advisor.box_options(parsed, rolled)[0]  # stopping: the box comes next
     if as_json:
-        out = {"variant": variant.name, "card": parsed.format(), "dice": list(rolled), "roll": roll,
-               "action": action, "expected_final_score": advisor.expected_final(parsed),
-               "best": best.as_dict(variant), "then": then.as_dict(variant) if then else None,
-               "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
-               "options_total": len(options)}
+        out = {
+            "variant": variant.name,
+            "card": parsed.format(),
+            "dice": list(rolled),
+            "roll": roll,
+            "action": action,
+            "expected_final_score": advisor.expected_final(parsed),
+            "best": best.as_dict(variant),
+            "then": then.as_dict(variant) if then else None,
+            "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
+            "options_total": len(options),
+        }
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
-               f"(card {parsed.format() or 'empty'}: {parsed.points} points)")
-    click.echo(f"Best: {best.text}" + (f", then {then.text}" if then else "") +
-               f"  -> expected final score {best.expected_final_score:.2f}")
+    click.echo(
+        f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
+        f"(card {parsed.format() or 'empty'}: {parsed.points} points)"
+    )
+    click.echo(
+        f"Best: {best.text}"
+        + (f", then {then.text}" if then else "")
+        + f"  -> expected final score {best.expected_final_score:.2f}"
+    )
     for row in _option_rows(options, None if show_all else 10):
         click.echo(row)
 
@@ -254,16 +313,28 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
 @click.option("--roll-for-me", is_flag=True, help="Roll the dice instead of asking for them.")
 @click.option("--seed", type=int, default=None, help="Seed for --roll-for-me (reproducible games).")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), default="kniffel-game.json",
-              show_default=True, help="Game record, written after every step.")
-@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
-              help="Continue the game saved in this file.")
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False),
+    default="kniffel-game.json",
+    show_default=True,
+    help="Game record, written after every step.",
+)
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Continue the game saved in this file.",
+)
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.pass_context
 def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, keep_one):
     """Play a whole game with advice after every roll (type 'help' at any prompt)."""
     from .game import Game
     from .play import PlayLoop
+
     if resume_path:
         game = Game.load(Path(resume_path))
         save_path = resume_path
@@ -289,9 +360,11 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     from tqdm import tqdm
 
     from . import simulate as sim
+
     if plot:
         try:
             import matplotlib
+
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
         except ImportError:
@@ -300,8 +373,15 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     variant = find_variant(_variant_or_default(variant_name), keep_one)
     values, meta = get_table(variant, settings)
     t0 = time.perf_counter()
-    with tqdm(total=games, desc=f"simulate {variant.name}", unit="game", unit_scale=True, file=sys.stderr,
-              disable=None if settings.progress else True, leave=False) as bar:
+    with tqdm(
+        total=games,
+        desc=f"simulate {variant.name}",
+        unit="game",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=None if settings.progress else True,
+        leave=False,
+    ) as bar:
         played = sim.simulate(variant, values, games, seed=seed, progress=bar.update)
     seconds = time.perf_counter() - t0
     out = sim.summary(played)
@@ -318,16 +398,22 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(f"{variant.title}: {games:,} games of optimal play (seed {seed}, {seconds:.2f} s, "
-               f"{games / seconds:,.0f} games/s)")
-    click.echo(f"mean {out['mean']:.3f} ± {out['stderr']:.3f} (table: {meta['start_value']:.3f}), "
-               f"std {out['std']:.2f}, median {out['median']:g}, min {out['min']}, max {out['max']}")
+    click.echo(
+        f"{variant.title}: {games:,} games of optimal play (seed {seed}, {seconds:.2f} s, "
+        f"{games / seconds:,.0f} games/s)"
+    )
+    click.echo(
+        f"mean {out['mean']:.3f} ± {out['stderr']:.3f} (table: {meta['start_value']:.3f}), "
+        f"std {out['std']:.2f}, median {out['median']:g}, min {out['min']}, max {out['max']}"
+    )
     click.echo("percentiles: " + ", ".join(f"{p}%: {x:g}" for p, x in out["percentiles"].items()))
     click.echo("P(score >= t): " + ", ".join(f"{t}: {x:.2%}" for t, x in out["p_at_least"].items()))
     click.echo("upper bonus: " + ", ".join(f"{t}+: {x:.2%}" for t, x in out["upper_bonus_rate"].items()))
     if "extra_rate" in out:
-        click.echo(f"games with extra points: {out['extra_rate']:.2%}, mean further jokers per game "
-                   f"{out['extra_mean_count']:.4f}")
+        click.echo(
+            f"games with extra points: {out['extra_rate']:.2%}, mean further jokers per game "
+            f"{out['extra_mean_count']:.4f}"
+        )
     click.echo(f"{'box':<16} {'mean':>7} {'zero':>7}")
     for b in out["boxes"].values():
         click.echo(f"{b['name']:<16} {b['mean']:>7.2f} {b['zero_rate']:>7.1%}")
@@ -343,6 +429,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
 def review(ctx, game_file, as_json):
     """Every decision of a saved game against the optimal one, and what it cost."""
     from .game import Game, decisions
+
     game = Game.load(Path(game_file))
     advisor = _advisor(game.variant, _settings(ctx))
     steps = decisions(game, advisor)
@@ -350,28 +437,55 @@ def review(ctx, game_file, as_json):
     total = sum(d.loss for d in steps)
     worst = sorted(steps, key=lambda d: -d.loss)[:3]
     if as_json:
-        click.echo(json.dumps({
-            "variant": game.variant.name, "finished": card.full, "score": card.points,
-            "decisions": [{"turn": d.turn, "roll": d.roll, "dice": list(d.dice), "chosen": d.chosen.text,
-                           "chosen_expected": d.chosen.expected_final_score, "best": d.best.text,
-                           "best_expected": d.best.expected_final_score, "loss": d.loss} for d in steps],
-            "total_loss": total, "mean_loss": total / len(steps) if steps else 0.0,
-            "costliest": [steps.index(d) for d in worst if d.loss > 0]}, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "variant": game.variant.name,
+                    "finished": card.full,
+                    "score": card.points,
+                    "decisions": [
+                        {
+                            "turn": d.turn,
+                            "roll": d.roll,
+                            "dice": list(d.dice),
+                            "chosen": d.chosen.text,
+                            "chosen_expected": d.chosen.expected_final_score,
+                            "best": d.best.text,
+                            "best_expected": d.best.expected_final_score,
+                            "loss": d.loss,
+                        }
+                        for d in steps
+                    ],
+                    "total_loss": total,
+                    "mean_loss": total / len(steps) if steps else 0.0,
+                    "costliest": [steps.index(d) for d in worst if d.loss > 0],
+                },
+                indent=2,
+            )
+        )
         return
     click.echo(f"Review of {game_file}: {game.variant.title}")
-    click.echo(f"{'turn':>4} {'roll':>4}  {'dice':<13} {'chosen':<40} {'best':<40} {'chosen':>8} {'best':>8} {'loss':>6}")
+    click.echo(
+        f"{'turn':>4} {'roll':>4}  {'dice':<13} {'chosen':<40} {'best':<40} {'chosen':>8} {'best':>8} {'loss':>6}"
+    )
     for d in steps:
         best = "=" if d.loss == 0 else d.best.text
-        click.echo(f"{d.turn:>4} {d.roll:>4}  {' '.join(map(str, d.dice)):<13} {d.chosen.text:<40} {best:<40} "
-                   f"{d.chosen.expected_final_score:>8.2f} {d.best.expected_final_score:>8.2f} {d.loss:>6.2f}")
-    click.echo(f"Total loss: {total:.2f} points over {len(steps)} decisions "
-               f"(mean {total / len(steps) if steps else 0:.3f} per decision)")
+        click.echo(
+            f"{d.turn:>4} {d.roll:>4}  {' '.join(map(str, d.dice)):<13} {d.chosen.text:<40} {best:<40} "
+            f"{d.chosen.expected_final_score:>8.2f} {d.best.expected_final_score:>8.2f} {d.loss:>6.2f}"
+        )
+    click.echo(
+        f"Total loss: {total:.2f} points over {len(steps)} decisions "
+        f"(mean {total / len(steps) if steps else 0:.3f} per decision)"
+    )
     costly = [d for d in worst if d.loss > 0]
     if costly:
         click.echo("Costliest decisions:")
         for d in costly:
-            click.echo(f"  turn {d.turn}, roll {d.roll} ({' '.join(map(str, d.dice))}): {d.chosen.text} "
-                       f"instead of {d.best.text}: -{d.loss:.2f}")
+            click.echo(
+                f"  turn {d.turn}, roll {d.roll} ({' '.join(map(str, d.dice))}): {d.chosen.text} "
+                f"instead of {d.best.text}: -{d.loss:.2f}"
+            )
     click.echo(f"Score: {card.points}" + ("" if card.full else " (game not finished)"))
 
 

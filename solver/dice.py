@@ -20,11 +20,11 @@ import numpy as np
 
 
 class KeepLattice(NamedTuple):
-    counts: np.ndarray      # (K, F) int8: how many dice show each face
+    counts: np.ndarray  # (K, F) int8: how many dice show each face
     size_start: np.ndarray  # (n + 2,) int64: keeps of size s are size_start[s]:size_start[s+1]
-    add: np.ndarray         # (K, F) int32, -1 for keeps of n dice
-    sub: np.ndarray         # (K, F) int32, -1 where the face is absent
-    roll_prob: np.ndarray   # (R,) float64: chance of each roll of all n dice
+    add: np.ndarray  # (K, F) int32, -1 for keeps of n dice
+    sub: np.ndarray  # (K, F) int32, -1 where the face is absent
+    roll_prob: np.ndarray  # (R,) float64: chance of each roll of all n dice
 
 
 def multisets(n: int, n_faces: int) -> list[tuple[int, ...]]:
@@ -64,7 +64,7 @@ def keep_lattice(n: int, n_faces: int) -> KeepLattice:
                 smaller = list(m)
                 smaller[f] -= 1
                 sub[i, f] = index[tuple(smaller)]
-    rolls = keeps[size_start[n]:]
+    rolls = keeps[size_start[n] :]
     return KeepLattice(
         counts=np.array(keeps, dtype=np.int8),
         size_start=size_start,

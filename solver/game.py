@@ -39,8 +39,9 @@ class GameFileError(ValueError):
 @dataclass
 class Point:
     """Where a game stands: the card, and within the turn the roll number and dice."""
+
     card: Card
-    roll: int                   # 0 = the turn has not been rolled yet; 1-3 = dice shown after that roll
+    roll: int  # 0 = the turn has not been rolled yet; 1-3 = dice shown after that roll
     dice: tuple[int, ...] = ()
     kept: tuple[int, ...] = ()  # faces kept from the last roll (the next roll must contain them)
     kept_dice: tuple[int, ...] = ()  # dice told apart: which dice were kept (die indices)
@@ -49,6 +50,7 @@ class Point:
 @dataclass
 class Decision:
     """One decision of a replayed game, valued against the best option at that point."""
+
     turn: int
     roll: int
     dice: tuple[int, ...]
@@ -115,7 +117,7 @@ class Game:
         rng = random.Random(f"{self.seed}:{len(self.events)}")
         if not self.variant.identical_dice:
             return tuple(p.dice[d] if d in p.kept_dice else rng.choice(die) for d, die in enumerate(self.variant.dice))
-        fresh = [rng.choice(die) for die in self.variant.dice[len(p.kept):]]
+        fresh = [rng.choice(die) for die in self.variant.dice[len(p.kept) :]]
         return tuple(p.kept) + tuple(fresh)
 
     def add_keep(self, faces, dice=None) -> None:
@@ -160,9 +162,17 @@ class Game:
     # -- record ---------------------------------------------------------
     def to_json(self) -> dict:
         p = self.point()
-        return {"format": FORMAT, "version": VERSION, "variant": self.variant.name,
-                "fingerprint": self.variant.fingerprint(), "seed": self.seed, "roll_for_me": self.roll_for_me,
-                "events": self.events, "finished": p.card.full, "score": p.card.points if p.card.full else None}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "variant": self.variant.name,
+            "fingerprint": self.variant.fingerprint(),
+            "seed": self.seed,
+            "roll_for_me": self.roll_for_me,
+            "events": self.events,
+            "finished": p.card.full,
+            "score": p.card.points if p.card.full else None,
+        }
 
     def save(self, path: Path) -> None:
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -178,10 +188,11 @@ class Game:
         except ValueError:
             raise GameFileError(f"game file {path} is not JSON") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise GameFileError(f"{path} is not a kniffel game record (no \"format\": \"{FORMAT}\")")
+            raise GameFileError(f'{path} is not a kniffel game record (no "format": "{FORMAT}")')
         if data.get("version") != VERSION:
             raise GameFileError(f"game file {path} has version {data.get('version')!r}; this program reads {VERSION}")
-        variant = PRESETS.get(data.get("variant"))
+        name = data.get("variant")
+        variant = PRESETS.get(name) if isinstance(name, str) else None
         if variant is None:
             raise GameFileError(f"game file {path} names an unknown variant {data.get('variant')!r}")
         if data.get("fingerprint") != variant.fingerprint():
@@ -191,7 +202,7 @@ class Game:
         if not isinstance(events, list):
             raise GameFileError(f"game file {path} has no event list")
         try:
-            for i, ev in enumerate(events):
+            for i, ev in enumerate(events):  # noqa: B007 (i names the event in the error)
                 game._replay_event(ev)
         except (RuleError, KeyError, TypeError, ValueError) as exc:
             raise GameFileError(f"game file {path}, event {i + 1}: {exc}") from None
@@ -207,8 +218,8 @@ class Game:
                 raise ValueError(f"impossible dice {list(dice)}")
             self.add_roll(dice)
         elif "keep" in ev:
-            dice = tuple(int(d) for d in ev["keep_dice"]) if "keep_dice" in ev else None
-            self.add_keep(tuple(int(f) for f in ev["keep"]), dice)
+            kept_dice = tuple(int(d) for d in ev["keep_dice"]) if "keep_dice" in ev else None
+            self.add_keep(tuple(int(f) for f in ev["keep"]), kept_dice)
         elif "box" in ev:
             p = self.point()
             box = self.variant.box_index(ev["box"])
@@ -239,9 +250,10 @@ def decisions(game: Game, advisor: Advisor) -> list[Decision]:
             box = game.variant.box_index(ev["box"])
             match = [o for o in options if o.box == box and o.points == ev["points"]]
             if not match:
-                raise GameFileError(f"turn {turn}: {ev['box']}={ev['points']} is not allowed for dice "
-                                    f"{' '.join(map(str, p.dice))}")
-            if p.roll < game.variant.rolls and not ("keep" in replay.events[-1]):
+                raise GameFileError(
+                    f"turn {turn}: {ev['box']}={ev['points']} is not allowed for dice {' '.join(map(str, p.dice))}"
+                )
+            if p.roll < game.variant.rolls and "keep" not in replay.events[-1]:
                 # scoring before the last roll = keeping all dice, then choosing the box
                 _, keeps = advisor.advise(p.card, p.dice, p.roll)
                 stop = next(o for o in keeps if len(o.keep) == game.variant.n_dice)

@@ -52,6 +52,7 @@ def _writable(folder: Path) -> bool:
 def _user_cache_root() -> Path | None:
     try:
         from platformdirs import user_cache_dir
+
         return Path(user_cache_dir("kniffel", appauthor=False))
     except Exception:  # no home folder, unknown user: try the next place
         return None
@@ -91,4 +92,5 @@ def configure() -> None:
         os.environ["NUMBA_CACHE_DIR"] = folder
     if "numba" in sys.modules:  # imported before us: its config was read already
         import numba
-        numba.config.CACHE_DIR = folder or ""
+
+        numba.config.CACHE_DIR = folder or ""  # type: ignore[attr-defined]

@@ -39,6 +39,7 @@ def score_sheet(card: Card, expected: float | None = None) -> str:
 
     def line(label, value):
         rows.append(f"  {label:<{width}} {value:>5}")
+
     for i, box in enumerate(v.boxes):
         if box.is_upper:
             line(v.box_name(i), card.filled.get(i, "-"))
@@ -112,8 +113,10 @@ class PlayLoop:
     def roll(self, p) -> None:
         n = p.roll + 1
         if p.roll == 0:
-            self.say(f"\n== Turn {self.game.turn_number()} of {len(self.v.boxes)} ==   "
-                     f"({p.card.points} points, expected final {self.advisor.expected_final(p.card):.2f})")
+            self.say(
+                f"\n== Turn {self.game.turn_number()} of {len(self.v.boxes)} ==   "
+                f"({p.card.points} points, expected final {self.advisor.expected_final(p.card):.2f})"
+            )
         if self.game.roll_for_me:
             dice = self.game.next_random_roll()
             self.say(f"Roll {n}: {format_dice(self.v, dice)}")
@@ -164,7 +167,7 @@ class PlayLoop:
             self.score(p, text.split(None, 1)[1])
             return
         body = text.split(None, 1)[1] if word.split()[0] in ("keep", "k") and " " in word else text
-        dice = None
+        dice: tuple[int, ...] | None = None
         if word in ("none", "-", "0", "reroll"):
             faces: tuple[int, ...] = ()
             dice = None if self.v.identical_dice else ()
@@ -206,8 +209,9 @@ class PlayLoop:
         self.say("\n== Game over ==")
         self.say(score_sheet(card))
         self.say(f"Final score: {card.points}")
-        self.say(f"Expected-value loss of your choices against optimal play: {total:.2f} points "
-                 f"over {len(losses)} decisions")
+        self.say(
+            f"Expected-value loss of your choices against optimal play: {total:.2f} points over {len(losses)} decisions"
+        )
 
 
 def parse_die_names(variant, text: str) -> tuple[int, ...]:
@@ -222,5 +226,6 @@ def parse_faces(text: str) -> tuple[int, ...]:
     try:
         return tuple(int(p) for p in parts)
     except ValueError:
-        raise RuleError(f"{text!r} is not a list of dice to keep (e.g. '66 6' or '3 3'); 'help' lists commands") \
-            from None
+        raise RuleError(
+            f"{text!r} is not a list of dice to keep (e.g. '66 6' or '3 3'); 'help' lists commands"
+        ) from None

@@ -7,7 +7,7 @@ roll scores, as plain arrays for the kernels.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -63,11 +63,11 @@ def box_score(box: Box, dice) -> int:
 
 
 class ScoreTables(NamedTuple):
-    score: np.ndarray        # (R, B) int32: normal score of each roll in each box
+    score: np.ndarray  # (R, B) int32: normal score of each roll in each box
     joker_score: np.ndarray  # (R, B) int32: what a joker roll scores in each box when the joker applies
-    joker_roll: np.ndarray   # (R,) bool: the roll fits the joker box
+    joker_roll: np.ndarray  # (R,) bool: the roll fits the joker box
     joker_upper: np.ndarray  # (R,) int32: upper box of the joker roll's face, -1 if none
-    box_max: np.ndarray      # (B,) int32: highest normal score of each box
+    box_max: np.ndarray  # (B,) int32: highest normal score of each box
 
 
 def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTables:
@@ -95,13 +95,14 @@ def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTa
     return ScoreTables(score, joker_score, joker_roll, joker_upper, box_max)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _possible_roll_tables(variant: Variant) -> ScoreTables:
     from .dice import possible_rolls
+
     return score_tables(variant, possible_rolls(variant.dice))
 
 
-@lru_cache(maxsize=None)
+@cache
 def possible_points(variant: Variant, box_index: int, jokers: bool = True) -> tuple[int, ...]:
     """Every number of points a box can hold: normal scores, joker entries (unless jokers=False),
     and 0 where it can be scratched."""

@@ -34,7 +34,7 @@ def _roll_subs(lattice) -> np.ndarray:
         rows.append(subs)
     out = np.full((len(rows), max(map(len, rows))), -1, dtype=np.int64)
     for i, subs in enumerate(rows):
-        out[i, :len(subs)] = subs
+        out[i, : len(subs)] = subs
     return out
 
 
@@ -51,8 +51,8 @@ def _seed_streams(seed: int, start: int, count: int) -> np.ndarray:
 @dataclass
 class Games:
     variant: Variant
-    boxes: np.ndarray   # (N, B) points in each box
-    extra: np.ndarray   # (N,) number of further jokers that paid extra points
+    boxes: np.ndarray  # (N, B) points in each box
+    extra: np.ndarray  # (N,) number of further jokers that paid extra points
 
     @property
     def upper(self) -> np.ndarray:
@@ -60,9 +60,9 @@ class Games:
         return self.boxes[:, cols].sum(axis=1)
 
     @property
-    def bonus(self) -> np.ndarray:
+    def bonus(self):
         up = self.upper
-        return sum(np.where(up >= b.threshold, b.points, 0) for b in self.variant.bonuses)
+        return np.sum([np.where(up >= b.threshold, b.points, 0) for b in self.variant.bonuses], axis=0, dtype=np.int64)
 
     @property
     def scores(self) -> np.ndarray:
@@ -104,13 +104,29 @@ def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, 
                     task_lo.append(lo)
                     task_hi.append(min(lo + CHUNK, game_ptr[grp + 1]))
             order = np.argsort(-(np.array(task_hi) - np.array(task_lo)), kind="stable")  # big tasks first
-            simulate_turn(np.array(task_group, dtype=np.int64)[order], np.array(task_lo, dtype=np.int64)[order],
-                           np.array(task_hi, dtype=np.int64)[order], groups // 2, groups % 2,
-                           group_col.astype(np.int64), cols % (cap + 1), games.astype(np.int64),
-                           game_col.astype(np.int64), g_mask, g_upper, g_flag, g_boxes, g_extra, rng,
-                           roll_subs, engine.rules, engine.lattice, values)
-        boxes[start:start + m] = g_boxes
-        extra[start:start + m] = g_extra
+            simulate_turn(
+                np.array(task_group, dtype=np.int64)[order],
+                np.array(task_lo, dtype=np.int64)[order],
+                np.array(task_hi, dtype=np.int64)[order],
+                groups // 2,
+                groups % 2,
+                group_col.astype(np.int64),
+                cols % (cap + 1),
+                games.astype(np.int64),
+                game_col.astype(np.int64),
+                g_mask,
+                g_upper,
+                g_flag,
+                g_boxes,
+                g_extra,
+                rng,
+                roll_subs,
+                engine.rules,
+                engine.lattice,
+                values,
+            )
+        boxes[start : start + m] = g_boxes
+        extra[start : start + m] = g_extra
         if progress is not None:
             progress(m)
     return Games(variant, boxes, extra)
@@ -123,15 +139,25 @@ def summary(games: Games) -> dict:
     n = len(s)
     pct = (1, 5, 25, 75, 95, 99)
     out = {
-        "variant": v.name, "games": n,
-        "mean": float(s.mean()), "stderr": float(s.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0,
-        "std": float(s.std(ddof=1)) if n > 1 else 0.0, "median": float(np.median(s)),
-        "min": int(s.min()), "max": int(s.max()),
+        "variant": v.name,
+        "games": n,
+        "mean": float(s.mean()),
+        "stderr": float(s.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0,
+        "std": float(s.std(ddof=1)) if n > 1 else 0.0,
+        "median": float(np.median(s)),
+        "min": int(s.min()),
+        "max": int(s.max()),
         "percentiles": {str(p): float(np.percentile(s, p)) for p in pct},
         "p_at_least": {str(t): float((s >= t).mean()) for t in (200, 250, 300, 400)},
         "upper_bonus_rate": {str(b.threshold): float((games.upper >= b.threshold).mean()) for b in v.bonuses},
-        "boxes": {b.key: {"name": v.box_name(i), "mean": float(games.boxes[:, i].mean()),
-                          "zero_rate": float((games.boxes[:, i] == 0).mean())} for i, b in enumerate(v.boxes)},
+        "boxes": {
+            b.key: {
+                "name": v.box_name(i),
+                "mean": float(games.boxes[:, i].mean()),
+                "zero_rate": float((games.boxes[:, i] == 0).mean()),
+            }
+            for i, b in enumerate(v.boxes)
+        },
     }
     if v.extra_points:
         out["extra_rate"] = float((games.extra > 0).mean())

@@ -100,8 +100,9 @@ def load(variant: Variant, directory: Path) -> tuple[np.ndarray, dict]:
     except (OSError, ValueError) as exc:
         raise TableError(f"table {npy} is damaged ({exc}); {fix}") from None
     if values.shape != table_shape(variant) or values.dtype != np.float64:
-        raise TableError(f"table {npy} has shape {values.shape} {values.dtype}, expected "
-                         f"{table_shape(variant)} float64; {fix}")
+        raise TableError(
+            f"table {npy} has shape {values.shape} {values.dtype}, expected {table_shape(variant)} float64; {fix}"
+        )
     start = values[0, 0, 0]
     if not np.isfinite(start) or abs(start - meta.get("start_value", np.nan)) > 1e-9:
         raise TableError(f"table {npy} does not match its sidecar; {fix}")
@@ -113,8 +114,9 @@ def checkpoint_paths(variant: Variant, directory: Path) -> tuple[Path, Path]:
     return directory / f".{variant.name}.checkpoint.npy", directory / f".{variant.name}.checkpoint.json"
 
 
-def save_checkpoint(variant: Variant, directory: Path, values: np.ndarray, next_layer: int, solved: int,
-                    seconds: float) -> None:
+def save_checkpoint(
+    variant: Variant, directory: Path, values: np.ndarray, next_layer: int, solved: int, seconds: float
+) -> None:
     """The layers solved so far, written atomically (a crash leaves the previous checkpoint)."""
     directory.mkdir(parents=True, exist_ok=True)
     npy, meta_path = checkpoint_paths(variant, directory)
@@ -122,8 +124,13 @@ def save_checkpoint(variant: Variant, directory: Path, values: np.ndarray, next_
     with open(tmp, "wb") as fh:
         np.save(fh, values)
     os.replace(tmp, npy)
-    meta = {"fingerprint": variant.fingerprint(), "format": TABLE_FORMAT, "next_layer": next_layer,
-            "solved": solved, "seconds": seconds}
+    meta = {
+        "fingerprint": variant.fingerprint(),
+        "format": TABLE_FORMAT,
+        "next_layer": next_layer,
+        "solved": solved,
+        "seconds": seconds,
+    }
     tmp = meta_path.with_name(meta_path.name + ".tmp")
     tmp.write_text(json.dumps(meta) + "\n")
     os.replace(tmp, meta_path)

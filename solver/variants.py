@@ -14,35 +14,40 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+
 class BoxKind(str, Enum):
     """How a box decides whether a roll fits."""
-    UPPER = "upper"        # at least one die shows `face`
-    GROUPS = "groups"      # the dice contain disjoint groups of equal values of sizes `groups`
+
+    UPPER = "upper"  # at least one die shows `face`
+    GROUPS = "groups"  # the dice contain disjoint groups of equal values of sizes `groups`
     STRAIGHT = "straight"  # the dice contain one of the face sets in `runs`
-    CHANCE = "chance"      # always
+    CHANCE = "chance"  # always
 
 
 class Scoring(str, Enum):
     """What a fitting roll scores."""
-    FACE = "face"              # face x number of dice showing it
-    SUM_ALL = "sum_all"        # sum of all dice
+
+    FACE = "face"  # face x number of dice showing it
+    SUM_ALL = "sum_all"  # sum of all dice
     SUM_GROUPS = "sum_groups"  # sum of the dice in the best choice of groups
-    FIXED = "fixed"            # `points`
+    FIXED = "fixed"  # `points`
 
 
 class Scratch(str, Enum):
     """When a box may take a 0."""
-    FREE = "free"              # any free box at any time
+
+    FREE = "free"  # any free box at any time
     RESTRICTED = "restricted"  # only when the roll fits no free box
 
 
 class Joker(str, Enum):
     """What a further roll fitting the joker box (five equal dice ...) does."""
-    NONE = "none"        # scored normally
+
+    NONE = "none"  # scored normally
     BOX_MAX = "box_max"  # Kniffel: any free box, scoring that box's maximum
-    FORCED = "forced"    # Yahtzee: matching upper box, else a lower box, else an upper scratch
-    FREE = "free"        # 1999 convention: any box; fixed lower boxes pay when the upper is filled
-    FIXED = "fixed"      # Kniffel 7: any free box holds `joker_score`
+    FORCED = "forced"  # Yahtzee: matching upper box, else a lower box, else an upper scratch
+    FREE = "free"  # 1999 convention: any box; fixed lower boxes pay when the upper is filled
+    FIXED = "fixed"  # Kniffel 7: any free box holds `joker_score`
 
     @property
     def needs_points_in_box(self) -> bool:
@@ -99,9 +104,9 @@ class Variant:
     bonuses: tuple[Bonus, ...]
     scratch: Scratch = Scratch.FREE
     joker_box: str | None = None  # box whose points (> 0) earn extras for further fitting rolls
-    extra_points: int = 0         # paid for each further roll fitting the joker box while it holds points
+    extra_points: int = 0  # paid for each further roll fitting the joker box while it holds points
     joker: Joker = Joker.NONE
-    joker_score: int = 0          # Joker.FIXED: what the chosen box holds
+    joker_score: int = 0  # Joker.FIXED: what the chosen box holds
     min_keep_last_reroll: int = 0  # house rule: dice that must stay before the third roll
     rolls: int = 3
     die_names: tuple[str, ...] = ()
@@ -146,8 +151,7 @@ class Variant:
     @property
     def has_flag(self) -> bool:
         """Does the future depend on whether the joker box holds points?"""
-        return self.joker_box is not None and (
-            self.extra_points > 0 or self.joker.needs_points_in_box)
+        return self.joker_box is not None and (self.extra_points > 0 or self.joker.needs_points_in_box)
 
     def box_name(self, index: int) -> str:
         box = self.boxes[index]
@@ -177,15 +181,18 @@ class Variant:
         dice = self.dice if n_dice is None else self.dice[:n_dice]
         # a box that asks for all dice equal, and the joker box (Kniffel 7's Super-Kniffel: six of seven),
         # keep asking for all dice but as many as before
-        keep = tuple(dataclasses.replace(b, groups=(b.groups[0] - self.n_dice + len(dice),))
-                     if b.groups == (self.n_dice,) or (b.key == self.joker_box and len(b.groups) == 1) else b
-                     for b in keep)
+        keep = tuple(
+            dataclasses.replace(b, groups=(b.groups[0] - self.n_dice + len(dice),))
+            if b.groups == (self.n_dice,) or (b.key == self.joker_box and len(b.groups) == 1)
+            else b
+            for b in keep
+        )
         return dataclasses.replace(
             self,
             name=name or f"{self.name}-reduced",
             boxes=keep,
             dice=dice,
-            die_names=self.die_names[:len(dice)],
+            die_names=self.die_names[: len(dice)],
             bonuses=self.bonuses if bonuses is None else tuple(Bonus(t, p) for t, p in bonuses),
             joker_box=joker_box,
         )
@@ -241,9 +248,17 @@ UPPER_KEYS = ("ones", "twos", "threes", "fours", "fives", "sixes", "sevens")
 
 def upper_boxes(n_faces: int) -> tuple[Box, ...]:
     return tuple(
-        Box(UPPER_KEYS[v - 1], UPPER_DE[v - 1], UPPER_EN[v - 1], UPPER, FACE, face=v,
-            aliases=(f"{v}s", f"{v}er") + (("Einer",) if v == 1 else ()))
-        for v in range(1, n_faces + 1))
+        Box(
+            UPPER_KEYS[v - 1],
+            UPPER_DE[v - 1],
+            UPPER_EN[v - 1],
+            UPPER,
+            FACE,
+            face=v,
+            aliases=(f"{v}s", f"{v}er") + (("Einer",) if v == 1 else ()),
+        )
+        for v in range(1, n_faces + 1)
+    )
 
 
 def runs(length: int, lo: int, hi: int) -> tuple[tuple[int, ...], ...]:
@@ -252,13 +267,32 @@ def runs(length: int, lo: int, hi: int) -> tuple[tuple[int, ...], ...]:
 
 
 def groups_box(key, de, en, sizes, scores, points=0, distinct=False, aliases=(), joker_points=False):
-    return Box(key, de, en, GROUPS, scores, groups=tuple(sizes), distinct=distinct,
-               points=points, aliases=tuple(aliases), joker_points=joker_points)
+    return Box(
+        key,
+        de,
+        en,
+        GROUPS,
+        scores,
+        groups=tuple(sizes),
+        distinct=distinct,
+        points=points,
+        aliases=tuple(aliases),
+        joker_points=joker_points,
+    )
 
 
 def straight_box(key, de, en, face_sets, scores, points=0, aliases=(), joker_points=False):
-    return Box(key, de, en, STRAIGHT, scores, runs=tuple(face_sets), points=points,
-               aliases=tuple(aliases), joker_points=joker_points)
+    return Box(
+        key,
+        de,
+        en,
+        STRAIGHT,
+        scores,
+        runs=tuple(face_sets),
+        points=points,
+        aliases=tuple(aliases),
+        joker_points=joker_points,
+    )
 
 
 def chance_box(de="Chance", en="Chance"):
@@ -267,18 +301,46 @@ def chance_box(de="Chance", en="Chance"):
 
 def _kniffel_boxes(five_key: str, five_de: str, five_en: str, joker_points: bool) -> tuple[Box, ...]:
     return upper_boxes(6) + (
-        groups_box("three_of_a_kind", "Dreierpasch", "Three of a Kind", (3,), SUM_ALL,
-                   aliases=("Drei Gleiche", "3er-Pasch", "3 of a kind")),
-        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_ALL,
-                   aliases=("Vier Gleiche", "4er-Pasch", "4 of a kind")),
-        groups_box("full_house", "Full House", "Full House", (3, 2), FIXED, points=25, distinct=True,
-                   joker_points=joker_points),
-        straight_box("small_straight", "Kleine Straße", "Small Straight", runs(4, 1, 6), FIXED,
-                     points=30, joker_points=joker_points),
-        straight_box("large_straight", "Große Straße", "Large Straight", runs(5, 1, 6), FIXED,
-                     points=40, joker_points=joker_points),
-        groups_box(five_key, five_de, five_en, (5,), FIXED, points=50,
-                   aliases=("Kniffel", "Yahtzee", "five of a kind")),
+        groups_box(
+            "three_of_a_kind",
+            "Dreierpasch",
+            "Three of a Kind",
+            (3,),
+            SUM_ALL,
+            aliases=("Drei Gleiche", "3er-Pasch", "3 of a kind"),
+        ),
+        groups_box(
+            "four_of_a_kind",
+            "Viererpasch",
+            "Four of a Kind",
+            (4,),
+            SUM_ALL,
+            aliases=("Vier Gleiche", "4er-Pasch", "4 of a kind"),
+        ),
+        groups_box(
+            "full_house", "Full House", "Full House", (3, 2), FIXED, points=25, distinct=True, joker_points=joker_points
+        ),
+        straight_box(
+            "small_straight",
+            "Kleine Straße",
+            "Small Straight",
+            runs(4, 1, 6),
+            FIXED,
+            points=30,
+            joker_points=joker_points,
+        ),
+        straight_box(
+            "large_straight",
+            "Große Straße",
+            "Large Straight",
+            runs(5, 1, 6),
+            FIXED,
+            points=40,
+            joker_points=joker_points,
+        ),
+        groups_box(
+            five_key, five_de, five_en, (5,), FIXED, points=50, aliases=("Kniffel", "Yahtzee", "five of a kind")
+        ),
         chance_box(),
     )
 
@@ -287,90 +349,148 @@ D6 = (1, 2, 3, 4, 5, 6)
 UPPER_63 = (Bonus(63, 35),)
 
 KNIFFEL = Variant(
-    name="kniffel", title="Kniffel (Schmidt Spiele, basic rules)",
-    dice=(D6,) * 5, boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False), bonuses=UPPER_63,
-    scratch=Scratch.RESTRICTED, joker_box="kniffel", extra_points=50, joker=Joker.BOX_MAX,
-    aliases=("schmidt",), options=("house rule: --keep-one",), lang="de")
+    name="kniffel",
+    title="Kniffel (Schmidt Spiele, basic rules)",
+    dice=(D6,) * 5,
+    boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False),
+    bonuses=UPPER_63,
+    scratch=Scratch.RESTRICTED,
+    joker_box="kniffel",
+    extra_points=50,
+    joker=Joker.BOX_MAX,
+    aliases=("schmidt",),
+    options=("house rule: --keep-one",),
+    lang="de",
+)
 
 KNIFFEL_KEEP_ONE = dataclasses.replace(
-    KNIFFEL, name="kniffel-keep-one", title="Kniffel, house rule: keep a die before the third roll",
-    min_keep_last_reroll=1, aliases=("kniffel-house",), options=())
+    KNIFFEL,
+    name="kniffel-keep-one",
+    title="Kniffel, house rule: keep a die before the third roll",
+    min_keep_last_reroll=1,
+    aliases=("kniffel-house",),
+    options=(),
+)
 
 KNIFFEL_MEISTER = Variant(
-    name="kniffel-meister", title="Kniffel with the Meisterschaftsregel",
-    dice=(D6,) * 5, boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False), bonuses=UPPER_63,
-    scratch=Scratch.FREE, joker_box="kniffel", extra_points=50, joker=Joker.NONE,
-    aliases=("meister", "meisterschaft", "kniffel-master"), lang="de")
+    name="kniffel-meister",
+    title="Kniffel with the Meisterschaftsregel",
+    dice=(D6,) * 5,
+    boxes=_kniffel_boxes("kniffel", "Kniffel", "Kniffel", False),
+    bonuses=UPPER_63,
+    scratch=Scratch.FREE,
+    joker_box="kniffel",
+    extra_points=50,
+    joker=Joker.NONE,
+    aliases=("meister", "meisterschaft", "kniffel-master"),
+    lang="de",
+)
 
 YAHTZEE = Variant(
-    name="yahtzee", title="Yahtzee (Hasbro official rules, forced joker)",
-    dice=(D6,) * 5, boxes=_kniffel_boxes("yahtzee", "Kniffel", "Yahtzee", True), bonuses=UPPER_63,
-    scratch=Scratch.FREE, joker_box="yahtzee", extra_points=100, joker=Joker.FORCED,
-    aliases=("hasbro",))
+    name="yahtzee",
+    title="Yahtzee (Hasbro official rules, forced joker)",
+    dice=(D6,) * 5,
+    boxes=_kniffel_boxes("yahtzee", "Kniffel", "Yahtzee", True),
+    bonuses=UPPER_63,
+    scratch=Scratch.FREE,
+    joker_box="yahtzee",
+    extra_points=100,
+    joker=Joker.FORCED,
+    aliases=("hasbro",),
+)
 
 YAHTZEE_FREE_JOKER = dataclasses.replace(
-    YAHTZEE, name="yahtzee-free-joker", title="Yahtzee, free-choice joker (1999 solver convention)",
-    joker=Joker.FREE, aliases=("yahtzee-free",))
+    YAHTZEE,
+    name="yahtzee-free-joker",
+    title="Yahtzee, free-choice joker (1999 solver convention)",
+    joker=Joker.FREE,
+    aliases=("yahtzee-free",),
+)
 
 YATZY = Variant(
-    name="yatzy", title="Scandinavian Yatzy",
+    name="yatzy",
+    title="Scandinavian Yatzy",
     dice=(D6,) * 5,
-    boxes=upper_boxes(6) + (
+    boxes=upper_boxes(6)
+    + (
         groups_box("one_pair", "Ein Paar", "One Pair", (2,), SUM_GROUPS, aliases=("Paar", "Pair")),
         groups_box("two_pairs", "Zwei Paare", "Two Pairs", (2, 2), SUM_GROUPS, distinct=True),
-        groups_box("three_of_a_kind", "Dreierpasch", "Three of a Kind", (3,), SUM_GROUPS,
-                   aliases=("Drei Gleiche",)),
-        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_GROUPS,
-                   aliases=("Vier Gleiche",)),
-        straight_box("small_straight", "Kleine Straße", "Small Straight", ((1, 2, 3, 4, 5),), FIXED,
-                     points=15),
-        straight_box("large_straight", "Große Straße", "Large Straight", ((2, 3, 4, 5, 6),), FIXED,
-                     points=20),
+        groups_box("three_of_a_kind", "Dreierpasch", "Three of a Kind", (3,), SUM_GROUPS, aliases=("Drei Gleiche",)),
+        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_GROUPS, aliases=("Vier Gleiche",)),
+        straight_box("small_straight", "Kleine Straße", "Small Straight", ((1, 2, 3, 4, 5),), FIXED, points=15),
+        straight_box("large_straight", "Große Straße", "Large Straight", ((2, 3, 4, 5, 6),), FIXED, points=20),
         groups_box("full_house", "Full House", "Full House", (3, 2), SUM_GROUPS, distinct=True),
         chance_box(),
         groups_box("yatzy", "Yatzy", "Yatzy", (5,), FIXED, points=50, aliases=("Kniffel", "Yahtzee")),
     ),
-    bonuses=(Bonus(63, 50),), aliases=("scandinavian", "skandinavisch"))
+    bonuses=(Bonus(63, 50),),
+    aliases=("scandinavian", "skandinavisch"),
+)
 
 YATZY6 = Variant(
-    name="yatzy6", title="Yatzy with six dice",
+    name="yatzy6",
+    title="Yatzy with six dice",
     dice=(D6,) * 6,
-    boxes=upper_boxes(6) + (
+    boxes=upper_boxes(6)
+    + (
         groups_box("three_pairs", "Drei Paare", "Three Pairs", (2, 2, 2), FIXED, points=20),
         groups_box("two_triples", "Zwei Drillinge", "Two Triples", (3, 3), FIXED, points=30),
         groups_box("full_house", "Full House", "Full House", (4, 2), FIXED, points=40),
-        straight_box("straight", "Straße", "Straight", ((1, 2, 3, 4, 5, 6),), FIXED, points=50,
-                     aliases=("Große Straße", "Large Straight")),
+        straight_box(
+            "straight",
+            "Straße",
+            "Straight",
+            ((1, 2, 3, 4, 5, 6),),
+            FIXED,
+            points=50,
+            aliases=("Große Straße", "Large Straight"),
+        ),
         groups_box("yatzy", "Yatzy", "Yatzy", (6,), FIXED, points=60),
-        straight_box("five_straight", "5er-Straße", "Five Straight", runs(5, 1, 6), SUM_ALL,
-                     aliases=("Fünfer-Straße", "Kleine Straße", "Small Straight")),
+        straight_box(
+            "five_straight",
+            "5er-Straße",
+            "Five Straight",
+            runs(5, 1, 6),
+            SUM_ALL,
+            aliases=("Fünfer-Straße", "Kleine Straße", "Small Straight"),
+        ),
         groups_box("five_yatzy", "5er-Yatzy", "Five Yatzy", (5,), SUM_ALL, aliases=("Fünfer-Yatzy",)),
         chance_box(),
     ),
-    bonuses=(Bonus(84, 50),), aliases=("yatzy-6", "sechs-wuerfel", "six-dice"), lang="de")
+    bonuses=(Bonus(84, 50),),
+    aliases=("yatzy-6", "sechs-wuerfel", "six-dice"),
+    lang="de",
+)
 
 KNIFFEL7_DICE = tuple(tuple(f for f in range(1, 8) if f != k) for k in range(1, 8))
 
 KNIFFEL7 = Variant(
-    name="kniffel7", title="Kniffel 7 (seven different dice)",
+    name="kniffel7",
+    title="Kniffel 7 (seven different dice)",
     dice=KNIFFEL7_DICE,
-    boxes=upper_boxes(7) + (
+    boxes=upper_boxes(7)
+    + (
         groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_ALL),
         groups_box("five_of_a_kind", "Fünferpasch", "Five of a Kind", (5,), SUM_ALL),
-        groups_box("double_triple", "Doppel-Drilling", "Double-Triple", (3, 3), FIXED, points=25,
-                   distinct=True),
+        groups_box("double_triple", "Doppel-Drilling", "Double-Triple", (3, 3), FIXED, points=25, distinct=True),
         straight_box("straight_five", "Straße 5", "Straight Five", runs(5, 1, 7), FIXED, points=30),
         straight_box("straight_six", "Straße 6", "Straight Six", runs(6, 1, 7), FIXED, points=40),
         groups_box("super_kniffel", "Super-Kniffel", "Super-Kniffel", (6,), FIXED, points=60),
         chance_box(),
     ),
     bonuses=(Bonus(63, 35), Bonus(84, 35)),
-    joker_box="super_kniffel", joker=Joker.FIXED, joker_score=60,
+    joker_box="super_kniffel",
+    joker=Joker.FIXED,
+    joker_score=60,
     die_names=("blue", "green", "purple", "yellow", "red", "black", "white"),
-    aliases=("kniffel-7",), lang="de")
+    aliases=("kniffel-7",),
+    lang="de",
+)
 
-PRESETS: dict[str, Variant] = {v.name: v for v in (
-    KNIFFEL, KNIFFEL_MEISTER, YAHTZEE, YAHTZEE_FREE_JOKER, YATZY, YATZY6, KNIFFEL7, KNIFFEL_KEEP_ONE)}
+PRESETS: dict[str, Variant] = {
+    v.name: v
+    for v in (KNIFFEL, KNIFFEL_MEISTER, YAHTZEE, YAHTZEE_FREE_JOKER, YATZY, YATZY6, KNIFFEL7, KNIFFEL_KEEP_ONE)
+}
 
 
 def find_variant(name: str, keep_one: bool = False) -> Variant:

@@ -2,13 +2,13 @@
 
 import itertools
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import factorial
 
 import numpy as np
 import pytest
-
 from naive import NaiveSolver
+
 from solver import dp
 from solver.advisor import Advisor
 from solver.cards import Card, box_values
@@ -73,7 +73,7 @@ class BruteForce:
     def keep_value_after_second(self, kept):
         return self._after_second_keep(tuple(sorted(kept)))
 
-    @lru_cache(maxsize=None)
+    @cache  # noqa: B019 (one short-lived object per test)
     def _after_second_keep(self, kept):
         return sum(p * self.final_value(d) for d, p in self.outcomes(kept))
 
@@ -121,20 +121,24 @@ def test_keep_advice_matches_brute_force(name, advisors):
     v = adv.variant
     rng = random.Random(100 + NAMES.index(name))
     n_filled = len(v.boxes) - (2 if v.n_dice == 5 else 1)  # keep the pure-Python enumeration quick
-    for trial in range(3):
+    for _trial in range(3):
         card = random_card(v, rng, n_filled)
         dice = tuple(rng.choice(v.faces) for _ in range(v.n_dice))
         brute = BruteForce(name, adv.values, card)
         roll2 = {o.keep: o.expected_final_score for o in adv.keep_options(card, dice, 2)}
         for kept, value in roll2.items():
-            expected = brute.final_value(tuple(sorted(dice))) if len(kept) == v.n_dice \
-                else brute.keep_value_after_second(kept)
+            expected = (
+                brute.final_value(tuple(sorted(dice))) if len(kept) == v.n_dice else brute.keep_value_after_second(kept)
+            )
             assert abs(value - expected) < 1e-9, (kept, card.format())
         if v.n_dice == 5:
             roll1 = {o.keep: o.expected_final_score for o in adv.keep_options(card, dice, 1)}
             for kept, value in roll1.items():
-                expected = brute.final_value(tuple(sorted(dice))) if len(kept) == v.n_dice \
-                    else brute.keep_value_after_first(kept)  # keeping every die = stop rolling
+                expected = (
+                    brute.final_value(tuple(sorted(dice)))
+                    if len(kept) == v.n_dice
+                    else brute.keep_value_after_first(kept)
+                )  # keeping every die = stop rolling
                 assert abs(value - expected) < 1e-9, (kept, card.format())
         # the start-of-turn value is the mean of the first roll
         assert abs(adv.expected_final(card) - (card.points + float(adv.values[card.state]))) < 1e-12
@@ -186,6 +190,12 @@ def test_yahtzee_forced_joker(advisors):
     assert [(v.boxes[o.box].key, o.points, o.extra) for o in opts] == [("fours", 20, 100)]
     card = Card(v, {v.box_index("yahtzee"): 0, v.box_index("fours"): 8})
     keys = {v.boxes[o.box].key: o.points for o in adv.box_options(card, (4, 4, 4, 4, 4))}
-    assert keys == {"three_of_a_kind": 20, "four_of_a_kind": 20, "full_house": 25, "small_straight": 30,
-                    "large_straight": 40, "chance": 20}
+    assert keys == {
+        "three_of_a_kind": 20,
+        "four_of_a_kind": 20,
+        "full_house": 25,
+        "small_straight": 30,
+        "large_straight": 40,
+        "chance": 20,
+    }
     assert np.isfinite(adv.values[card.state])

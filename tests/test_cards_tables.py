@@ -26,19 +26,22 @@ def test_card_bonus_counts_once_reached():
     assert card.upper_total == 63 and card.bonus == 35 and card.points == 98
 
 
-@pytest.mark.parametrize("text,fragment", [
-    ("einser=7", "einser=7"),
-    ("full house=20", "Full House cannot hold 20"),
-    ("einser=1,ones=2", "appears twice"),
-    ("foo=3", "unknown box"),
-    ("extra=50", "extra points need Kniffel"),
-    ("kniffel=0,extra=50", "extra points need Kniffel"),
-    ("kniffel=50,extra=30", "steps of 50"),
-    ("chance", "box=points"),
-    ("chance=abc", "whole number"),
-    ("14=3", "out of range"),
-    ("chance=0", "Chance cannot hold 0"),  # restricted scratching: Chance always fits
-])
+@pytest.mark.parametrize(
+    "text,fragment",
+    [
+        ("einser=7", "einser=7"),
+        ("full house=20", "Full House cannot hold 20"),
+        ("einser=1,ones=2", "appears twice"),
+        ("foo=3", "unknown box"),
+        ("extra=50", "extra points need Kniffel"),
+        ("kniffel=0,extra=50", "extra points need Kniffel"),
+        ("kniffel=50,extra=30", "steps of 50"),
+        ("chance", "box=points"),
+        ("chance=abc", "whole number"),
+        ("14=3", "out of range"),
+        ("chance=0", "Chance cannot hold 0"),  # restricted scratching: Chance always fits
+    ],
+)
 def test_impossible_cards_are_rejected(text, fragment):
     with pytest.raises(RuleError, match=fragment):
         parse_card(KNIFFEL, text)

@@ -90,18 +90,21 @@ def test_best_box_equals_value_of_resulting_card(tdir):
     assert abs(value["expected_final_score"] - best["expected_final_score"]) < 1e-6
 
 
-@pytest.mark.parametrize("args,fragment", [
-    (["advise", "poker", "--dice", "12345"], "unknown variant"),
-    (["advise", "--card", "einser=9", "--dice", "12345"], "einser=9"),
-    (["advise", "--dice", "1234"], "4 dice given"),
-    (["advise", "--dice", "12347"], "face 7"),
-    (["advise", "--dice", "1,2,x,4,5"], "expected 5 numbers"),
-    (["advise", "--dice", "12345", "--roll", "4"], "--roll"),
-    (["advise", "--card", FULL_CARD, "--dice", "12345"], "card is full"),
-    (["value", "kniffel", "--card", "full house=20"], "Full House cannot hold 20"),
-    (["solve"], "VARIANT"),
-    (["review", "/nonexistent/game.json"], "game"),
-])
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["advise", "poker", "--dice", "12345"], "unknown variant"),
+        (["advise", "--card", "einser=9", "--dice", "12345"], "einser=9"),
+        (["advise", "--dice", "1234"], "4 dice given"),
+        (["advise", "--dice", "12347"], "face 7"),
+        (["advise", "--dice", "1,2,x,4,5"], "expected 5 numbers"),
+        (["advise", "--dice", "12345", "--roll", "4"], "--roll"),
+        (["advise", "--card", FULL_CARD, "--dice", "12345"], "card is full"),
+        (["value", "kniffel", "--card", "full house=20"], "Full House cannot hold 20"),
+        (["solve"], "VARIANT"),
+        (["review", "/nonexistent/game.json"], "game"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(tdir, args, fragment):
     one_line_error(run(tdir, *args), fragment)
 
@@ -144,19 +147,27 @@ def test_play_whole_game_with_roll_for_me(tdir, tmp_path):
 def test_installed_console_script(tdir):
     exe = Path(sys.executable).with_name("kniffel")
     assert exe.exists(), "install the project (pip install -e .) to get the kniffel script"
-    out = subprocess.run([str(exe), "--tables", str(tdir), "advise", "--dice", "33516", "--json"],
-                         capture_output=True, text=True, timeout=120, env={**os.environ})
+    out = subprocess.run(
+        [str(exe), "--tables", str(tdir), "advise", "--dice", "33516", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["best"]["keep"] == [3, 3]
-    bad = subprocess.run([str(exe), "--tables", str(tdir), "advise", "--dice", "3351"],
-                         capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(
+        [str(exe), "--tables", str(tdir), "advise", "--dice", "3351"], capture_output=True, text=True, timeout=120
+    )
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
 def test_yatzy6_through_the_cli(tmp_path):
     """Issue 4: the six-dice preset with the seed's German box names."""
     obj = json.loads(run(tmp_path, "advise", "yatzy6", "--dice", "112233", "--roll", "3", "--json").stdout)
-    assert obj["best"]["box"] == "three_pairs" and obj["best"]["box_name"] == "Drei Paare" and obj["best"]["points"] == 20
+    assert (
+        obj["best"]["box"] == "three_pairs" and obj["best"]["box_name"] == "Drei Paare" and obj["best"]["points"] == 20
+    )
     obj = json.loads(run(tmp_path, "value", "yatzy6", "--card", "zwei drillinge=30,5er-straße=20", "--json").stdout)
     assert obj["points"] == 50 and obj["expected_final_score"] > 50
     one_line_error(run(tmp_path, "value", "yatzy6", "--card", "drei paare=25"), "Drei Paare cannot hold 25")

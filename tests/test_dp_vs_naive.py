@@ -5,8 +5,8 @@ import random
 
 import numpy as np
 import pytest
-
 from naive import NaiveSolver
+
 from solver import dp
 from solver.scoring import possible_points
 from solver.variants import PRESETS
@@ -74,6 +74,7 @@ def test_reduced_variants_every_state(name, boxes, n_dice, bonuses):
 
 def legal_points(variant, key):
     from solver.cards import box_values
+
     return box_values(variant, variant.box_index(key))
 
 
@@ -182,11 +183,14 @@ def test_super_points_on_distinguishable_dice_match_naive(boxes, n_dice, bonuses
     checked = 0
     for k in (1, 2):
         for keys in itertools.combinations(boxes, k):
-            for super_kniffel in ([0, 60] if "super_kniffel" in keys else [None]):
+            for super_kniffel in [0, 60] if "super_kniffel" in keys else [None]:
                 # Super-Points (60 in any box) only on cards whose Super-Kniffel holds 60
-                points = [[super_kniffel] if key == "super_kniffel" else
-                          possible_points(variant, variant.box_index(key), jokers=super_kniffel == 60)
-                          for key in keys]
+                points = [
+                    [super_kniffel]
+                    if key == "super_kniffel"
+                    else possible_points(variant, variant.box_index(key), jokers=super_kniffel == 60)
+                    for key in keys
+                ]
                 for pts in itertools.product(*points):
                     card = dict(zip(keys, pts))
                     assert abs(fast_value(variant, values, card) - naive.state_value(card)) < TOL, card
@@ -194,11 +198,14 @@ def test_super_points_on_distinguishable_dice_match_naive(boxes, n_dice, bonuses
     assert checked > 20
 
 
-@pytest.mark.parametrize("name,boxes", [
-    ("yahtzee", ["ones", "sixes", "yahtzee", "full_house"]),
-    ("kniffel", ["threes", "kniffel", "small_straight", "chance"]),
-    ("yatzy", ["fives", "two_pairs", "yatzy"]),
-])
+@pytest.mark.parametrize(
+    "name,boxes",
+    [
+        ("yahtzee", ["ones", "sixes", "yahtzee", "full_house"]),
+        ("kniffel", ["threes", "kniffel", "small_straight", "chance"]),
+        ("yatzy", ["fives", "two_pairs", "yatzy"]),
+    ],
+)
 def test_ordered_kernel_equals_multiset_kernel_on_identical_dice(name, boxes):
     """Both kernels on the same identical dice: every state of the table agrees."""
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=4, bonuses=[(10, 35)])

@@ -6,10 +6,9 @@ import random
 from functools import lru_cache
 
 import numpy as np
-
 import pytest
-
 from naive import NaiveSolver
+
 from solver import dp
 from solver.advisor import make_advisor, parse_dice
 from solver.cards import Card
@@ -69,8 +68,11 @@ def subsets(n):
 
 def test_keep_advice_matches_brute_force(mini):
     v, values, adv = mini
-    for card, dice in [(Card(v), (7, 7, 4, 2)), (Card(v, {v.box_index("chance"): 20}), (2, 4, 7, 1)),
-                       (Card(v, {v.box_index("sevens"): 14}), (4, 4, 1, 7))]:
+    for card, dice in [
+        (Card(v), (7, 7, 4, 2)),
+        (Card(v, {v.box_index("chance"): 20}), (2, 4, 7, 1)),
+        (Card(v, {v.box_index("sevens"): 14}), (4, 4, 1, 7)),
+    ]:
         brute = OrderedBruteForce(v, values, card)
         for roll, value_of in ((2, brute.keep_after_second), (1, brute.keep_after_first)):
             options = adv.keep_options(card, dice, roll)
@@ -98,6 +100,7 @@ def test_box_advice_and_value_agree(mini):
 
 def test_game_with_dice_told_apart_reviews_lossless(mini):
     from test_simulate_review import play
+
     v, _, adv = mini
     game, _ = play(v, adv, seed=4, mistakes={})
     keeps = [i for i, ev in enumerate(game.events) if "keep_dice" in ev]
@@ -135,9 +138,11 @@ def test_super_points_in_every_free_box():
 
 # -- the committed table (issue 5) -------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def k7_table():
     from solver import tables
+
     return tables.load(KNIFFEL7, tables.tables_dir())
 
 
@@ -165,9 +170,12 @@ def test_committed_table_is_consistent_with_the_kernel(k7_table):
 
 def test_advise_kniffel7_through_the_cli():
     from click.testing import CliRunner
+
     from solver.cli import cli
-    res = CliRunner().invoke(cli, ["advise", "kniffel7", "--dice", "blue=7,green=7,purple=7,yellow=1,red=2,black=7,white=3",
-                                   "--json"])
+
+    res = CliRunner().invoke(
+        cli, ["advise", "kniffel7", "--dice", "blue=7,green=7,purple=7,yellow=1,red=2,black=7,white=3", "--json"]
+    )
     assert res.exit_code == 0, res.output
     best = json.loads(res.stdout)["best"]
     assert set(best["keep_dice"]) >= {"blue", "green", "purple", "black"}
@@ -176,6 +184,7 @@ def test_advise_kniffel7_through_the_cli():
 def test_committed_table_matches_naive_last_turns(k7_table):
     """End-game states with one free box against tests/naive.py (all 6^7 ordered outcomes)."""
     from naive import kniffel7_endgame_value
+
     values, _ = k7_table
     rng = random.Random(11)
     keys = [b.key for b in KNIFFEL7.boxes]
@@ -195,6 +204,7 @@ def test_interrupted_solve_resumes_from_its_checkpoint(tmp_path, monkeypatch, ca
     """`kniffel solve` of dice told apart writes a checkpoint after each layer; interrupted, it
     continues from the last one to the same table."""
     from solver import cli, tables
+
     variant = KNIFFEL7.reduced(boxes=["sevens", "super_kniffel", "chance"], n_dice=3, bonuses=[(14, 35)])
     full, states = dp.solve(variant)
     real_save = tables.save_checkpoint
@@ -205,6 +215,7 @@ def test_interrupted_solve_resumes_from_its_checkpoint(tmp_path, monkeypatch, ca
         layers_done.append(args[3])
         if len(layers_done) == 2:
             raise KeyboardInterrupt
+
     monkeypatch.setattr(tables, "save_checkpoint", save_then_interrupt)
     settings = cli.Settings(tmp_path, progress=False)
     with pytest.raises(KeyboardInterrupt):

@@ -2,9 +2,9 @@
 
 from itertools import combinations_with_replacement
 
+import naive
 import pytest
 
-import naive
 from solver.dice import possible_rolls
 from solver.scoring import box_score, possible_points, score_tables
 from solver.variants import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, YATZY, YATZY6
@@ -100,8 +100,13 @@ def test_yatzy6_seed_002():
     assert yatzy6("straight", (1, 2, 3, 4, 5, 6)) == 50 and yatzy6("five_straight", (1, 2, 3, 4, 5, 6)) == 21
     # "Ein Yatzy kann auch als 5er-Yatzy, Full House, Zwei Drillinge und Drei Paare gewertet werden"
     six = (4,) * 6
-    assert [yatzy6(b, six) for b in ("yatzy", "five_yatzy", "full_house", "two_triples", "three_pairs")] == \
-        [60, 24, 40, 30, 20]
+    assert [yatzy6(b, six) for b in ("yatzy", "five_yatzy", "full_house", "two_triples", "three_pairs")] == [
+        60,
+        24,
+        40,
+        30,
+        20,
+    ]
     assert yatzy6("two_triples", (3, 3, 3, 5, 5, 5)) == 30
     assert yatzy6("five_yatzy", (2, 2, 2, 2, 2, 6)) == 16  # all six dice count
     assert yatzy6("chance", (1, 2, 2, 4, 5, 6)) == 20

@@ -5,6 +5,7 @@ import math
 
 import pytest
 from click.testing import CliRunner
+from test_advisor import BruteForce
 
 from solver import dp
 from solver.advisor import Advisor
@@ -12,7 +13,6 @@ from solver.cli import cli
 from solver.game import Game, decisions
 from solver.simulate import simulate, summary
 from solver.variants import PRESETS
-from test_advisor import BruteForce
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]
 
@@ -35,6 +35,7 @@ def test_simulation_is_reproducible_and_batch_independent(tables, monkeypatch):
     v = PRESETS["kniffel"]
     a = simulate(v, tables["kniffel"], 3000, seed=5)
     import solver.simulate as sim
+
     monkeypatch.setattr(sim, "BATCH", 700)
     monkeypatch.setattr(sim, "CHUNK", 64)
     b = simulate(v, tables["kniffel"], 3000, seed=5)
@@ -44,7 +45,9 @@ def test_simulation_is_reproducible_and_batch_independent(tables, monkeypatch):
 
 
 def test_simulate_cli_json(tmp_path):
-    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "simulate", "yatzy", "-n", "500", "--json"])
+    res = CliRunner().invoke(
+        cli, ["--tables", str(tmp_path), "--no-progress", "simulate", "yatzy", "-n", "500", "--json"]
+    )
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     for key in ("games", "mean", "std", "median", "percentiles", "boxes", "p_at_least", "upper_bonus_rate"):
@@ -121,16 +124,23 @@ def test_review_reports_exactly_the_losses_of_mistakes(tables, tmp_path):
 
 def _sub_keeps(dice):
     from test_advisor import sub_multisets
+
     return list(sub_multisets(dice))
 
 
-@pytest.mark.parametrize("content,fragment", [
-    ("not json", "not JSON"),
-    ('{"format": "other"}', "not a kniffel game record"),
-    ('{"format": "kniffel-game", "version": 1, "variant": "poker"}', "unknown variant"),
-    ('{"format": "kniffel-game", "version": 1, "variant": "kniffel", "fingerprint": "5005ebcd5eff9519", '
-     '"events": [{"roll": [1, 2, 3, 4, 9]}]}', "impossible dice"),
-])
+@pytest.mark.parametrize(
+    "content,fragment",
+    [
+        ("not json", "not JSON"),
+        ('{"format": "other"}', "not a kniffel game record"),
+        ('{"format": "kniffel-game", "version": 1, "variant": "poker"}', "unknown variant"),
+        (
+            '{"format": "kniffel-game", "version": 1, "variant": "kniffel", "fingerprint": "5005ebcd5eff9519", '
+            '"events": [{"roll": [1, 2, 3, 4, 9]}]}',
+            "impossible dice",
+        ),
+    ],
+)
 def test_damaged_or_foreign_game_files(tmp_path, content, fragment):
     path = tmp_path / "g.json"
     path.write_text(content)

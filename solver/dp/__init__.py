@@ -28,7 +28,21 @@ from .solve import Engine, count_states, make_engine, set_threads, solve, table_
 from .states import UpperStates, layer_items, upper_states
 
 __all__ = [
-    "Engine", "Rules", "UpperStates", "count_states", "keep_values", "layer_items", "make_engine",
-    "ordered_keep_values", "ordered_turn", "roll_entries", "rules_arrays", "rules_bonus", "set_threads",
-    "simulate_turn", "solve", "table_shape", "upper_states",
+    "Engine",
+    "Rules",
+    "UpperStates",
+    "count_states",
+    "keep_values",
+    "layer_items",
+    "make_engine",
+    "ordered_keep_values",
+    "ordered_turn",
+    "roll_entries",
+    "rules_arrays",
+    "rules_bonus",
+    "set_threads",
+    "simulate_turn",
+    "solve",
+    "table_shape",
+    "upper_states",
 ]

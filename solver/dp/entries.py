@@ -4,8 +4,8 @@ joker rules act) and what each final roll is worth."""
 from __future__ import annotations
 
 import numpy as np
-from .compile import njit
 
+from .compile import njit
 from .rules import P_CAP, P_EXTRA, P_JOKER, P_JOKER_BOX, P_RESTRICTED, Rules
 
 

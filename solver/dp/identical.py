@@ -8,7 +8,6 @@ import numpy as np
 from numba import prange
 
 from .compile import njit
-
 from .entries import _final_roll_values
 from .rules import P_MIN_KEEP, PAD
 
@@ -87,7 +86,7 @@ def _solve_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, val
         n_ups = ups_ptr[u + 1] - ups_ptr[u]
         # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
         ups = np.empty((n_ups + PAD - 1) // PAD * PAD, dtype=np.int64)
-        ups[:n_ups] = ups_list[ups_ptr[u]:ups_ptr[u + 1]]
+        ups[:n_ups] = ups_list[ups_ptr[u] : ups_ptr[u + 1]]
         ups[n_ups:] = ups[n_ups - 1]
         w = np.empty((n_keeps, ups.shape[0]))
         result = np.empty(ups.shape[0])

@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-from .compile import njit
 
 from ..dice import multisets
 from ..variants import Variant
+from .compile import njit
 from .entries import _final_roll_values
 
 if TYPE_CHECKING:
@@ -33,9 +33,9 @@ if TYPE_CHECKING:
 
 
 ORDERED_COLUMNS = 8  # upper totals per call, exactly: each row of 8 doubles is handled as one tuple (_row)
-LOW_DICE = 5     # dice transformed inside one block of 7^5 rows x 8 columns (1 MB: fits the L2 cache)
-INNER_DICE = 3   # of these, dice transformed inside sub-blocks of 7^3 rows (22 KB: fits the L1 cache)
-TILE = 16        # face rows of the low dice per tile when transforming the high dice
+LOW_DICE = 5  # dice transformed inside one block of 7^5 rows x 8 columns (1 MB: fits the L2 cache)
+INNER_DICE = 3  # of these, dice transformed inside sub-blocks of 7^3 rows (22 KB: fits the L1 cache)
+TILE = 16  # face rows of the low dice per tile when transforming the high dice
 
 
 @njit(inline="always")
@@ -53,8 +53,7 @@ def _set_row(a, r, t):
 
 @njit(inline="always")
 def _add_rows(t, u):
-    return (t[0] + u[0], t[1] + u[1], t[2] + u[2], t[3] + u[3], t[4] + u[4], t[5] + u[5], t[6] + u[6],
-            t[7] + u[7])
+    return (t[0] + u[0], t[1] + u[1], t[2] + u[2], t[3] + u[3], t[4] + u[4], t[5] + u[5], t[6] + u[6], t[7] + u[7])
 
 
 @njit(inline="always")
@@ -84,7 +83,7 @@ def _transform(a, group, first, stride, offsets, mean):
     runs over the group's partial assignments (the other dice held fixed)."""
     ptr, start = (group.mean_ptr, group.mean_start) if mean else (group.max_ptr, group.max_start)
     for d in range(group.n):
-        step = stride * 7 ** d
+        step = stride * 7**d
         for k in range(ptr[d], ptr[d + 1]):
             r0 = first + start[k] * stride
             for i in offsets:
@@ -132,7 +131,7 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
     low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
     n_keys = ordered.n_low_keys
     n_low_faces = low.faces.shape[0]
-    n_inner = 7 ** inner.n
+    n_inner = 7**inner.n
     everything = ordered.iota[:n_inner]
     final = np.empty((rules.score.shape[0], 8))
     j0 = 0
@@ -147,7 +146,7 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
         _set_row(hk, i, _row(kept, ordered.high_low_keep[i]))
     _transform(hk, high, 0, n_keys, ordered.iota[:n_keys], False)
     for h in high.faces:  # 2.
-        for o in range(7 ** outer.n):
+        for o in range(7**outer.n):
             for i in range(o * n_inner, (o + 1) * n_inner):
                 _set_row(block, i, _row(hk, h * n_keys + ordered.low_key[i]))
             _transform(block, inner, o * n_inner, 1, ordered.zero, False)
@@ -155,8 +154,8 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
         for lf in range(n_low_faces):
             _set_row(x, h * n_low_faces + lf, _row(block, low.faces[lf]))
     for c0 in range(0, n_low_faces, TILE):  # 3.
-        _transform(x, high, 0, n_low_faces, ordered.iota[c0:min(c0 + TILE, n_low_faces)], True)
-    for h in range(7 ** high.n):  # 4.
+        _transform(x, high, 0, n_low_faces, ordered.iota[c0 : min(c0 + TILE, n_low_faces)], True)
+    for h in range(7**high.n):  # 4.
         row = h * n_low_faces
         for o in outer.faces:
             for i in inner.faces:
@@ -186,8 +185,9 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
 def ordered_work(ordered) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The work arrays of one _ordered_turn thread (34 MB for seven dice), allocated once per solve."""
     low, high = ordered.low, ordered.high
-    rows = (7 ** high.n * ordered.n_low_keys, 7 ** low.n, 7 ** high.n * low.faces.shape[0])
-    return tuple(np.empty((r, ORDERED_COLUMNS)) for r in rows)
+    rows = (7**high.n * ordered.n_low_keys, 7**low.n, 7**high.n * low.faces.shape[0])
+    hk, block, x = (np.empty((r, ORDERED_COLUMNS)) for r in rows)
+    return hk, block, x
 
 
 def ordered_turn(engine: Engine, mask: int, flag: int, ups, values: np.ndarray) -> np.ndarray:
@@ -209,7 +209,7 @@ def _ordered_keep_values(mask, flag, up, rules, ordered, values, after_second, a
     final = np.empty((rules.score.shape[0], 8))
     _final_roll_values(mask, flag, ups, rules, values, final, 0)
     kept = _compact_keeps(final, ordered)
-    n_low = 7 ** ordered.low.n
+    n_low = 7**ordered.low.n
     for pa in range(after_second.shape[0]):
         h, low = divmod(pa, n_low)
         after_second[pa] = kept[ordered.high_low_keep[h * ordered.n_low_keys + ordered.low_key[low]], 0]
@@ -217,7 +217,7 @@ def _ordered_keep_values(mask, flag, up, rules, ordered, values, after_second, a
     n_dice = ordered.low.n + ordered.high.n
     for mean in (False, True):  # best keep inside each roll after roll 2, then keeps after roll 1
         for d in range(n_dice):
-            step = 7 ** d
+            step = 7**d
             for hi in range(0, after_first.shape[0], 7 * step):
                 for r in range(hi, hi + step):
                     star = r + 6 * step
@@ -235,10 +235,11 @@ def _ordered_keep_values(mask, flag, up, rules, ordered, values, after_second, a
 def ordered_keep_values(engine: Engine, values, mask: int, upper: int, joker_held: int):
     """(final-roll values by roll multiset, keep values after roll 2, after roll 1 by partial
     assignment) of one turn, dice told apart."""
-    size = 7 ** engine.variant.n_dice
+    size = 7**engine.variant.n_dice
     after_second, after_first = np.empty(size), np.empty(size)
-    final = _ordered_keep_values(mask, joker_held, upper, engine.rules, engine.ordered, values,
-                                 after_second, after_first)
+    final = _ordered_keep_values(
+        mask, joker_held, upper, engine.rules, engine.ordered, values, after_second, after_first
+    )
     return final, after_second, after_first
 
 
@@ -262,8 +263,9 @@ def _ordered_calls(masks, flags, ups_of):
     states = np.stack([np.repeat(masks, counts), np.repeat(flags, counts), np.concatenate(ups)])
     n_states = states.shape[1]
     n_calls = -(-n_states // ORDERED_COLUMNS)
-    states = np.concatenate([states, np.repeat(states[:, -1:], n_calls * ORDERED_COLUMNS - n_states, axis=1)],
-                            axis=1).reshape(3, n_calls, ORDERED_COLUMNS)
+    states = np.concatenate(
+        [states, np.repeat(states[:, -1:], n_calls * ORDERED_COLUMNS - n_states, axis=1)], axis=1
+    ).reshape(3, n_calls, ORDERED_COLUMNS)
     n_real = np.full(n_calls, ORDERED_COLUMNS, dtype=np.int64)
     n_real[-1] = n_states - (n_calls - 1) * ORDERED_COLUMNS
     return states[0], states[1], states[2], n_real
@@ -276,6 +278,7 @@ def _solve_layer_ordered(masks, flags, up: UpperStates, rules, ordered, values, 
 
     def run(t):
         _solve_calls_ordered(*calls, rules, ordered, values, work[t], t, len(work))
+
     with ThreadPoolExecutor(len(work)) as pool:
         list(pool.map(run, range(len(work))))
 
@@ -283,27 +286,29 @@ def _solve_layer_ordered(masks, flags, up: UpperStates, rules, ordered, values, 
 class DieGroup(NamedTuple):
     """Index tables of the transforms along a group of n dice (partial assignments of the group as
     base-7 numbers): where each pass's lines start (CSR per die), and where the rolls lie."""
+
     n: int
-    max_ptr: np.ndarray     # (n + 1,) max passes: lines where the dice before the die show faces
+    max_ptr: np.ndarray  # (n + 1,) max passes: lines where the dice before the die show faces
     max_start: np.ndarray
-    mean_ptr: np.ndarray    # (n + 1,) mean passes: lines where the dice after the die show faces
+    mean_ptr: np.ndarray  # (n + 1,) mean passes: lines where the dice after the die show faces
     mean_start: np.ndarray
-    faces: np.ndarray       # (6^n,) the partial assignments that are rolls, in base-6 order
+    faces: np.ndarray  # (6^n,) the partial assignments that are rolls, in base-6 order
 
 
 def die_group(n: int) -> DieGroup:
-    pa = np.arange(7 ** n)
+    pa = np.arange(7**n)
     digits = (pa[:, None] // 7 ** np.arange(n)) % 7
     faces = digits < 6
     tables = []
     for before in (True, False):
         ptr, start = [0], []
         for d in range(n):
-            others = faces[:, :d] if before else faces[:, d + 1:]
+            others = faces[:, :d] if before else faces[:, d + 1 :]
             start.extend(pa[(digits[:, d] == 0) & others.all(axis=1)].tolist())
             ptr.append(len(start))
         tables += [np.array(ptr, dtype=np.int64), np.array(start, dtype=np.int64)]
-    return DieGroup(n, *tables, pa[faces.all(axis=1)])
+    max_ptr, max_start, mean_ptr, mean_start = tables
+    return DieGroup(n, max_ptr, max_start, mean_ptr, mean_start, pa[faces.all(axis=1)])
 
 
 class OrderedDice(NamedTuple):
@@ -313,18 +318,19 @@ class OrderedDice(NamedTuple):
     (28,760 for seven dice instead of 823,543 partial assignments) get their values first. A low
     partial assignment's "low key" is its own (multiset kept, dice rerolled).
     """
-    low: DieGroup            # the low dice (0..LOW_DICE-1) ...
-    inner: DieGroup          # ... split into inner dice (L1 sub-blocks)
-    outer: DieGroup          # ... and outer dice
-    high: DieGroup           # the other dice
-    low_key: np.ndarray      # (7^low,) low key of each low partial assignment
+
+    low: DieGroup  # the low dice (0..LOW_DICE-1) ...
+    inner: DieGroup  # ... split into inner dice (L1 sub-blocks)
+    outer: DieGroup  # ... and outer dice
+    high: DieGroup  # the other dice
+    low_key: np.ndarray  # (7^low,) low key of each low partial assignment
     n_low_keys: int
     high_low_keep: np.ndarray  # (7^high * n_low_keys,) compact keep of (high partial assignment, low key)
-    order: np.ndarray        # (C,) compact keeps by number of dice rerolled, none first
-    child: np.ndarray        # (C, 6): the compact keep with its lowest rerolled die showing face code c
-    base_ms: np.ndarray      # (C,): for keeps of all dice, the multiset row of the roll tables, else -1
-    iota: np.ndarray         # 0, 1, 2, ...: row offsets
-    zero: np.ndarray         # [0]
+    order: np.ndarray  # (C,) compact keeps by number of dice rerolled, none first
+    child: np.ndarray  # (C, 6): the compact keep with its lowest rerolled die showing face code c
+    base_ms: np.ndarray  # (C,): for keeps of all dice, the multiset row of the roll tables, else -1
+    iota: np.ndarray  # 0, 1, 2, ...: row offsets
+    zero: np.ndarray  # [0]
 
 
 def ordered_dice(variant: Variant) -> OrderedDice:
@@ -345,21 +351,32 @@ def ordered_dice(variant: Variant) -> OrderedDice:
     low_kept, low_bits = keys(list(range(n_low)))
     high_kept, high_bits = keys(list(range(n_low, n)))
     low_keys, low_key = np.unique(low_kept * (1 << n) + low_bits, return_inverse=True)
-    combined = ((high_kept[:, None] + low_keys[None, :] // (1 << n)) * (1 << n)
-                + (high_bits[:, None] | low_keys[None, :] % (1 << n)))
+    combined = (high_kept[:, None] + low_keys[None, :] // (1 << n)) * (1 << n) + (
+        high_bits[:, None] | low_keys[None, :] % (1 << n)
+    )
     all_keys, high_low_keep = np.unique(combined.ravel(), return_inverse=True)
     r_bits, kept_of = all_keys % (1 << n), all_keys // (1 << n)
     lowest = np.zeros_like(r_bits)  # lowest rerolled die of each compact keep
     for d in range(n - 1, -1, -1):
         lowest = np.where(r_bits >> d & 1, d, lowest)
-    child = np.searchsorted(all_keys, (kept_of[:, None] + radix ** code_face[lowest, :6]) * (1 << n)
-                            + (r_bits ^ (1 << lowest))[:, None])
+    child = np.searchsorted(
+        all_keys, (kept_of[:, None] + radix ** code_face[lowest, :6]) * (1 << n) + (r_bits ^ (1 << lowest))[:, None]
+    )
     child[r_bits == 0] = -1
-    ms_number = {sum(c * radix ** f for f, c in enumerate(m)): i for i, m in enumerate(multisets(n, len(faces)))}
+    ms_number = {sum(c * radix**f for f, c in enumerate(m)): i for i, m in enumerate(multisets(n, len(faces)))}
     base_ms = np.array([ms_number[int(k)] if r == 0 else -1 for k, r in zip(kept_of, r_bits)], dtype=np.int64)
     popcount = np.array([bin(int(r)).count("1") for r in r_bits])
     return OrderedDice(
-        die_group(n_low), die_group(n_inner), die_group(n_low - n_inner), die_group(n - n_low),
-        low_key.astype(np.int64), len(low_keys), high_low_keep.astype(np.int64),
-        np.argsort(popcount, kind="stable"), child.astype(np.int64), base_ms,
-        np.arange(max(7 ** n_low, len(low_keys)), dtype=np.int64), np.zeros(1, dtype=np.int64))
+        die_group(n_low),
+        die_group(n_inner),
+        die_group(n_low - n_inner),
+        die_group(n - n_low),
+        low_key.astype(np.int64),
+        len(low_keys),
+        high_low_keep.astype(np.int64),
+        np.argsort(popcount, kind="stable"),
+        child.astype(np.int64),
+        base_ms,
+        np.arange(max(7**n_low, len(low_keys)), dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )

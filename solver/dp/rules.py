@@ -14,22 +14,23 @@ JOKER_CODES = {Joker.NONE: 0, Joker.BOX_MAX: 1, Joker.FORCED: 2, Joker.FREE: 3, 
 
 class Rules(NamedTuple):
     """A variant's rules as the arrays the kernels read."""
-    score: np.ndarray        # (R, B) int32 normal scores
+
+    score: np.ndarray  # (R, B) int32 normal scores
     joker_score: np.ndarray  # (R, B) int32 scores of a joker roll when the joker applies
-    joker_roll: np.ndarray   # (R,) bool
+    joker_roll: np.ndarray  # (R,) bool
     joker_upper: np.ndarray  # (R,) int32 upper box of the joker roll's face or -1
-    is_upper: np.ndarray     # (B,) bool
-    bonus_cum: np.ndarray    # (cap + 1,) float64: bonus points earned at each upper total
-    params: np.ndarray       # int64: see P_* below
+    is_upper: np.ndarray  # (B,) bool
+    bonus_cum: np.ndarray  # (cap + 1,) float64: bonus points earned at each upper total
+    params: np.ndarray  # int64: see P_* below
     # A "move" is what an entry does to the state: fill box b, add inc to the
     # upper total, set the flag (-1: keep it). Entries with equal moves share
     # one next-state vector per turn.
-    move_box: np.ndarray     # (M,) int64
-    move_inc: np.ndarray     # (M,) int64
-    move_flag: np.ndarray    # (M,) int64
-    norm_move: np.ndarray    # (R, B) int64: move of the normal score
-    joker_move: np.ndarray   # (R, B) int64: move of the joker score
-    zero_move: np.ndarray    # (B,) int64: move of a scratch
+    move_box: np.ndarray  # (M,) int64
+    move_inc: np.ndarray  # (M,) int64
+    move_flag: np.ndarray  # (M,) int64
+    norm_move: np.ndarray  # (R, B) int64: move of the normal score
+    joker_move: np.ndarray  # (R, B) int64: move of the joker score
+    zero_move: np.ndarray  # (B,) int64: move of a scratch
 
 
 PAD = 8  # columns per item are padded to a multiple of this (whole AVX vectors, see _solve_layer)
@@ -40,7 +41,7 @@ def rules_bonus(variant: Variant) -> np.ndarray:
     """Bonus points earned at each upper total (capped at the highest threshold)."""
     bonus_cum = np.zeros(variant.upper_cap + 1)
     for b in variant.bonuses:
-        bonus_cum[b.threshold:] += b.points
+        bonus_cum[b.threshold :] += b.points
     return bonus_cum
 
 
@@ -48,10 +49,18 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
     t = score_tables(variant, roll_faces)
     cap = variant.upper_cap
     bonus_cum = rules_bonus(variant)
-    params = np.array([
-        JOKER_CODES[variant.joker], variant.joker_index, variant.scratch == Scratch.RESTRICTED,
-        variant.extra_points, cap, variant.min_keep_last_reroll, 2 if variant.has_flag else 1,
-    ], dtype=np.int64)
+    params = np.array(
+        [
+            JOKER_CODES[variant.joker],
+            variant.joker_index,
+            variant.scratch == Scratch.RESTRICTED,
+            variant.extra_points,
+            cap,
+            variant.min_keep_last_reroll,
+            2 if variant.has_flag else 1,
+        ],
+        dtype=np.int64,
+    )
     is_upper = np.array([b.is_upper for b in variant.boxes])
     joker_index, has_flag = variant.joker_index, variant.has_flag
     moves: dict[tuple[int, int, int], int] = {}
@@ -68,6 +77,18 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
     joker_move = np.array([[move(b, t.joker_score[r, b]) for b in range(n_boxes)] for r in range(n_rolls)])
     zero_move = np.array([move(b, 0) for b in range(n_boxes)])
     box, inc, flag = (np.array(col, dtype=np.int64) for col in zip(*moves))
-    return Rules(t.score, t.joker_score, t.joker_roll, t.joker_upper, is_upper, bonus_cum, params,
-                 box, inc, flag, norm_move.astype(np.int64), joker_move.astype(np.int64),
-                 zero_move.astype(np.int64))
+    return Rules(
+        t.score,
+        t.joker_score,
+        t.joker_roll,
+        t.joker_upper,
+        is_upper,
+        bonus_cum,
+        params,
+        box,
+        inc,
+        flag,
+        norm_move.astype(np.int64),
+        joker_move.astype(np.int64),
+        zero_move.astype(np.int64),
+    )

@@ -6,11 +6,9 @@ import numpy as np
 from numba import prange
 
 from .compile import njit
-
 from .entries import _box_options, _final_roll_values
 from .identical import _best_sub_keeps, _keep_means
 from .rules import P_CAP, P_MIN_KEEP
-
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -53,8 +51,27 @@ def _best_keep(r, values_row_of, col, stop_value, roll_subs, min_keep, size_star
 
 
 @njit(cache=True, parallel=True)
-def simulate_turn(task_group, task_lo, task_hi, group_mask, group_flag, group_col, col_up, games, game_col,
-                   g_mask, g_upper, g_flag, g_boxes, g_extra, rng, roll_subs, rules, lattice, values):
+def simulate_turn(
+    task_group,
+    task_lo,
+    task_hi,
+    group_mask,
+    group_flag,
+    group_col,
+    col_up,
+    games,
+    game_col,
+    g_mask,
+    g_upper,
+    g_flag,
+    g_boxes,
+    g_extra,
+    rng,
+    roll_subs,
+    rules,
+    lattice,
+    values,
+):
     """Play one turn of every game optimally. A task is a slice of the games of one (mask, flag)
     group; each task solves its group's turn once for the group's distinct upper totals."""
     _, size_start, add, sub, _ = lattice
@@ -67,7 +84,7 @@ def simulate_turn(task_group, task_lo, task_hi, group_mask, group_flag, group_co
     for t in prange(task_group.shape[0]):
         grp = task_group[t]
         mask, flag = group_mask[grp], group_flag[grp]
-        ups = col_up[group_col[grp]:group_col[grp + 1]]
+        ups = col_up[group_col[grp] : group_col[grp + 1]]
         nc = ups.shape[0]
         w = np.empty((n_keeps, nc))
         _final_roll_values(mask, flag, ups, rules, values, w, first_roll)
@@ -87,8 +104,7 @@ def simulate_turn(task_group, task_lo, task_hi, group_mask, group_flag, group_co
             k = _best_keep(r, w, c, final[r - first_roll, c], roll_subs, 0, size_start)
             if k != r:
                 r = _reroll(rng, g, k, n_dice, add, size_start)
-                k = _best_keep(r, after_second, c, final[r - first_roll, c], roll_subs, params[P_MIN_KEEP],
-                               size_start)
+                k = _best_keep(r, after_second, c, final[r - first_roll, c], roll_subs, params[P_MIN_KEEP], size_start)
                 if k != r:
                     r = _reroll(rng, g, k, n_dice, add, size_start)
             # the entry: best of the allowed boxes, valued with the table

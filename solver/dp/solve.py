@@ -7,10 +7,10 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
-from .compile import njit
 
 from ..dice import KeepLattice, keep_lattice, multisets
 from ..variants import RuleError, Variant
+from .compile import njit
 from .identical import _solve_layer
 from .ordered import OrderedDice, _solve_layer_ordered, ordered_dice, ordered_work
 from .rules import Rules, rules_arrays
@@ -30,11 +30,12 @@ def _fill_equivalent(masks, flags, upper_row, canon, values):
 
 class Engine(NamedTuple):
     """Everything the kernels need for one variant."""
+
     variant: Variant
     rules: Rules
-    lattice: KeepLattice | None   # identical dice only
+    lattice: KeepLattice | None  # identical dice only
     upper: UpperStates
-    ordered: OrderedDice | None   # dice told apart only
+    ordered: OrderedDice | None  # dice told apart only
 
 
 MAX_ORDERED_DICE = 5  # beyond this a solve takes long (seven dice: about half an hour): only an explicit `solve`
@@ -55,8 +56,10 @@ def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None
     if variant.min_keep_last_reroll:
         raise RuleError(f"{variant.name}: the keep-a-die house rule is only solved for identical dice")
     if variant.n_dice > MAX_ORDERED_DICE and not allow_slow:
-        raise RuleError(f"{variant.name}: its table takes about half an hour to build; build it once with "
-                        f"`kniffel solve {variant.name}` (resumable)")
+        raise RuleError(
+            f"{variant.name}: its table takes about half an hour to build; build it once with "
+            f"`kniffel solve {variant.name}` (resumable)"
+        )
     return Engine(variant, rules, None, upper_states(variant), ordered_dice(variant))
 
 
@@ -64,8 +67,9 @@ def table_shape(variant: Variant) -> tuple[int, int, int]:
     return (1 << len(variant.boxes), variant.upper_cap + 1, 2 if variant.has_flag else 1)
 
 
-def solve(variant: Variant, progress=None, engine: Engine | None = None, resume=None,
-          after_layer=None) -> tuple[np.ndarray, int]:
+def solve(
+    variant: Variant, progress=None, engine: Engine | None = None, resume=None, after_layer=None
+) -> tuple[np.ndarray, int]:
     """The full table of state values, and the number of states solved.
 
     `progress`, if given, is called after each layer with the layer's number of
@@ -113,4 +117,4 @@ def count_states(variant: Variant) -> int:
 def set_threads(n: int | None) -> None:
     """Threads for the parallel kernels (at most the cores Numba found)."""
     if n:
-        numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]

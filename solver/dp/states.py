@@ -20,16 +20,17 @@ class UpperStates(NamedTuple):
     Totals u and u' share one future when every upper sum the free boxes can still add pays the
     same further bonus from both; only one of them (the smallest reachable) is solved.
     """
-    row: np.ndarray       # (2^B, flags) int64: the row of each (mask, flag)
-    canon: np.ndarray     # (rows, cap + 1) int64: the total solved for each reachable total, else -1
+
+    row: np.ndarray  # (2^B, flags) int64: the row of each (mask, flag)
+    canon: np.ndarray  # (rows, cap + 1) int64: the total solved for each reachable total, else -1
     reachable: np.ndarray  # (rows, cap + 1) bool
-    ups_ptr: np.ndarray   # CSR over rows of the totals to solve
+    ups_ptr: np.ndarray  # CSR over rows of the totals to solve
     ups_list: np.ndarray
 
     def totals(self, mask: int, flag: int) -> np.ndarray:
         """The upper totals solved for (mask, flag)."""
         row = self.row[mask, flag]
-        return self.ups_list[self.ups_ptr[row]:self.ups_ptr[row + 1]]
+        return self.ups_list[self.ups_ptr[row] : self.ups_ptr[row + 1]]
 
 
 def upper_states(variant: Variant) -> UpperStates:
@@ -70,8 +71,9 @@ def upper_states(variant: Variant) -> UpperStates:
     flags = np.arange(2 if variant.has_flag else 1)
     jokers_in, jokers_to_come = joker_classes(variant, masks[:, None], flags[None, :])
     rows = pattern[:, None] * 4 + jokers_in * 2 + jokers_to_come
-    return UpperStates(rows.astype(np.int64), canon, reachable, np.array(ptr, dtype=np.int64),
-                       np.array(lst, dtype=np.int64))
+    return UpperStates(
+        rows.astype(np.int64), canon, reachable, np.array(ptr, dtype=np.int64), np.array(lst, dtype=np.int64)
+    )
 
 
 def joker_classes(variant: Variant, mask, flag):
