@@ -26,13 +26,14 @@ from pathlib import Path
 
 from .advisor import Advisor, Option
 from .cards import Card
+from .errors import KniffelError
 from .variants import PRESETS, RuleError, Variant
 
 FORMAT = "kniffel-game"
 VERSION = 1
 
 
-class GameFileError(ValueError):
+class GameFileError(KniffelError):
     """A game record that cannot be read."""
 
 

@@ -17,13 +17,14 @@ import numpy as np
 
 from . import __version__
 from .dp import table_shape
+from .errors import KniffelError
 from .variants import Variant
 
 TABLE_FORMAT = 1
 ENV_DIR = "KNIFFEL_TABLES"
 
 
-class TableError(ValueError):
+class TableError(KniffelError):
     """A table is missing, stale or damaged."""
 
 

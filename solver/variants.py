@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .errors import KniffelError
+
 
 class BoxKind(str, Enum):
     """How a box decides whether a roll fits."""
@@ -60,7 +62,7 @@ UPPER, GROUPS, STRAIGHT, CHANCE = BoxKind
 FACE, SUM_ALL, SUM_GROUPS, FIXED = Scoring
 
 
-class RuleError(ValueError):
+class RuleError(KniffelError):
     """Bad input measured against a variant's rules (box, card, dice, variant)."""
 
 
