@@ -11,8 +11,8 @@ import statistics
 import time
 
 from solver import dp
-from solver.simulate import simulate, summary
-from solver.variants import PRESETS
+from solver.rules import PRESETS
+from solver.simulation import simulate, summary
 
 
 def main():

@@ -105,10 +105,38 @@ RULESETS = {
 }
 START_VALUES = {"yahtzee": 254.58772873, "yahtzee-free-joker": 254.58960948, "yatzy": 248.4399894}
 BOXES = {
-    "yahtzee": ["ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
-                "full_house", "small_straight", "large_straight", "five_of_a_kind", "chance"],
-    "yatzy": ["ones", "twos", "threes", "fours", "fives", "sixes", "one_pair", "two_pairs", "three_of_a_kind",
-              "four_of_a_kind", "small_straight", "large_straight", "full_house", "chance", "yatzy"],
+    "yahtzee": [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "five_of_a_kind",
+        "chance",
+    ],
+    "yatzy": [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "one_pair",
+        "two_pairs",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "small_straight",
+        "large_straight",
+        "full_house",
+        "chance",
+        "yatzy",
+    ],
 }
 BOXES["yahtzee-free-joker"] = BOXES["yahtzee"]
 YAHTZEE_BOX = 11  # five_of_a_kind in the yahtzee rulesets
@@ -186,8 +214,7 @@ def to_our_layout(variant, ruleset, dense, arrays):
     n = dense.shape[0]
     box_values = dense[:, :nb].copy()
     keep_values = np.full((n, len(KEEPS)), np.nan)
-    keep_codes = np.array([variant.action_code("keep " + (" ".join(map(str, k)) or "-"))
-                           for k in KEEPS if len(k) < 5])
+    keep_codes = np.array([variant.action_code("keep " + (" ".join(map(str, k)) or "-")) for k in KEEPS if len(k) < 5])
     n_small = len(keep_codes)  # 210 keeps of 0..4 dice, same order as KEEPS[:210]
     rolling = arrays["rolls_left"] > 0
     keep_values[rolling, :n_small] = dense[rolling][:, keep_codes]
@@ -219,6 +246,7 @@ def best_of(variant, ruleset, codes, values, counts, eps):
 
 def advise(args):
     import yatzy_solver as ys
+
     data = np.load(args.input, allow_pickle=False)
     ruleset = args.ruleset or str(data["ruleset"])
     arrays = peer_arrays(ruleset, data["mask"], data["upper"], data["joker"], data["dice"], data["roll"])
@@ -239,11 +267,14 @@ def advise(args):
     t = time.perf_counter()
     box_values, keep_values = to_our_layout(variant, ruleset, dense, arrays)
     t_layout = time.perf_counter() - t
-    best_code, best_value, best_box, best_keep, n_best = best_of(variant, ruleset, codes, values, counts,
-                                                                 solver.tie_epsilon)
+    best_code, best_value, best_box, best_keep, n_best = best_of(
+        variant, ruleset, codes, values, counts, solver.tie_epsilon
+    )
 
-    texts = [notation(ruleset, *(arrays[k][i] for k in ("filled", "upper", "armed", "dice", "rolls_left")))
-             for i in range(min(n, args.text_calls))]
+    texts = [
+        notation(ruleset, *(arrays[k][i] for k in ("filled", "upper", "armed", "dice", "rolls_left")))
+        for i in range(min(n, args.text_calls))
+    ]
     m = len(texts)
     for s in texts[:100]:
         solver.option_values(s)  # warm
@@ -269,24 +300,49 @@ def advise(args):
     agree = int(np.sum(text_best == best_code[:m]))
 
     np.savez_compressed(
-        args.output, values=dense, notation=np.array([variant.action_notation(c) for c in range(dense.shape[1])]),
-        box_values=box_values, keep_values=keep_values, keep_counts=KEEP_COUNTS, best_code=best_code,
-        best_value=best_value, best_box=best_box, best_keep=best_keep, n_best=n_best, text_best_code=text_best,
-        value_kind=np.array("remaining"), ruleset=np.array(ruleset), peer_variant=np.array(variant.id))
+        args.output,
+        values=dense,
+        notation=np.array([variant.action_notation(c) for c in range(dense.shape[1])]),
+        box_values=box_values,
+        keep_values=keep_values,
+        keep_counts=KEEP_COUNTS,
+        best_code=best_code,
+        best_value=best_value,
+        best_box=best_box,
+        best_keep=best_keep,
+        n_best=n_best,
+        text_best_code=text_best,
+        value_kind=np.array("remaining"),
+        ruleset=np.array(ruleset),
+        peer_variant=np.array(variant.id),
+    )
 
     med = statistics.median(ts)
     out = {
-        "ruleset": ruleset, "peer_variant": variant.id, "peer_version": ys.__version__, "n": n,
-        "cpus": os.cpu_count(), "rayon_threads": os.environ.get("RAYON_NUM_THREADS", "all"),
+        "ruleset": ruleset,
+        "peer_variant": variant.id,
+        "peer_version": ys.__version__,
+        "n": n,
+        "cpus": os.cpu_count(),
+        "rayon_threads": os.environ.get("RAYON_NUM_THREADS", "all"),
         "solver": load,
-        "batch": {"runs": args.batch_runs, "median_s": med, "min_s": min(ts), "max_s": max(ts),
-                  "per_situation_us": med / n * 1e6},
-        "dense_s": t_dense, "our_layout_s": t_layout,
-        "text": {"calls": args.text_calls, "distinct_situations": m,
-                 "option_values_median_us": statistics.median(t_opt) * 1e6,
-                 "option_values_mean_us": statistics.fmean(t_opt) * 1e6,
-                 "best_action_median_us": statistics.median(t_best) * 1e6,
-                 "best_action_mean_us": statistics.fmean(t_best) * 1e6},
+        "batch": {
+            "runs": args.batch_runs,
+            "median_s": med,
+            "min_s": min(ts),
+            "max_s": max(ts),
+            "per_situation_us": med / n * 1e6,
+        },
+        "dense_s": t_dense,
+        "our_layout_s": t_layout,
+        "text": {
+            "calls": args.text_calls,
+            "distinct_situations": m,
+            "option_values_median_us": statistics.median(t_opt) * 1e6,
+            "option_values_mean_us": statistics.fmean(t_opt) * 1e6,
+            "best_action_median_us": statistics.median(t_best) * 1e6,
+            "best_action_mean_us": statistics.fmean(t_best) * 1e6,
+        },
         "check": {"text_vs_batch_max_abs_diff": worst, "text_best_agrees_with_batch": f"{agree}/{m}"},
         "value_kind": "expected score still to come (this turn's points included)",
     }
@@ -330,8 +386,10 @@ def make_random(args):
 
 def selftest(args):
     """Start values, the meaning of the values (remaining score, this turn included), keeps = expectation."""
-    import yatzy_solver as ys
     from math import factorial
+
+    import yatzy_solver as ys
+
     rolls5 = list(itertools.combinations_with_replacement(range(1, 7), 5))
 
     def prob(kept_rest):  # probability of the multiset of rerolled dice
@@ -347,13 +405,16 @@ def selftest(args):
         start = solver.state_value("upper 0 | filled -")
         good = abs(start - START_VALUES[ruleset]) < 5e-7
         ok &= good
-        log(f"{ruleset:20s} -> {variant.id:24s} start {start:.8f} (published {START_VALUES[ruleset]}) "
-            f"{'ok' if good else 'MISMATCH'}  [{load['how']} {load['seconds']:.1f} s]")
+        log(
+            f"{ruleset:20s} -> {variant.id:24s} start {start:.8f} (published {START_VALUES[ruleset]}) "
+            f"{'ok' if good else 'MISMATCH'}  [{load['how']} {load['seconds']:.1f} s]"
+        )
         # mean over first rolls of the best option = start value
         n = len(rolls5)
         a = peer_arrays(ruleset, np.zeros(n), np.zeros(n), np.zeros(n, bool), np.array(rolls5), np.ones(n))
-        codes, values, counts = solver.option_values_batch(a["filled"], a["upper"], a["armed"], a["dice"],
-                                                           a["rolls_left"])
+        codes, values, counts = solver.option_values_batch(
+            a["filled"], a["upper"], a["armed"], a["dice"], a["rolls_left"]
+        )
         best = np.nanmax(values, axis=1)
         mean = sum(prob(r) * b for r, b in zip(rolls5, best))
         good = abs(mean - start) < 1e-9
@@ -362,8 +423,9 @@ def selftest(args):
         # random situations: roll-3 box value = points + next state's value; keep = mean of best afterwards
         sits = random_situations(ruleset, 300, args.seed)
         a = peer_arrays(ruleset, **sits)
-        codes, values, counts = solver.option_values_batch(a["filled"], a["upper"], a["armed"], a["dice"],
-                                                           a["rolls_left"])
+        codes, values, counts = solver.option_values_batch(
+            a["filled"], a["upper"], a["armed"], a["dice"], a["rolls_left"]
+        )
         dense = variant.dense(codes, values, counts)
         box_values, keep_values = to_our_layout(variant, ruleset, dense, a)
         worst_box = worst_keep = 0.0
@@ -385,16 +447,23 @@ def selftest(args):
                 outs = list(itertools.combinations_with_replacement(range(1, 7), rest))
                 m = len(outs)
                 dice = np.array([sorted(kk + o) for o in outs])
-                b = peer_arrays(ruleset, np.full(m, a["filled"][i]), np.full(m, a["upper"][i]),
-                                np.full(m, a["armed"][i]), dice, np.full(m, 4 - int(a["rolls_left"][i])))
-                _, v2, _ = solver.option_values_batch(b["filled"], b["upper"], b["armed"], b["dice"],
-                                                      b["rolls_left"])
+                b = peer_arrays(
+                    ruleset,
+                    np.full(m, a["filled"][i]),
+                    np.full(m, a["upper"][i]),
+                    np.full(m, a["armed"][i]),
+                    dice,
+                    np.full(m, 4 - int(a["rolls_left"][i])),
+                )
+                _, v2, _ = solver.option_values_batch(b["filled"], b["upper"], b["armed"], b["dice"], b["rolls_left"])
                 exp = sum(prob(o) * x for o, x in zip(outs, np.nanmax(v2, axis=1)))
                 worst_keep = max(worst_keep, abs(exp - keep_values[i, KEEP_INDEX[kk]]))
         good = worst_box < 1e-9 and worst_keep < 1e-9
         ok &= good
-        log(f"  box value = points + next state value: max diff {worst_box:.2e}; keep value = mean of best "
-            f"next option ({checked_keeps} keeps): max diff {worst_keep:.2e}  {'ok' if good else 'MISMATCH'}")
+        log(
+            f"  box value = points + next state value: max diff {worst_box:.2e}; keep value = mean of best "
+            f"next option ({checked_keeps} keeps): max diff {worst_keep:.2e}  {'ok' if good else 'MISMATCH'}"
+        )
     log("selftest " + ("passed" if ok else "FAILED"))
     return 0 if ok else 1
 
@@ -404,8 +473,12 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("advise", "selftest"):
         p = sub.add_parser(name)
-        p.add_argument("--table-dir", type=Path, default=DEFAULT_TABLE_DIR,
-                       help="cache the peer's f64 table files here (default: inside the peer venv)")
+        p.add_argument(
+            "--table-dir",
+            type=Path,
+            default=DEFAULT_TABLE_DIR,
+            help="cache the peer's f64 table files here (default: inside the peer venv)",
+        )
         p.add_argument("--no-table", action="store_true", help="solve in memory every run instead")
         p.add_argument("--seed", type=int, default=1)
     p = sub.choices["advise"]

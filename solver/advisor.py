@@ -15,7 +15,7 @@ import numpy as np
 from .cards import Card
 from .dice import multisets
 from .dp import keep_values, make_engine, ordered_keep_values, roll_entries
-from .variants import RuleError, Variant
+from .rules import RuleError, Variant
 
 TIE = 1e-9
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .rules import RuleError, Variant
 from .scoring import possible_points
-from .variants import RuleError, Variant
 
 
 def box_values(variant: Variant, box_index: int) -> tuple[int, ...]:

@@ -11,9 +11,8 @@ from pathlib import Path
 import click
 import numpy as np
 
-from . import tables
-from .cards import parse_card
-from .variants import PRESETS, RuleError, find_variant
+from . import solving, tables
+from .rules import PRESETS, RuleError, find_variant
 
 
 @dataclass
@@ -26,64 +25,13 @@ class Settings:
 
 
 def solve_table(variant, settings: Settings, engine=None):
-    """Solve a variant with a progress bar, save the table atomically, return (values, meta).
-
-    Long solves (dice told apart) write a checkpoint after every layer and resume from it.
-    """
-    from tqdm import tqdm
-
-    from . import dp
-
-    engine = engine or dp.make_engine(variant, allow_slow=True)  # refuses what it cannot solve, before the bar
-    total = dp.count_states(variant)
-    long_solve = engine.ordered is not None
-    resume, before = None, 0.0
-    if long_solve:
-        found = tables.load_checkpoint(variant, settings.tables_dir)
-        if found is not None:
-            values, next_layer, solved, before = found
-            resume = (values, next_layer, solved)
-            click.echo(
-                f"kniffel: resuming {variant.name} from its checkpoint ({solved:,} of {total:,} states)", err=True
-            )
-    bar = tqdm(
-        total=total,
-        desc=f"solve {variant.name}",
-        unit="state",
-        unit_scale=True,
-        disable=None if settings.progress else True,
-        file=sys.stderr,
-        leave=False,
-    )
-    t0 = time.perf_counter()
-
-    def checkpoint(values, next_layer, solved):
-        tables.save_checkpoint(
-            variant, settings.tables_dir, values, next_layer, solved, before + time.perf_counter() - t0
-        )
-
-    with bar:
-        values, states = dp.solve(
-            variant, progress=bar.update, engine=engine, resume=resume, after_layer=checkpoint if long_solve else None
-        )
-    seconds = before + time.perf_counter() - t0
-    meta = tables.save(variant, values, settings.tables_dir, states=states, seconds=seconds)
-    tables.remove_checkpoint(variant, settings.tables_dir)
-    return values, meta
+    """Solve a variant with a progress bar and save its table (solving.solve_table)."""
+    return solving.solve_table(variant, settings.tables_dir, progress=settings.progress, engine=engine)
 
 
 def get_table(variant, settings: Settings):
     """Load the variant's table; solve it first (with a notice) when it is missing."""
-    try:
-        return tables.load(variant, settings.tables_dir)
-    except tables.TableMissing:
-        from . import dp
-
-        engine = dp.make_engine(variant)  # refuses what it cannot solve quickly, before the notice
-        click.echo(
-            f"kniffel: no table for {variant.name} yet, solving it once (saved to {settings.tables_dir})", err=True
-        )
-        return solve_table(variant, settings, engine)
+    return solving.load_or_solve(variant, settings.tables_dir, progress=settings.progress)
 
 
 def _settings(ctx) -> Settings:
@@ -172,14 +120,11 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
 @click.pass_context
 def value(ctx, variant_name, card, keep_one, as_json):
     """Expected final score of a card at the start of a turn, under optimal play."""
-    variant = find_variant(variant_name, keep_one)
-    parsed = parse_card(variant, card)
-    values, _ = get_table(variant, _settings(ctx))
-    future = float(values[parsed.state])
-    if future != future:  # NaN: a state the rules never reach
-        raise RuleError(f"card {card!r} cannot occur under the rules of {variant.name}")
+    table = _table(find_variant(variant_name, keep_one), _settings(ctx))
+    parsed = table.card(card)
+    future = table.future(parsed)
     result = {
-        "variant": variant.name,
+        "variant": table.variant.name,
         "card": parsed.format(),
         "points": parsed.points,
         "expected_future": future,
@@ -189,7 +134,7 @@ def value(ctx, variant_name, card, keep_one, as_json):
         click.echo(json.dumps(result))
     else:
         click.echo(
-            f"{variant.name}: {parsed.points} points on the card + {future:.4f} expected to come "
+            f"{table.variant.name}: {parsed.points} points on the card + {future:.4f} expected to come "
             f"= {parsed.points + future:.4f} expected final score"
         )
 
@@ -202,7 +147,7 @@ def variants(ctx, as_json):
     settings = _settings(ctx)
     out = []
     for v in PRESETS.values():
-        meta = tables.read_meta(v, settings.tables_dir)
+        meta = solving.table_meta(v, settings.tables_dir)
         start = meta["start_value"] if meta and meta.get("fingerprint") == v.fingerprint() else None
         out.append(
             {
@@ -231,6 +176,14 @@ def variants(ctx, as_json):
                 f"{b['position']}. {b['de']}" + (f" ({b['en']})" if b["en"] != b["de"] else "") for b in v["boxes"]
             )
         )
+
+
+def _table(variant, settings: Settings):
+    from .advisor import make_advisor
+    from .api import Table
+
+    values, meta = get_table(variant, settings)
+    return Table(variant, values, meta, make_advisor(variant, values))
 
 
 def _advisor(variant, settings: Settings):
@@ -270,32 +223,14 @@ def _variant_or_default(variant_name):
 @click.pass_context
 def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_json):
     """What to keep after this roll, or which box to fill (default variant: kniffel)."""
-    from .advisor import format_dice, parse_dice
+    from .advisor import format_dice
 
     variant = find_variant(_variant_or_default(variant_name), keep_one)
-    parsed = parse_card(variant, card)
-    rolled = parse_dice(variant, dice)
-    advisor = _advisor(variant, _settings(ctx))
-    action, options = advisor.advise(parsed, rolled, roll, box_now)
-    best = options[0]
-    then = None
-    if action == "keep" and len(best.keep) == variant.n_dice:
-        then = advisor.box_options(parsed, rolled)[0]  # stopping: the box comes next
+    advice = _table(variant, _settings(ctx)).advise(card, dice, roll, box_now=box_now)
     if as_json:
-        out = {
-            "variant": variant.name,
-            "card": parsed.format(),
-            "dice": list(rolled),
-            "roll": roll,
-            "action": action,
-            "expected_final_score": advisor.expected_final(parsed),
-            "best": best.as_dict(variant),
-            "then": then.as_dict(variant) if then else None,
-            "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
-            "options_total": len(options),
-        }
-        click.echo(json.dumps(out, indent=2))
+        click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
         return
+    parsed, rolled, best, then, options = advice.card, advice.dice, advice.best, advice.then, advice.options
     click.echo(
         f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
         f"(card {parsed.format() or 'empty'}: {parsed.points} points)"
@@ -359,7 +294,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     """Play many games with the optimal strategy and report the score distribution."""
     from tqdm import tqdm
 
-    from . import simulate as sim
+    from . import simulation as sim
 
     if plot:
         try:

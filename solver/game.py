@@ -27,7 +27,7 @@ from pathlib import Path
 from .advisor import Advisor, Option
 from .cards import Card
 from .errors import KniffelError
-from .variants import PRESETS, RuleError, Variant
+from .rules import PRESETS, RuleError, Variant
 
 FORMAT = "kniffel-game"
 VERSION = 1

@@ -9,7 +9,7 @@ import click
 from .advisor import Advisor, format_dice, parse_dice
 from .cards import Card
 from .game import Game, decisions
-from .variants import RuleError
+from .rules import RuleError
 
 HELP = """Commands at any prompt:
   (Enter)          follow the advice

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .variants import Box, BoxKind, Joker, Scoring, Scratch, Variant
+from .rules import Box, BoxKind, Joker, Scoring, Scratch, Variant
 
 
 def _best_groups(counts: dict[int, int], sizes: tuple[int, ...], distinct: bool) -> int:

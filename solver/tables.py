@@ -18,7 +18,7 @@ import numpy as np
 from . import __version__
 from .dp import table_shape
 from .errors import KniffelError
-from .variants import Variant
+from .rules import Variant
 
 TABLE_FORMAT = 1
 ENV_DIR = "KNIFFEL_TABLES"
@@ -33,12 +33,14 @@ class TableMissing(TableError):
 
 
 def tables_dir(override: str | os.PathLike | None = None) -> Path:
-    """--tables, else $KNIFFEL_TABLES, else tables/ beside the package (the repository's)."""
+    """--tables, else $KNIFFEL_TABLES, else the default folder (see locations.py)."""
     if override:
         return Path(override)
     if os.environ.get(ENV_DIR):
         return Path(os.environ[ENV_DIR])
-    return Path(__file__).resolve().parent.parent / "tables"
+    from .locations import default_tables_dir
+
+    return default_tables_dir()
 
 
 def paths(variant: Variant, directory: Path) -> tuple[Path, Path]:

@@ -1,11 +1,24 @@
-import pathlib
-import sys
+"""Shared fixtures: tables solved once per test session."""
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))  # tests/naive.py
+from solver import dp
+from solver.rules import PRESETS
 
 
 @pytest.fixture(scope="session")
 def tmp_tables(tmp_path_factory):
     return tmp_path_factory.mktemp("tables")
+
+
+@pytest.fixture(scope="session")
+def solved():
+    """solved(name) -> the value table of a preset with identical dice, solved once per session."""
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = dp.solve(PRESETS[name])[0]
+        return cache[name]
+
+    return get

@@ -7,7 +7,7 @@ import pytest
 
 from solver import dp, tables
 from solver.cards import parse_card
-from solver.variants import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, RuleError, find_variant
+from solver.rules import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, RuleError, find_variant
 
 
 def test_card_syntax_names_positions_and_extra():

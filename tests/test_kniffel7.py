@@ -14,8 +14,8 @@ from solver.advisor import make_advisor, parse_dice
 from solver.cards import Card
 from solver.dice import possible_rolls
 from solver.game import decisions
+from solver.rules import KNIFFEL7, PRESETS, RuleError
 from solver.scoring import possible_points, score_tables
-from solver.variants import KNIFFEL7, PRESETS, RuleError
 
 BOXES = ["sevens", "fours", "chance"]
 
@@ -141,9 +141,9 @@ def test_super_points_in_every_free_box():
 
 @pytest.fixture(scope="module")
 def k7_table():
-    from solver import tables
+    from solver import solving, tables
 
-    return tables.load(KNIFFEL7, tables.tables_dir())
+    return solving.load_table(KNIFFEL7, tables.tables_dir())  # the table shipped in solver/data
 
 
 def test_committed_table_start_value(k7_table):

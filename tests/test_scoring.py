@@ -6,8 +6,8 @@ import naive
 import pytest
 
 from solver.dice import possible_rolls
+from solver.rules import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, YATZY, YATZY6
 from solver.scoring import box_score, possible_points, score_tables
-from solver.variants import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, YATZY, YATZY6
 
 NAIVE_NAME = {"kniffel-keep-one": "kniffel"}
 

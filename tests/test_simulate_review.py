@@ -5,21 +5,20 @@ import math
 
 import pytest
 from click.testing import CliRunner
-from test_advisor import BruteForce
+from helpers import BruteForce, sub_multisets
 
-from solver import dp
 from solver.advisor import Advisor
 from solver.cli import cli
 from solver.game import Game, decisions
-from solver.simulate import simulate, summary
-from solver.variants import PRESETS
+from solver.rules import PRESETS
+from solver.simulation import simulate, summary
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]
 
 
 @pytest.fixture(scope="module")
-def tables():
-    return {name: dp.solve(PRESETS[name])[0] for name in NAMES}
+def tables(solved):
+    return {name: solved(name) for name in NAMES}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -34,7 +33,7 @@ def test_simulated_mean_matches_table(name, tables):
 def test_simulation_is_reproducible_and_batch_independent(tables, monkeypatch):
     v = PRESETS["kniffel"]
     a = simulate(v, tables["kniffel"], 3000, seed=5)
-    import solver.simulate as sim
+    import solver.simulation as sim
 
     monkeypatch.setattr(sim, "BATCH", 700)
     monkeypatch.setattr(sim, "CHUNK", 64)
@@ -123,8 +122,6 @@ def test_review_reports_exactly_the_losses_of_mistakes(tables, tmp_path):
 
 
 def _sub_keeps(dice):
-    from test_advisor import sub_multisets
-
     return list(sub_multisets(dice))
 
 

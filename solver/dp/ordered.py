@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from ..dice import multisets
-from ..variants import Variant
+from ..rules import Variant
 from .compile import njit
 from .entries import _final_roll_values
 

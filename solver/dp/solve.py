@@ -9,7 +9,7 @@ import numba
 import numpy as np
 
 from ..dice import KeepLattice, keep_lattice, multisets
-from ..variants import RuleError, Variant
+from ..rules import RuleError, Variant
 from .compile import njit
 from .identical import _solve_layer
 from .ordered import OrderedDice, _solve_layer_ordered, ordered_dice, ordered_work

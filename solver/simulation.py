@@ -16,7 +16,7 @@ from itertools import product
 import numpy as np
 
 from .dp import make_engine, simulate_turn
-from .variants import RuleError, Variant
+from .rules import RuleError, Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
 BATCH = 250_000  # games in memory at once

@@ -1,7 +1,7 @@
 """Rules as data: boxes, variants and the preset registry.
 
 Every rule of ../shared/RULES.md lives here as a field value; the scoring
-tables (scoring.py) and the DP kernels (dp.py) read these fields and contain
+tables (scoring.py) and the DP kernels (dp/) read these fields and contain
 no variant names.
 """
 

@@ -1,0 +1,250 @@
+"""The public Python API: load a variant's table, value cards, get advice, simulate.
+
+    import solver
+    table = solver.load("kniffel")                    # solves the table first if it is missing
+    table.value("chance=22")                          # expected final score at the start of a turn
+    advice = table.advise({"chance": 22}, dice=(3, 3, 5, 1, 6), roll=1)
+    advice.best.text, advice.best.expected_final_score, advice.then, advice.options
+    solver.simulate("kniffel", games=100_000, seed=1).mean
+
+Cards are CLI strings ("chance=22,extra=50"), mappings ({"chance": 22, "extra": 50}) or Card objects;
+the empty card is "", {} or None. Dice are strings ("33516", "3,3,5,1,6") or sequences of faces in die
+order. Every result is a small frozen object whose as_dict() is what the CLI prints with --json.
+The CLI is a thin layer on top of these calls.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import simulation as _simulation
+from . import solving, tables
+from .advisor import Advisor, Option, make_advisor, parse_dice
+from .cards import Card, parse_card
+from .errors import KniffelError
+from .rules import PRESETS, RuleError, Variant, find_variant
+
+CardLike = str | Mapping[str, int] | Card | None
+DiceLike = str | Sequence[int]
+TOP_OPTIONS = 10  # options an as_dict() lists unless asked for all
+
+
+def variants() -> tuple[Variant, ...]:
+    """Every preset variant, in the order of `kniffel variants`."""
+    return tuple(PRESETS.values())
+
+
+def _variant(variant: str | Variant, keep_one: bool = False) -> Variant:
+    if isinstance(variant, Variant):
+        return variant
+    if not isinstance(variant, str):
+        raise RuleError(f"a variant is a name such as 'kniffel', not {type(variant).__name__}")
+    return find_variant(variant, keep_one)
+
+
+def as_card(variant: Variant, card: CardLike) -> Card:
+    """A validated Card from any of the accepted forms."""
+    if card is None:
+        return Card(variant)
+    if isinstance(card, Card):
+        if card.variant != variant:
+            raise RuleError(f"that card belongs to {card.variant.name}, not {variant.name}")
+        return parse_card(variant, card.format())  # re-validated like any other input
+    if isinstance(card, str):
+        return parse_card(variant, card)
+    if isinstance(card, Mapping):
+        entries = []
+        for key, points in card.items():
+            if not isinstance(key, str) or any(c in key for c in ",="):
+                raise RuleError(f"card key {key!r}: a box name such as 'chance', or 'extra'")
+            if isinstance(points, bool) or not isinstance(points, int | np.integer):
+                raise RuleError(f"card entry {key!r}: points must be a whole number, not {points!r}")
+            entries.append(f"{key}={int(points)}")
+        return parse_card(variant, ",".join(entries))
+    raise RuleError(f"a card is a string such as 'chance=22' or a mapping such as {{'chance': 22}}, not {card!r}")
+
+
+def as_dice(variant: Variant, dice: DiceLike) -> tuple[int, ...]:
+    """Validated dice (faces in die order) from a string or a sequence of faces."""
+    if isinstance(dice, str):
+        return parse_dice(variant, dice)
+    if isinstance(dice, Sequence | np.ndarray):
+        faces: list[Any] = list(dice)
+        if not all(isinstance(f, int | np.integer) and not isinstance(f, bool) for f in faces):
+            raise RuleError(f"dice {faces!r}: faces must be whole numbers")
+        return parse_dice(variant, ",".join(str(int(f)) for f in faces) or " ")
+    raise RuleError(f"dice are a string such as '33516' or a sequence such as (3, 3, 5, 1, 6), not {dice!r}")
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Advice for one point of a turn: ranked options, the best first.
+
+    `action` is "keep" after roll 1 or 2 and "box" after roll 3 (or when stopping now was asked);
+    `then` is the box to fill when the best keep is "keep all" (stop rolling)."""
+
+    variant: Variant
+    card: Card
+    dice: tuple[int, ...]
+    roll: int
+    action: str
+    expected_final_score: float  # of the card at the start of this turn
+    options: tuple[Option, ...]
+    then: Option | None = None
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def as_dict(self, all_options: bool = False) -> dict[str, Any]:
+        """The object `kniffel advise --json` prints (top 10 options unless all_options)."""
+        shown = self.options if all_options else self.options[:TOP_OPTIONS]
+        v = self.variant
+        return {
+            "variant": v.name,
+            "card": self.card.format(),
+            "dice": list(self.dice),
+            "roll": self.roll,
+            "action": self.action,
+            "expected_final_score": self.expected_final_score,
+            "best": self.best.as_dict(v),
+            "then": self.then.as_dict(v) if self.then else None,
+            "options": [o.as_dict(v) for o in shown],
+            "options_total": len(self.options),
+        }
+
+
+@dataclass(frozen=True)
+class Table:
+    """A variant's solved table: the expected points still to come from every state."""
+
+    variant: Variant
+    values: np.ndarray = field(repr=False)
+    meta: dict = field(repr=False)
+    advisor: Advisor = field(repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        return f"Table({self.variant.name!r}, start_value={self.start_value:.7f})"
+
+    @property
+    def start_value(self) -> float:
+        """The optimal expected final score of a whole game."""
+        return float(self.values[0, 0, 0])
+
+    def card(self, card: CardLike = None) -> Card:
+        return as_card(self.variant, card)
+
+    def future(self, card: CardLike = None) -> float:
+        """Expected points still to come from this card at the start of a turn."""
+        return self.advisor.future(self.card(card))
+
+    def value(self, card: CardLike = None) -> float:
+        """Expected final score of this card at the start of a turn, under optimal play."""
+        parsed = self.card(card)
+        return parsed.points + self.advisor.future(parsed)
+
+    def state_value(self, mask: int, upper: int, joker: bool | int = False) -> float:
+        """Expected points still to come from state (filled-box bitmask in RULES.md box order, upper
+        total, whether the joker box holds points); KniffelError for a state the rules never reach."""
+        v = self.variant
+        n_masks, n_upper, n_joker = self.values.shape
+        if not (0 <= int(mask) < n_masks) or int(upper) < 0 or bool(joker) not in (False, True):
+            raise RuleError(f"state ({mask}, {upper}, {joker}) is outside the table of {v.name}")
+        value = self.values[int(mask), min(int(upper), n_upper - 1), int(bool(joker)) if n_joker > 1 else 0]
+        if not np.isfinite(value):
+            raise RuleError(f"state (mask {mask}, upper {upper}, joker {bool(joker)}) cannot occur in {v.name}")
+        return float(value)
+
+    def advise(self, card: CardLike = None, dice: DiceLike = "", roll: int = 1, *, box_now: bool = False) -> Advice:
+        """Ranked options for these dice after roll `roll` (1-3); box_now asks which box to fill now."""
+        parsed = self.card(card)
+        rolled = as_dice(self.variant, dice)
+        if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or roll not in (1, 2, 3):
+            raise RuleError(f"roll must be 1, 2 or 3, not {roll!r}")
+        action, options = self.advisor.advise(parsed, rolled, int(roll), box_now)
+        then = None
+        if action == "keep" and len(options[0].keep) == self.variant.n_dice:
+            then = self.advisor.box_options(parsed, rolled)[0]  # stopping: the box comes next
+        return Advice(
+            self.variant, parsed, rolled, int(roll), action, self.advisor.expected_final(parsed), tuple(options), then
+        )
+
+
+def load(
+    variant: str | Variant,
+    *,
+    tables_dir: str | os.PathLike | None = None,
+    solve: bool = True,
+    progress: bool = True,
+    keep_one: bool = False,
+) -> Table:
+    """The variant's Table from `tables_dir` (default: $KNIFFEL_TABLES, the repository's tables/ or the
+    user's data folder). A missing table is solved first (progress bar on a terminal) unless
+    solve=False, which raises TableMissing instead."""
+    v = _variant(variant, keep_one)
+    directory = tables.tables_dir(tables_dir)
+    if solve:
+        values, meta = solving.load_or_solve(v, directory, progress=progress)
+    else:
+        values, meta = solving.load_table(v, directory)
+    return Table(v, values, meta, make_advisor(v, values))
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """Games of optimal play: the figures of `kniffel simulate` and every game's score."""
+
+    variant: str
+    games: int
+    seed: int
+    seconds: float
+    mean: float
+    stderr: float
+    std: float
+    median: float
+    min: int
+    max: int
+    percentiles: dict[str, float]  # "1", "5", "25", "75", "95", "99"
+    p_at_least: dict[str, float]  # "200", "250", "300", "400"
+    upper_bonus_rate: dict[str, float]  # per bonus threshold
+    boxes: dict[str, dict]  # per box key: name, mean, zero_rate
+    extra_rate: float | None  # games with extra points (variants that pay them)
+    extra_mean_count: float | None
+    scores: np.ndarray = field(repr=False, compare=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The object `kniffel simulate --json` prints (without the scores)."""
+        out = {k: v for k, v in self.__dict__.items() if k != "scores"}
+        out["seconds"] = round(self.seconds, 3)
+        if self.extra_rate is None:
+            del out["extra_rate"], out["extra_mean_count"]
+        return out
+
+
+def simulate(
+    variant: str | Variant | Table,
+    games: int = 100_000,
+    seed: int = 0,
+    *,
+    tables_dir: str | os.PathLike | Path | None = None,
+    progress=None,
+) -> Simulation:
+    """Play `games` games with the optimal strategy (reproducible for a seed, whatever the threads).
+    `progress(k)`, if given, is told of k finished games."""
+    table = variant if isinstance(variant, Table) else load(variant, tables_dir=tables_dir)
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
+        raise KniffelError(f"games must be a whole number of at least 1, not {games!r}")
+    t0 = time.perf_counter()
+    played = _simulation.simulate(table.variant, table.values, int(games), seed=seed, progress=progress)
+    seconds = time.perf_counter() - t0
+    summary = _simulation.summary(played)
+    summary.setdefault("extra_rate", None)
+    summary.setdefault("extra_mean_count", None)
+    return Simulation(seed=seed, seconds=seconds, scores=played.scores, **summary)

@@ -1,0 +1,87 @@
+"""Helpers shared by the tests (no test module imports another): brute-force advice from a table."""
+
+import itertools
+from functools import cache, lru_cache
+from math import factorial
+
+from naive import NaiveSolver
+
+from solver.cards import Card, box_values
+from solver.rules import PRESETS
+
+NAIVE_NAME = {"kniffel-keep-one": "kniffel"}  # the naive solver takes the house rule as keep_one=
+
+
+def random_card(variant, rng, n_filled):
+    card = Card(variant)
+    for b in rng.sample(range(len(variant.boxes)), n_filled):
+        card.filled[b] = rng.choice(box_values(variant, b))
+    if variant.joker_box and variant.joker_index in card.filled and rng.random() < 0.5:
+        card.filled[variant.joker_index] = max(box_values(variant, variant.joker_index))
+    return card
+
+
+class BruteForce:
+    """Expected final scores by plain enumeration: the naive rules for entries, the table for the rest."""
+
+    def __init__(self, name, values, card):
+        self.v = PRESETS[name]
+        self.values = values
+        self.card = card
+        self.naive = NaiveSolver(NAIVE_NAME.get(name, name))
+        self.filled = {self.v.boxes[b].key: p for b, p in card.filled.items()}
+        self.final_value = lru_cache(maxsize=None)(self._final_value)
+        self.after_second = lru_cache(maxsize=None)(self._after_second)
+
+    def entries(self, dice):
+        """Entries of a final roll. The advisor leaves out a 0 in a box the roll fits (free
+        scratching allows it, but scoring the box is never worse), so the naive list is thinned alike."""
+        out = {}
+        options = self.naive.final_options(self.filled, dice)
+        scored = {key for key, pts, _ in options if pts > 0}
+        for key, pts, extra in options:
+            if pts == 0 and key in scored:
+                continue
+            after = self.card.with_entry(self.v.box_index(key), pts, extra)
+            out[(key, pts)] = after.points + float(self.values[after.state])
+        return out
+
+    def _final_value(self, dice):
+        return max(self.entries(dice).values())
+
+    def outcomes(self, kept):
+        """Rolls after rerolling the other dice, with their chances (multinomial counting)."""
+        n = self.v.n_dice - len(kept)
+        faces = self.v.faces
+        for rest in itertools.combinations_with_replacement(faces, n):
+            ways = factorial(n)
+            for f in set(rest):
+                ways //= factorial(rest.count(f))
+            yield tuple(sorted(kept + rest)), ways / len(faces) ** n
+
+    def keep_value_after_second(self, kept):
+        return self._after_second_keep(tuple(sorted(kept)))
+
+    @cache  # noqa: B019 (one short-lived object per test)
+    def _after_second_keep(self, kept):
+        return sum(p * self.final_value(d) for d, p in self.outcomes(kept))
+
+    def _after_second(self, dice):
+        """Value of a roll shown after roll 2: best keep (at least min_keep dice) or stop."""
+        best = self.final_value(dice)
+        for kept in sub_multisets(dice):
+            if len(kept) >= self.v.min_keep_last_reroll and len(kept) < len(dice):
+                best = max(best, self.keep_value_after_second(kept))
+        return best
+
+    def keep_value_after_first(self, kept):
+        return sum(p * self.after_second(d) for d, p in self.outcomes(tuple(sorted(kept))))
+
+
+def sub_multisets(dice):
+    seen = set()
+    for r in range(len(dice) + 1):
+        for combo in itertools.combinations(sorted(dice), r):
+            if combo not in seen:
+                seen.add(combo)
+                yield combo

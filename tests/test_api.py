@@ -1,0 +1,131 @@
+"""The public API: the README's example, structured and string inputs alike, installs that work anywhere."""
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import solver
+from solver.rules import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_example() -> str:
+    text = (ROOT / "README.md").read_text()
+    return re.search(r"## Python API\n\n```python\n(.*?)```", text, re.S).group(1)
+
+
+@pytest.fixture(scope="module")
+def table(tmp_tables):
+    return solver.load("kniffel", tables_dir=tmp_tables, progress=False)
+
+
+def test_readme_example_runs(tmp_path):
+    env = {**os.environ, "KNIFFEL_TABLES": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", readme_example()], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert abs(float(lines[0]) - 235.8555687150) < 1e-6
+    assert lines[1].startswith("keep 3 3, reroll 3 dice 232.885")
+    assert abs(float(lines[2]) - 248.08) < 1.5  # 10,000 games: standard error about 0.5
+
+
+def test_structured_and_string_inputs_agree(table):
+    assert table.value("chance=22,kniffel=50,extra=50") == table.value({"chance": 22, "kniffel": 50, "extra": 50})
+    assert table.value("") == table.value({}) == table.value(None) == table.start_value
+    a = table.advise("chance=22", dice="33516", roll=1)
+    b = table.advise({"chance": 22}, dice=(3, 3, 5, 1, 6), roll=1)
+    c = table.advise({"Chance": 22}, dice=np.array([3, 3, 5, 1, 6]), roll=1)
+    assert a.as_dict() == b.as_dict() == c.as_dict()
+    assert a.best.text == "keep 3 3, reroll 3 dice" and a.then is None and a.action == "keep"
+
+
+def test_advice_then_and_state_value(table):
+    advice = table.advise("", dice="66666", roll=1)
+    assert advice.best.keep == (6, 6, 6, 6, 6) and advice.then.text == "score Kniffel for 50"
+    assert table.state_value(0, 0, False) == table.start_value
+    assert table.future("chance=22") == table.state_value(1 << 12, 0, 0)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda t: t.value({"chance": 99}),
+        lambda t: t.value({"chance": "22"}),
+        lambda t: t.value({"chance": True}),
+        lambda t: t.value({"cha,nce": 22}),
+        lambda t: t.value(5),
+        lambda t: t.advise("", dice=(1, 2, 3), roll=1),
+        lambda t: t.advise("", dice=(1, 2, 3, 4, 7), roll=1),
+        lambda t: t.advise("", dice=(1, 2, 3, 4, 5.0), roll=1),
+        lambda t: t.advise("", dice="12345", roll=0),
+        lambda t: t.advise("", dice="12345", roll=True),
+        lambda t: t.state_value(1 << 13, 0, 0),
+        lambda t: t.state_value(1, 7, 0),  # Einser alone cannot make 7
+        lambda t: solver.simulate(t, games=0),
+    ],
+)
+def test_bad_input_raises_the_one_error_class(table, call):
+    with pytest.raises(solver.KniffelError):
+        call(table)
+
+
+def test_simulation_result(table):
+    result = solver.simulate(table, games=500, seed=3)
+    assert result.games == 500 and len(result.scores) == 500
+    assert result.mean == pytest.approx(result.scores.mean())
+    d = result.as_dict()
+    assert {"mean", "std", "median", "percentiles", "p_at_least", "boxes", "seed", "seconds"} <= d.keys()
+    assert solver.simulate(table, games=500, seed=3).mean == result.mean  # same seed, same games
+
+
+def test_variants_and_lookup():
+    assert [v.name for v in solver.variants()] == list(PRESETS)
+    assert solver.find_variant("Yahtzee").name == "yahtzee"
+    with pytest.raises(solver.KniffelError):
+        solver.load("nope")
+
+
+def test_wheel_install_runs_anywhere(tmp_path):
+    """A plain wheel, installed into its own folder and run from elsewhere: tables go to the user's data
+    folder (not site-packages), the shipped Kniffel 7 table answers at once."""
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = wheels.glob("kniffel-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "solver/dp/identical.py" in names and "solver/data/kniffel7.npy" in names
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "KNIFFEL_TABLES"}
+    env.update(PYTHONPATH=str(site), XDG_DATA_HOME=str(tmp_path / "data"))
+    code = readme_example() + (
+        "k7 = solver.load('kniffel7', solve=False)\n"
+        "print(k7.advise('', dice='2,3,7,1,6,7,4', roll=1).best.text)\n"
+        "print(solver.__file__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=elsewhere)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[1].startswith("keep 3 3, reroll 3 dice")
+    assert lines[3] == "keep purple 7, black 7; reroll the other five"
+    assert lines[4].startswith(str(site))
+    assert (tmp_path / "data" / "kniffel" / "tables" / "kniffel.npy").exists()
+    assert not (site / "tables").exists()
