@@ -62,7 +62,7 @@ def _choose_cache_dir() -> str | None:
     tag = f"numba-{kernel_hash()}"
     candidates = []
     if os.environ.get("NUMBA_CACHE_DIR"):
-        candidates.append(Path(os.environ["NUMBA_CACHE_DIR"]))  # the user's choice, checked like ours
+        candidates.append(Path(os.environ["NUMBA_CACHE_DIR"]) / tag)  # the user's choice, checked like ours
     root = _user_cache_root()
     if root is not None:
         candidates.append(root / tag)
@@ -86,7 +86,7 @@ def configure() -> None:
     if folder is None:
         CACHE_ENABLED = False
         _notice("no writable cache folder for compiled kernels; compiling them on each start")
-    elif wanted and folder != wanted:
+    elif wanted and not folder.startswith(wanted):
         _notice(f"NUMBA_CACHE_DIR={wanted} is not writable; caching compiled kernels in {folder}")
     if folder is not None:
         os.environ["NUMBA_CACHE_DIR"] = folder
