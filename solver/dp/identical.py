@@ -13,65 +13,65 @@ from .rules import P_MIN_KEEP, PAD
 
 
 @njit(cache=True)
-def _keep_means(w, add, size_start):
-    """Expected value of every keep smaller than a roll, in place on w (K, nj).
+def _keep_means(by_keep, add, size_start):
+    """Expected value of every keep smaller than a roll, in place on by_keep (K, nj).
 
-    On entry w's roll rows hold the value of each roll; the keeps are filled
+    On entry by_keep's roll rows hold the value of each roll; the keeps are filled
     from large to small, each the mean over one more die. Plain 2-D indexing
     in simple loops over the last axis: LLVM vectorises these; array views per
     keep cost more than the work.
     """
     n_faces = add.shape[1]
     n = size_start.shape[0] - 2
-    nj = w.shape[1]
+    nj = by_keep.shape[1]
     inv = 1.0 / n_faces
     for k in range(size_start[n] - 1, -1, -1):
         a, b, c = add[k, 0], add[k, 1], add[k, 2]  # three faces per pass: fewer loads and stores of row k
         for j in range(nj):
-            w[k, j] = w[a, j] + w[b, j] + w[c, j]
+            by_keep[k, j] = by_keep[a, j] + by_keep[b, j] + by_keep[c, j]
         for f in range(3, n_faces - 2, 3):
             a, b, c = add[k, f], add[k, f + 1], add[k, f + 2]
             for j in range(nj):
-                w[k, j] += w[a, j] + w[b, j] + w[c, j]
+                by_keep[k, j] += by_keep[a, j] + by_keep[b, j] + by_keep[c, j]
         for f in range(n_faces - n_faces % 3, n_faces):
             a = add[k, f]
             for j in range(nj):
-                w[k, j] += w[a, j]
+                by_keep[k, j] += by_keep[a, j]
         for j in range(nj):
-            w[k, j] *= inv
+            by_keep[k, j] *= inv
 
 
 @njit(cache=True)
-def _best_sub_keeps(w, sub, size_start, min_keep):
+def _best_sub_keeps(by_keep, sub, size_start, min_keep):
     """Each keep's row becomes the best over the keeps inside it of at least min_keep dice.
 
     A max over the lattice, one die removed at a time; on exit the roll rows
     hold the value of each roll one roll earlier.
     """
     n = size_start.shape[0] - 2
-    nj = w.shape[1]
+    nj = by_keep.shape[1]
     for k in range(size_start[min_keep + 1], size_start[n + 1]):
         for f in range(sub.shape[1]):
             s = sub[k, f]
             if s >= 0:
                 for j in range(nj):
-                    w[k, j] = max(w[k, j], w[s, j])
+                    by_keep[k, j] = max(by_keep[k, j], by_keep[s, j])
 
 
 @njit(cache=True)
-def _start_of_turn(w, rules, lattice, result):
-    """From the final-roll values in w's roll rows to result[j], the value at the turn's start."""
+def _start_of_turn(by_keep, rules, lattice, result):
+    """From the final-roll values in by_keep's roll rows to result[j], the value at the turn's start."""
     _, size_start, add, sub, roll_prob = lattice
     first_roll = size_start[size_start.shape[0] - 2]
-    _keep_means(w, add, size_start)  # keeps after the second roll
-    _best_sub_keeps(w, sub, size_start, rules.params[P_MIN_KEEP])
-    _keep_means(w, add, size_start)  # keeps after the first roll
-    _best_sub_keeps(w, sub, size_start, 0)
-    for j in range(w.shape[1]):
+    _keep_means(by_keep, add, size_start)  # keeps after the second roll
+    _best_sub_keeps(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
+    _keep_means(by_keep, add, size_start)  # keeps after the first roll
+    _best_sub_keeps(by_keep, sub, size_start, 0)
+    for j in range(by_keep.shape[1]):
         result[j] = 0.0
     for r in range(roll_prob.shape[0]):
-        for j in range(w.shape[1]):
-            result[j] += roll_prob[r] * w[first_roll + r, j]
+        for j in range(by_keep.shape[1]):
+            result[j] += roll_prob[r] * by_keep[first_roll + r, j]
 
 
 @njit(cache=True, parallel=True)
@@ -88,10 +88,10 @@ def _solve_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, val
         ups = np.empty((n_ups + PAD - 1) // PAD * PAD, dtype=np.int64)
         ups[:n_ups] = ups_list[ups_ptr[u] : ups_ptr[u + 1]]
         ups[n_ups:] = ups[n_ups - 1]
-        w = np.empty((n_keeps, ups.shape[0]))
+        by_keep = np.empty((n_keeps, ups.shape[0]))
         result = np.empty(ups.shape[0])
-        _final_roll_values(mask, flag, ups, rules, values, w, first_roll)
-        _start_of_turn(w, rules, lattice, result)
+        _final_roll_values(mask, flag, ups, rules, values, by_keep, first_roll)
+        _start_of_turn(by_keep, rules, lattice, result)
         for j in range(n_ups):
             values[mask, ups[j], flag] = result[j]
 
@@ -102,12 +102,12 @@ def keep_values(engine, values, mask: int, upper: int, joker_held: int) -> tuple
     the final-roll value in both."""
     lattice, rules = engine.lattice, engine.rules
     first_roll = int(lattice.size_start[-2])
-    w = np.empty((lattice.add.shape[0], 1))
-    _final_roll_values(mask, joker_held, np.array([upper]), rules, values, w, first_roll)
-    _keep_means(w, lattice.add, lattice.size_start)
-    after_second = w[:, 0].copy()
-    _best_sub_keeps(w, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
-    _keep_means(w, lattice.add, lattice.size_start)
-    after_first = w[:, 0].copy()
+    by_keep = np.empty((lattice.add.shape[0], 1))
+    _final_roll_values(mask, joker_held, np.array([upper]), rules, values, by_keep, first_roll)
+    _keep_means(by_keep, lattice.add, lattice.size_start)
+    after_second = by_keep[:, 0].copy()
+    _best_sub_keeps(by_keep, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
+    _keep_means(by_keep, lattice.add, lattice.size_start)
+    after_first = by_keep[:, 0].copy()
     after_first[first_roll:] = after_second[first_roll:]
     return after_second, after_first

@@ -116,7 +116,7 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
     8 columns (states of several items may share a call).
 
     The dice split into low dice (0..4), handled block by block in cache, and high dice (5, 6),
-    handled tile by tile across blocks. x holds one row per (high partial assignment, low roll).
+    handled tile by tile across blocks. by_high holds one row per (high partial assignment, low roll).
       1. Keeps after roll 2 by (high partial assignment, low key), maxes along the high dice.
       2. Per high roll: a block of every low partial assignment, maxes along the low dice: the
          value of every roll after roll 2.
@@ -127,12 +127,12 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
     dice (3, 4) along lines across the block. Means commute with means and maxes with maxes,
     which allows this order.
     """
-    hk, block, x = work
+    high_keeps, block, by_high = work
     low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
     n_keys = ordered.n_low_keys
     n_low_faces = low.faces.shape[0]
     n_inner = 7**inner.n
-    everything = ordered.iota[:n_inner]
+    everything = ordered.row_offsets[:n_inner]
     final = np.empty((rules.score.shape[0], 8))
     j0 = 0
     while j0 < 8:  # one item's columns at a time
@@ -142,24 +142,24 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
         _final_roll_values(masks[j0], flags[j0], ups[j0:j1], rules, values, final[:, j0:j1], 0)
         j0 = j1
     kept = _compact_keeps(final, ordered)
-    for i in range(hk.shape[0]):  # 1.
-        _set_row(hk, i, _row(kept, ordered.high_low_keep[i]))
-    _transform(hk, high, 0, n_keys, ordered.iota[:n_keys], False)
+    for i in range(high_keeps.shape[0]):  # 1.
+        _set_row(high_keeps, i, _row(kept, ordered.high_low_keep[i]))
+    _transform(high_keeps, high, 0, n_keys, ordered.row_offsets[:n_keys], False)
     for h in high.faces:  # 2.
         for o in range(7**outer.n):
             for i in range(o * n_inner, (o + 1) * n_inner):
-                _set_row(block, i, _row(hk, h * n_keys + ordered.low_key[i]))
+                _set_row(block, i, _row(high_keeps, h * n_keys + ordered.low_key[i]))
             _transform(block, inner, o * n_inner, 1, ordered.zero, False)
         _transform(block, outer, 0, n_inner, inner.faces, False)
         for lf in range(n_low_faces):
-            _set_row(x, h * n_low_faces + lf, _row(block, low.faces[lf]))
+            _set_row(by_high, h * n_low_faces + lf, _row(block, low.faces[lf]))
     for c0 in range(0, n_low_faces, TILE):  # 3.
-        _transform(x, high, 0, n_low_faces, ordered.iota[c0 : min(c0 + TILE, n_low_faces)], True)
+        _transform(by_high, high, 0, n_low_faces, ordered.row_offsets[c0 : min(c0 + TILE, n_low_faces)], True)
     for h in range(7**high.n):  # 4.
         row = h * n_low_faces
         for o in outer.faces:
             for i in inner.faces:
-                _set_row(block, o * n_inner + i, _row(x, row))
+                _set_row(block, o * n_inner + i, _row(by_high, row))
                 row += 1
             _transform(block, inner, o * n_inner, 1, ordered.zero, True)
         _transform(block, outer, 0, n_inner, everything, True)
@@ -168,15 +168,15 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
         for o in outer.faces:
             _transform(block, inner, o * n_inner, 1, ordered.zero, False)
             for i in inner.faces:
-                _set_row(x, row, _row(block, o * n_inner + i))
+                _set_row(by_high, row, _row(block, o * n_inner + i))
                 row += 1
     total = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     for c0 in range(0, n_low_faces, TILE):  # 5.
         c1 = min(c0 + TILE, n_low_faces)
-        _transform(x, high, 0, n_low_faces, ordered.iota[c0:c1], False)
+        _transform(by_high, high, 0, n_low_faces, ordered.row_offsets[c0:c1], False)
         for h in high.faces:
             for lf in range(h * n_low_faces + c0, h * n_low_faces + c1):
-                total = _add_rows(total, _row(x, lf))
+                total = _add_rows(total, _row(by_high, lf))
     n_rolls = float(n_low_faces * high.faces.shape[0])
     for j in range(8):
         result[j] = total[j] / n_rolls
@@ -186,8 +186,8 @@ def ordered_work(ordered) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The work arrays of one _ordered_turn thread (34 MB for seven dice), allocated once per solve."""
     low, high = ordered.low, ordered.high
     rows = (7**high.n * ordered.n_low_keys, 7**low.n, 7**high.n * low.faces.shape[0])
-    hk, block, x = (np.empty((r, ORDERED_COLUMNS)) for r in rows)
-    return hk, block, x
+    high_keeps, block, by_high = (np.empty((r, ORDERED_COLUMNS)) for r in rows)
+    return high_keeps, block, by_high
 
 
 def ordered_turn(engine: Engine, mask: int, flag: int, ups, values: np.ndarray) -> np.ndarray:
@@ -329,7 +329,7 @@ class OrderedDice(NamedTuple):
     order: np.ndarray  # (C,) compact keeps by number of dice rerolled, none first
     child: np.ndarray  # (C, 6): the compact keep with its lowest rerolled die showing face code c
     base_ms: np.ndarray  # (C,): for keeps of all dice, the multiset row of the roll tables, else -1
-    iota: np.ndarray  # 0, 1, 2, ...: row offsets
+    row_offsets: np.ndarray  # 0, 1, 2, ...
     zero: np.ndarray  # [0]
 
 

@@ -86,13 +86,13 @@ def simulate_turn(
         mask, flag = group_mask[grp], group_flag[grp]
         ups = col_up[group_col[grp] : group_col[grp + 1]]
         nc = ups.shape[0]
-        w = np.empty((n_keeps, nc))
-        _final_roll_values(mask, flag, ups, rules, values, w, first_roll)
-        final = w[first_roll:].copy()
-        _keep_means(w, add, size_start)
-        after_second = w.copy()
-        _best_sub_keeps(w, sub, size_start, params[P_MIN_KEEP])
-        _keep_means(w, add, size_start)  # w: keep values after the first roll
+        by_keep = np.empty((n_keeps, nc))
+        _final_roll_values(mask, flag, ups, rules, values, by_keep, first_roll)
+        final = by_keep[first_roll:].copy()
+        _keep_means(by_keep, add, size_start)
+        after_second = by_keep.copy()
+        _best_sub_keeps(by_keep, sub, size_start, params[P_MIN_KEEP])
+        _keep_means(by_keep, add, size_start)  # by_keep: keep values after the first roll
         opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
         opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
         n_opts = np.empty(n_rolls, dtype=np.int64)
@@ -101,7 +101,7 @@ def simulate_turn(
             g = games[i]
             c = game_col[g]
             r = _reroll(rng, g, 0, n_dice, add, size_start)
-            k = _best_keep(r, w, c, final[r - first_roll, c], roll_subs, 0, size_start)
+            k = _best_keep(r, by_keep, c, final[r - first_roll, c], roll_subs, 0, size_start)
             if k != r:
                 r = _reroll(rng, g, k, n_dice, add, size_start)
                 k = _best_keep(r, after_second, c, final[r - first_roll, c], roll_subs, params[P_MIN_KEEP], size_start)
