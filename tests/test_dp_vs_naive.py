@@ -8,8 +8,8 @@ import pytest
 from naive import NaiveSolver
 
 from solver import dp
+from solver.rules import PRESETS
 from solver.scoring import possible_points
-from solver.variants import PRESETS
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 TOL = 1e-9

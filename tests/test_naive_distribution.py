@@ -10,7 +10,6 @@ from fractions import Fraction as F
 from itertools import product
 
 import pytest
-
 from naive import NaiveSolver
 
 TOL = 1e-9
