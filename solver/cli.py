@@ -445,6 +445,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
 
 def _plot_backend(path: Path):
     """matplotlib's pyplot, once the plot's path and format are known to work."""
+    check_writable_file(path, "--plot")
     try:
         import matplotlib
 
@@ -457,7 +458,6 @@ def _plot_backend(path: Path):
     suffix = path.suffix.lstrip(".").lower()
     if suffix not in formats:
         raise KniffelError(f"--plot {path}: name a file ending in one of .{', .'.join(sorted(formats))}")
-    check_writable_file(path, "--plot")
     return plt
 
 

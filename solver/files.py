@@ -98,6 +98,29 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     atomic_write(path, lambda fh: fh.write(data))
 
 
+def atomic_write_files(items: list[tuple[Path, bytes]]) -> None:
+    """Several files: every temp file written and fsynced first, then renamed in the given order.
+    A process killed between two renames leaves the later files complete as temp files, so a
+    reader can finish the job (tables.load does, for a table's sidecar)."""
+    temps = []
+    try:
+        for path, data in items:
+            remove_stale_temps(Path(path))
+            tmp = temp_path(Path(path))
+            temps.append(tmp)
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        for (path, _), tmp in zip(items, temps):
+            os.replace(tmp, path)
+    finally:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+    for folder in {Path(path).parent for path, _ in items}:
+        _fsync_folder(folder)
+
+
 @contextmanager
 def no_interrupts() -> Iterator[None]:
     """Hold back SIGINT until the block ends (main thread only; elsewhere signals go to the main thread)."""

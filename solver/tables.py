@@ -5,10 +5,10 @@ it holds the SHA-256 of the table file's bytes, verified on every load (about 50
 Kniffel 7 table, see benchmarks/README.md), so a flipped bit, a truncated file or an .npz under
 the .npy name is refused with one line naming the file and the fix, never used.
 
-Writing is atomic (solver/files.py: temp file, fsync, rename; Ctrl-C held back while a table and
-its sidecar are written). The table is renamed into place before its sidecar; a process killed
-between the two renames leaves the new sidecar as a temp file, which the next load finds (its
-checksum matches the table) and completes.
+Writing is atomic (solver/files.py: temp files, fsync, rename; Ctrl-C held back while a table and
+its sidecar are written). Both temp files are complete before the table is renamed into place, then
+the sidecar; a process killed between the two renames leaves the new sidecar as a temp file, which
+the next load finds (its checksum matches the table) and completes.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 from . import __version__
 from .dp import table_shape
 from .errors import KniffelError
-from .files import _TEMP, _alive, atomic_write_bytes, no_interrupts, read_bounded, read_json
+from .files import _TEMP, _alive, atomic_write_files, no_interrupts, read_bounded, read_json
 from .variants import Variant
 
 TABLE_FORMAT = 1
@@ -100,9 +100,8 @@ def save(variant: Variant, values: np.ndarray, directory: Path, *, states: int, 
         "sha256": checksum(data),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    with no_interrupts():
-        atomic_write_bytes(npy, data)  # the table first: a sidecar never describes an older table
-        atomic_write_bytes(meta_path, (json.dumps(meta, indent=2) + "\n").encode())
+    with no_interrupts():  # the table renamed first: a sidecar never describes an older table
+        atomic_write_files([(npy, data), (meta_path, (json.dumps(meta, indent=2) + "\n").encode())])
     return meta
 
 
@@ -148,7 +147,10 @@ def _read_npy(npy: Path, variant: Variant, digest: str, fix: str) -> np.ndarray:
     """The array of a table file whose bytes have this SHA-256; anything else is TableDamaged."""
     shape = table_shape(variant)
     limit = int(np.prod(shape)) * 8 + HEADER_LIMIT
-    data = read_bounded(npy, limit, "table", TableDamaged)
+    try:
+        data = read_bounded(npy, limit, "table", TableDamaged)
+    except TableDamaged as exc:
+        raise TableDamaged(f"{exc}; {fix}") from None
     if data[:2] == b"PK":
         raise TableDamaged(f"table {npy} is a zip archive (.npz?), not a .npy table; {fix}")
     if not data.startswith(NPY_MAGIC):
@@ -245,8 +247,7 @@ def save_checkpoint(
         "sha256": checksum(data),
     }
     with no_interrupts():
-        atomic_write_bytes(layer_file, data)
-        atomic_write_bytes(meta_path, (json.dumps(meta) + "\n").encode())
+        atomic_write_files([(layer_file, data), (meta_path, (json.dumps(meta) + "\n").encode())])
         for old in _checkpoint_arrays(variant, directory):
             if old != layer_file:
                 old.unlink(missing_ok=True)

@@ -11,10 +11,10 @@ from solver.variants import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, RuleError, find
 
 
 def test_card_syntax_names_positions_and_extra():
-    card = parse_card(KNIFFEL, "einser=3, Dreier=9, kniffel=50, chance=22, extra=50")
-    assert card.points == 3 + 9 + 50 + 22 + 50
+    card = parse_card(KNIFFEL, "einser=3, Dreier=9, kniffel=50, chance=30, extra=50")
+    assert card.points == 3 + 9 + 50 + 30 + 50  # Chance 30: the joker entry the extra points need
     assert card.state == ((1 << 0) | (1 << 2) | (1 << 11) | (1 << 12), 12, 1)
-    same = parse_card(KNIFFEL, "1=3,3=9,12=50,13=22,extra=50")
+    same = parse_card(KNIFFEL, "1=3,3=9,12=50,13=30,extra=50")
     assert same.filled == card.filled
     assert parse_card(KNIFFEL, "Große Straße=40").filled == parse_card(KNIFFEL, "grosse-strasse=40").filled
     assert parse_card(KNIFFEL, "large straight=40").filled == parse_card(KNIFFEL, "GROSSE STRASSE=40").filled
