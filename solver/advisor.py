@@ -54,26 +54,30 @@ class Option:
         return d
 
 
+def dice_example(variant: Variant) -> str:
+    """A valid roll to show in messages: one face of every die (die i shows its face number i + 1)."""
+    return ",".join(str(die[i % len(die)]) for i, die in enumerate(variant.dice))
+
+
 def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
     """'3,3,5,1,6', '3 3 5 1 6' or '33516' (one digit per die, in die order), or for named dice
     'blue=2,green=3,...'; checked against each die's faces."""
     raw = text.strip()
     if not raw:
-        raise RuleError(f"no dice given; {variant.name} needs {variant.n_dice} dice")
+        raise RuleError(f"no dice given; {variant.name} needs {variant.n_dice} dice, e.g. {dice_example(variant)}")
     if "=" in raw:
         raw = _named_dice(variant, raw)
     parts = [p for p in raw.replace(",", " ").split() if p]
-    if len(parts) == 1 and parts[0].isdigit() and len(parts[0]) > 1:
+    if len(parts) == 1 and _digits(parts[0]) and len(parts[0]) > 1:
         parts = list(parts[0])
-    try:
-        dice = tuple(int(p) for p in parts)
-    except ValueError:
-        raise RuleError(
-            f"dice {text!r}: expected {variant.n_dice} numbers such as "
-            f"{','.join(str(f) for f in variant.dice[0][: variant.n_dice])}"
-        ) from None
+    if not all(_digits(p) for p in parts):
+        raise RuleError(f"dice {text!r}: expected {variant.n_dice} numbers such as {dice_example(variant)}")
+    dice = tuple(int(p) for p in parts)
     if len(dice) != variant.n_dice:
-        raise RuleError(f"dice {text!r}: {len(dice)} dice given, {variant.name} rolls {variant.n_dice}")
+        raise RuleError(
+            f"dice {text!r}: {len(dice)} dice given, {variant.name} rolls {variant.n_dice} "
+            f"(e.g. {dice_example(variant)})"
+        )
     for i, (face, die) in enumerate(zip(dice, variant.dice)):
         if face not in die:
             if variant.die_names:
@@ -82,19 +86,34 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
     return dice
 
 
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def _named_dice(variant: Variant, text: str) -> str:
-    """'blue=2,green=3,...' -> '2 3 ...' in die order."""
+    """'blue=2,green=3,...' -> '2 3 ...' in die order. Every entry must name its die."""
     faces: list[str | None] = [None] * variant.n_dice
-    for entry in text.split(","):
-        name, _, face = entry.partition("=")
+    entries = [e.strip() for e in text.replace(";", ",").split(",") if e.strip()]
+    for entry in entries:
+        name, sep, face = (part.strip() for part in entry.partition("="))
+        if not sep:
+            names = ",".join(f"{n}={f}" for n, f in zip(variant.die_names, dice_example(variant).split(",")))
+            raise RuleError(
+                f"dice {text!r}: {entry!r} names no die; give every die by name ({names}) "
+                f"or every face in die order ({dice_example(variant)}), not a mix"
+            )
         try:
             die = variant.find_die(name)
         except RuleError as exc:
             raise RuleError(f"dice {text!r}: {exc}") from None
+        if not face:
+            raise RuleError(f"dice {text!r}: no face after {name}=")
+        if not _digits(face):
+            raise RuleError(f"dice {text!r}: {name}={face}: a face is a number")
         if faces[die] is not None:
-            raise RuleError(f"dice {text!r}: die {name.strip()} given twice")
-        faces[die] = face.strip()
-    missing = [variant.die_names[i] for i, f in enumerate(faces) if f is None]
+            raise RuleError(f"dice {text!r}: die {name} given twice")
+        faces[die] = face
+    missing = [variant.die_names[i] if variant.die_names else str(i + 1) for i, f in enumerate(faces) if f is None]
     if missing:
         raise RuleError(f"dice {text!r}: no face for {', '.join(missing)}")
     return " ".join(f for f in faces if f is not None)

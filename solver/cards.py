@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
-from .rules import RuleError, Variant
+from .rules import Joker, RuleError, Scratch, Variant
 from .scoring import possible_points
 
 
@@ -96,7 +97,78 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             )
         card.filled[b] = points
     _check_extra(card)
+    check_whole_card(card)
     return card
+
+
+@cache
+def entry_rules(variant: Variant):
+    """The rules' arrays over every roll the dice can show (order forgotten), and each roll's row."""
+    from .dice import possible_rolls
+    from .dp import rules_arrays
+
+    rolls = possible_rolls(variant.dice)
+    return rules_arrays(variant, rolls), {roll: r for r, roll in enumerate(rolls)}
+
+
+def check_whole_card(card: Card) -> None:
+    """Entries that are each possible but not together (README, "Cards"):
+
+    * restricted scratching: a 0 needs a final roll that fits no free box; a box that every roll
+      fits (Chance) therefore had to be filled before any 0;
+    * extra points: each further joker filled one box (not the joker box) with an entry such a roll
+      allows; there must be at least as many boxes holding such entries as jokers paid.
+    Both are necessary conditions, not sufficient ones; a card that passes them but can still not
+    occur is refused by the table (its value is NaN)."""
+    v = card.variant
+    if v.scratch == Scratch.RESTRICTED and 0 in card.filled.values():
+        always = [b for b in _always_fitting(v) if b not in card.filled]
+        if always:
+            zero = v.box_name(next(b for b, p in sorted(card.filled.items()) if p == 0))
+            raise RuleError(
+                f"card: {zero} holds 0, but under the rules of {v.name} a box may be scratched only when the "
+                f"roll fits no free box, and {v.box_name(always[0])} (free) fits every roll"
+            )
+    if card.extra and v.extra_points:
+        jokers = card.extra // v.extra_points
+        targets = _joker_entries(v)
+        able = [b for b, p in card.filled.items() if b != v.joker_index and p in targets[b]]
+        if jokers > len(able):
+            raise RuleError(
+                f"extra={card.extra}: {jokers} further {v.box_name(v.joker_index)} rolls each filled a box, but only "
+                f"{len(able)} box(es) of this card hold points such a roll can give"
+            )
+
+
+@cache
+def _always_fitting(variant: Variant) -> tuple[int, ...]:
+    """Boxes that score more than 0 with every roll of the dice."""
+    rules, _ = entry_rules(variant)
+    return tuple(b for b in range(len(variant.boxes)) if rules.score[:, b].min() > 0)
+
+
+@cache
+def _joker_entries(variant: Variant) -> dict[int, frozenset[int]]:
+    """For each box, the points a further joker roll can put there (with the box free and every other
+    box filled, or with the roll's own upper box free too), and 0 where scratching is free (unless a
+    forced joker names the box)."""
+    from .dp import roll_entries
+
+    rules, _ = entry_rules(variant)
+    n = len(variant.boxes)
+    full = (1 << n) - 1
+    scratch_any = variant.scratch == Scratch.FREE and variant.joker != Joker.FORCED  # forced: the rules pick the box
+    out: dict[int, set[int]] = {b: ({0} if scratch_any else set()) for b in range(n)}
+    for r in range(rules.score.shape[0]):
+        if not rules.joker_roll[r]:
+            continue
+        upper = int(rules.joker_upper[r])
+        for b in range(n):
+            for mask in {full & ~(1 << b), full & ~(1 << b) & ~(1 << upper) if upper >= 0 else full & ~(1 << b)}:
+                for box, points in roll_entries(rules, mask, 1, r):
+                    if box == b:
+                        out[b].add(points)
+    return {b: frozenset(p) for b, p in out.items()}
 
 
 def _check_extra(card: Card) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -12,6 +13,8 @@ import click
 import numpy as np
 
 from . import solving, tables
+from .errors import KniffelError
+from .files import check_writable_file
 from .rules import PRESETS, RuleError, find_variant
 
 
@@ -34,29 +37,53 @@ def get_table(variant, settings: Settings):
     return solving.load_or_solve(variant, settings.tables_dir, progress=settings.progress)
 
 
+DEFAULT_GAME_FILE = "kniffel-game.json"
+
+
 def _settings(ctx) -> Settings:
     return ctx.find_object(Settings)
 
 
+class _Interrupted(Exception):
+    """Ctrl-C, carried past click (which would turn it into Abort and print a blank line)."""
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Was this click Abort a Ctrl-C (rather than the end of input at a prompt)?"""
+    cause = exc.__cause__ or exc.__context__
+    return isinstance(cause, KeyboardInterrupt)
+
+
 class OneLineErrors(click.Group):
-    """Every error is one line on stderr and exit code 2 (130 when interrupted), never a traceback."""
+    """Every user error (KniffelError, click's usage errors, OSError) is one line on stderr and exit
+    code 2; Ctrl-C is `kniffel: interrupted` and exit code 130. Anything else is a bug and keeps its
+    traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted from None
 
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
+        args = list(sys.argv[1:] if args is None else args)
+        if not args:
+            args = ["--help"]  # `kniffel` alone: the help, exit code 0
         try:
             code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
-        except click.exceptions.Abort:
-            click.echo("kniffel: aborted", err=True)
+        except (_Interrupted, KeyboardInterrupt):
+            click.echo("kniffel: interrupted", err=True)
+            sys.exit(130)
+        except click.exceptions.Abort as exc:
+            click.echo("kniffel: interrupted" if _interrupted(exc) else "kniffel: aborted (end of input)", err=True)
             sys.exit(130)
         except click.ClickException as exc:
             click.echo(f"kniffel: error: {exc.format_message()}", err=True)
             sys.exit(exc.exit_code or 2)
-        except (RuleError, tables.TableError, ValueError, OSError) as exc:
+        except (KniffelError, OSError) as exc:
             click.echo(f"kniffel: error: {exc}", err=True)
             sys.exit(2)
-        except KeyboardInterrupt:
-            click.echo("kniffel: interrupted", err=True)
-            sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -75,6 +102,8 @@ class OneLineErrors(click.Group):
 def cli(ctx, tables_path, threads, no_progress):
     """Exact optimal strategy for solitaire Kniffel, Yahtzee, Yatzy and variants."""
     ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress)
+    source = "--tables" if tables_path else f"${tables.ENV_DIR}" if os.environ.get(tables.ENV_DIR) else "tables folder"
+    tables.check_tables_dir(ctx.obj.tables_dir, source)
     if threads:
         from . import dp
 
@@ -247,14 +276,13 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
 @cli.command()
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
 @click.option("--roll-for-me", is_flag=True, help="Roll the dice instead of asking for them.")
-@click.option("--seed", type=int, default=None, help="Seed for --roll-for-me (reproducible games).")
+@click.option("--seed", type=int, default=None, help="Seed for --roll-for-me (reproducible games; all of it is used).")
 @click.option(
     "--save",
     "save_path",
     type=click.Path(dir_okay=False),
-    default="kniffel-game.json",
-    show_default=True,
-    help="Game record, written after every step.",
+    default=None,
+    help=f"Game record, written after every step [default: {DEFAULT_GAME_FILE}; with --resume: that file].",
 )
 @click.option(
     "--resume",
@@ -263,29 +291,51 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
     default=None,
     help="Continue the game saved in this file.",
 )
+@click.option("--force", is_flag=True, help="Let --save replace an existing file.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.pass_context
-def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, keep_one):
+def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, keep_one):
     """Play a whole game with advice after every roll (type 'help' at any prompt)."""
     from .game import Game
     from .play import PlayLoop
 
     if resume_path:
-        game = Game.load(Path(resume_path))
-        save_path = resume_path
+        game = Game.load(Path(resume_path))  # validated completely, by replaying every event
         if variant_name and find_variant(variant_name, keep_one) != game.variant:
             raise RuleError(f"{resume_path} is a game of {game.variant.name}, not {variant_name}")
+        if seed is not None and seed != game.seed:
+            raise RuleError(f"{resume_path} was played with seed {game.seed}; --seed cannot change it")
+        if roll_for_me:
+            game.roll_for_me = True
     else:
         variant = find_variant(_variant_or_default(variant_name), keep_one)
         game = Game(variant, seed=seed, roll_for_me=roll_for_me)
+    target = Path(save_path or resume_path or DEFAULT_GAME_FILE)
+    _check_game_target(target, resume_path, force)
     advisor = _advisor(game.variant, _settings(ctx))
-    PlayLoop(game, advisor, Path(save_path)).run()
+    PlayLoop(game, advisor, target).run()
+
+
+def _check_game_target(target: Path, resume_path: str | None, force: bool) -> None:
+    """A game is saved only where nothing would be lost: a new file, the game being resumed, or --force."""
+    check_writable_file(target, "game file")
+    if not target.exists() or force:
+        return
+    if resume_path and os.path.samefile(target, resume_path):
+        return
+    raise KniffelError(f"{target} exists already; choose another --save FILE, or add --force to replace it")
 
 
 @cli.command()
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
 @click.option("-n", "--games", type=click.IntRange(1, 100_000_000), default=100_000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same games.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**32 - 1),
+    default=0,
+    show_default=True,
+    help="Same seed, same games (0 to 4294967295: every bit of it is used).",
+)
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
@@ -297,13 +347,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     from . import simulation as sim
 
     if plot:
-        try:
-            import matplotlib
-
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            raise click.UsageError("--plot needs matplotlib: pip install 'kniffel[plot]'") from None
+        plt = _plot_backend(Path(plot))  # checked before the simulation, not after it
     settings = _settings(ctx)
     variant = find_variant(_variant_or_default(variant_name), keep_one)
     values, meta = get_table(variant, settings)
@@ -321,6 +365,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     seconds = time.perf_counter() - t0
     out = sim.summary(played)
     out.update(seed=seed, seconds=round(seconds, 3), table_start_value=meta["start_value"])
+    _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
     if plot:
         fig, ax = plt.subplots(figsize=(8, 4.5))
         scores = played.scores
@@ -330,6 +375,30 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
         ax.legend()
         fig.tight_layout()
         fig.savefig(plot, dpi=120)
+        click.echo(f"histogram written to {plot}", err=as_json)
+
+
+def _plot_backend(path: Path):
+    """matplotlib's pyplot, once the plot's path and format are known to work."""
+    check_writable_file(path, "--plot")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib: pip install 'kniffel[plot]'") from None
+    formats = plt.figure().canvas.get_supported_filetypes()
+    plt.close("all")
+    suffix = path.suffix.lstrip(".").lower()
+    if suffix not in formats:
+        raise KniffelError(f"--plot {path}: name a file ending in one of .{', .'.join(sorted(formats))}")
+    return plt
+
+
+def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json) -> None:
+    from . import simulate as sim
+
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
@@ -353,8 +422,6 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     for b in out["boxes"].values():
         click.echo(f"{b['name']:<16} {b['mean']:>7.2f} {b['zero_rate']:>7.1%}")
     click.echo(sim.text_histogram(played.scores))
-    if plot:
-        click.echo(f"histogram written to {plot}")
 
 
 @cli.command()

@@ -14,23 +14,29 @@ The record (written by `kniffel play`, read by `kniffel review`):
 
 Rolls alternate with decisions; a turn ends with a "box" event (after roll 3,
 or earlier when the player stops rolling). Keeping every die means scoring now.
+
+A record is untrusted: `Game.load` reads at most MAX_FILE_BYTES, checks every field's type and
+replays every event through the rules (dice on the dice's faces, keeps inside the roll, a box entry
+exactly one the final roll allows under the scratching and joker rules, extra points included)
+before anything uses it. Any problem is one GameFileError naming the event.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .advisor import Advisor, Option
-from .cards import Card
+from .cards import Card, entry_rules
 from .errors import KniffelError
+from .files import atomic_write_bytes, parse_json, read_bounded
 from .rules import PRESETS, RuleError, Variant
 
 FORMAT = "kniffel-game"
 VERSION = 1
+MAX_FILE_BYTES = 1_000_000  # a finished game of the longest preset is about 10 KB
 
 
 class GameFileError(KniffelError):
@@ -94,6 +100,10 @@ class Game:
     # -- moves ----------------------------------------------------------
     def add_roll(self, dice) -> None:
         p = self.point()
+        dice = tuple(dice)
+        v = self.variant
+        if len(dice) != v.n_dice or any(d not in die for d, die in zip(dice, v.dice)):
+            raise RuleError(f"impossible dice {list(dice)} for {v.name} ({v.n_dice} dice)")
         if p.card.full:
             raise RuleError("the game is over")
         if p.roll >= self.variant.rolls:
@@ -130,11 +140,7 @@ class Game:
             if dice is None or len(set(dice)) != len(dice) or not all(0 <= d < self.variant.n_dice for d in dice):
                 raise RuleError(f"name the dice to keep among: {', '.join(self.variant.die_names)}")
             faces = tuple(p.dice[d] for d in dice)
-        left = list(p.dice)
-        for f in faces:
-            if f not in left:
-                raise RuleError(f"cannot keep {' '.join(map(str, faces))}: the dice are {' '.join(map(str, p.dice))}")
-            left.remove(f)
+        self.check_kept(faces)
         if len(faces) == self.variant.n_dice:
             raise RuleError("keeping every die ends the rolling: choose a box")
         if len(faces) < (self.variant.min_keep_last_reroll if p.roll == 2 else 0):
@@ -144,10 +150,40 @@ class Game:
             event["keep_dice"] = sorted(dice)
         self.events.append(event)
 
-    def add_box(self, box: int, points: int, extra: int) -> None:
-        if self.point().roll == 0:
+    def allowed_entries(self) -> list[tuple[int, int, int]]:
+        """(box, points, extra) of every entry the rules allow for the dice shown now."""
+        p = self.point()
+        if p.roll == 0:
             raise RuleError("roll the dice first")
+        rules, row_of = entry_rules(self.variant)
+        mask, _, flag = p.card.state
+        r = row_of[tuple(sorted(p.dice))]
+        extra = self.variant.extra_points if flag and rules.joker_roll[r] else 0
+        return [(b, pts, extra) for b, pts in _roll_entries(rules, mask, flag, r)]
+
+    def add_box(self, box: int, points: int, extra: int) -> None:
+        allowed = self.allowed_entries()
+        if (box, points, extra) not in allowed:
+            name = self.variant.box_name(box)
+            if box in self.point().card.filled:
+                raise RuleError(f"box {name} is already filled")
+            could = [f"{pts}" + (f" +{e} extra" if e else "") for b, pts, e in allowed if b == box]
+            got = f"{points}" + (f" +{extra} extra" if extra else "")
+            dice = " ".join(map(str, self.point().dice))
+            raise RuleError(
+                f"{name} cannot take {got} for dice {dice}; "
+                + (f"the rules give {', '.join(could)}" if could else "the rules do not allow that box now")
+            )
         self.events.append({"box": self.variant.boxes[box].key, "points": points, "extra": extra})
+
+    def check_kept(self, faces) -> None:
+        """Refuse faces that the dice shown do not hold (so '11111' is no 'keep all' without 1s)."""
+        left = list(self.point().dice)
+        for f in faces:
+            if f not in left:
+                shown = " ".join(map(str, self.point().dice))
+                raise RuleError(f"cannot keep {' '.join(map(str, faces))}: the dice are {shown}")
+            left.remove(f)
 
     def undo(self) -> bool:
         """Step back one decision (and the roll that followed it). False when nothing is left."""
@@ -176,60 +212,110 @@ class Game:
         }
 
     def save(self, path: Path) -> None:
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n")
-        os.replace(tmp, path)
+        """Atomically: the file holds the previous record or this one, never a part."""
+        atomic_write_bytes(Path(path), (json.dumps(self.to_json(), indent=1) + "\n").encode())
 
     @classmethod
     def load(cls, path: Path) -> Game:
-        try:
-            data = json.loads(Path(path).read_text())
-        except OSError as exc:
-            raise GameFileError(f"cannot read game file {path}: {exc.strerror}") from None
-        except ValueError:
-            raise GameFileError(f"game file {path} is not JSON") from None
+        data = parse_json(
+            read_bounded(Path(path), MAX_FILE_BYTES, "game file", GameFileError), f"game file {path}", GameFileError
+        )
+        return cls.from_json(data, f"game file {path}")
+
+    @classmethod
+    def from_json(cls, data, where: str = "game record") -> Game:
+        """A game from a parsed record, validated completely (see the module's docstring)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise GameFileError(f'{path} is not a kniffel game record (no "format": "{FORMAT}")')
-        if data.get("version") != VERSION:
-            raise GameFileError(f"game file {path} has version {data.get('version')!r}; this program reads {VERSION}")
+            raise GameFileError(f'{where} is not a kniffel game record (no "format": "{FORMAT}")')
+        version = data.get("version")
+        if not _is_int(version) or version != VERSION:
+            raise GameFileError(f"{where} has version {version!r}; this program reads version {VERSION}")
         name = data.get("variant")
         variant = PRESETS.get(name) if isinstance(name, str) else None
         if variant is None:
-            raise GameFileError(f"game file {path} names an unknown variant {data.get('variant')!r}")
+            raise GameFileError(f"{where} names an unknown variant {_short(name)}; known: {', '.join(PRESETS)}")
         if data.get("fingerprint") != variant.fingerprint():
-            raise GameFileError(f"game file {path} was played under other rules of {variant.name}")
-        game = cls(variant, seed=data.get("seed"), roll_for_me=bool(data.get("roll_for_me")))
+            raise GameFileError(f"{where} was played under other rules of {variant.name} (fingerprint differs)")
+        seed, roll_for_me = data.get("seed"), data.get("roll_for_me", False)
+        if seed is not None and not _is_int(seed):
+            raise GameFileError(f"{where}: seed {_short(seed)} is not a whole number or null")
+        if not isinstance(roll_for_me, bool):
+            raise GameFileError(f"{where}: roll_for_me {_short(roll_for_me)} is not true or false")
         events = data.get("events")
         if not isinstance(events, list):
-            raise GameFileError(f"game file {path} has no event list")
-        try:
-            for i, ev in enumerate(events):  # noqa: B007 (i names the event in the error)
+            raise GameFileError(f"{where} has no event list")
+        most = len(variant.boxes) * (2 * variant.rolls)  # rolls, keeps and a box per turn
+        if len(events) > most:
+            raise GameFileError(f"{where} has {len(events)} events; a game of {variant.name} has at most {most}")
+        game = cls(variant, seed=seed, roll_for_me=roll_for_me)
+        for i, ev in enumerate(events):
+            try:
                 game._replay_event(ev)
-        except (RuleError, KeyError, TypeError, ValueError) as exc:
-            raise GameFileError(f"game file {path}, event {i + 1}: {exc}") from None
+            except KniffelError as exc:
+                raise GameFileError(f"{where}, event {i + 1}: {exc}") from None
+        card = game.point().card
+        finished, score = data.get("finished", card.full), data.get("score", card.points if card.full else None)
+        if finished is not card.full or score != (card.points if card.full else None) or isinstance(score, bool):
+            raise GameFileError(
+                f"{where}: its finished/score fields ({_short(finished)}, {_short(score)}) do not match its events "
+                f"({card.full}, {card.points if card.full else None})"
+            )
         return game
 
     def _replay_event(self, ev) -> None:
-        """Append one recorded event, checking it against the rules."""
+        """Append one recorded event, checking its form and then the rules."""
+        v = self.variant
         if not isinstance(ev, dict):
-            raise ValueError("an event must be an object")
+            raise GameFileError(f"an event must be an object, not {_short(ev)}")
+        kinds = [k for k in ("roll", "keep", "box") if k in ev]
+        if len(kinds) != 1:
+            raise GameFileError(f"an event is one of roll, keep or box: {_short(ev)}")
+        allowed_keys = {"roll": {"roll"}, "keep": {"keep", "keep_dice"}, "box": {"box", "points", "extra"}}[kinds[0]]
+        if set(ev) - allowed_keys:
+            raise GameFileError(f"unknown field {sorted(set(ev) - allowed_keys)[0]!r} in {_short(ev)}")
         if "roll" in ev:
-            dice = tuple(int(d) for d in ev["roll"])
-            if len(dice) != self.variant.n_dice or any(d not in die for d, die in zip(dice, self.variant.dice)):
-                raise ValueError(f"impossible dice {list(dice)}")
-            self.add_roll(dice)
+            self.add_roll(_int_list(ev["roll"], "roll"))
         elif "keep" in ev:
-            kept_dice = tuple(int(d) for d in ev["keep_dice"]) if "keep_dice" in ev else None
-            self.add_keep(tuple(int(f) for f in ev["keep"]), kept_dice)
-        elif "box" in ev:
-            p = self.point()
-            box = self.variant.box_index(ev["box"])
-            entry = (box, int(ev["points"]), int(ev.get("extra", 0)))
-            if box in p.card.filled:
-                raise ValueError(f"box {ev['box']} is already filled")
-            self.events.append({"box": ev["box"], "points": entry[1], "extra": entry[2]})
+            faces = _int_list(ev["keep"], "keep")
+            if v.identical_dice:
+                if "keep_dice" in ev:
+                    raise GameFileError(f"keep_dice names dice told apart; the dice of {v.name} are identical")
+                self.add_keep(faces)
+                return
+            if "keep_dice" not in ev:
+                raise GameFileError(f"a keep of {v.name} names its dice (keep_dice)")
+            dice = _int_list(ev["keep_dice"], "keep_dice")
+            self.add_keep((), dice)
+            if sorted(faces) != self.events[-1]["keep"]:
+                raise GameFileError(f"keep {list(faces)} is not what dice {list(dice)} show")
         else:
-            raise ValueError(f"unknown event {ev!r}")
+            box, points, extra = ev["box"], ev.get("points"), ev.get("extra", 0)
+            if not isinstance(box, str):
+                raise GameFileError(f"box {_short(box)} is not a box name")
+            if not isinstance(points, int) or isinstance(points, bool) or not _is_int(extra):
+                raise GameFileError(f"points {_short(points)} and extra {_short(extra)} must be whole numbers")
+            self.add_box(v.box_index(box), points, extra)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _int_list(x, what: str) -> tuple[int, ...]:
+    if not isinstance(x, list) or len(x) > 16 or not all(_is_int(d) for d in x):
+        raise GameFileError(f"{what} must be a list of at most 16 whole numbers, not {_short(x)}")
+    return tuple(x)
+
+
+def _short(x) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _roll_entries(rules, mask, flag, r):
+    from .dp import roll_entries
+
+    return roll_entries(rules, mask, flag, r)
 
 
 def decisions(game: Game, advisor: Advisor) -> list[Decision]:
@@ -241,10 +327,8 @@ def decisions(game: Game, advisor: Advisor) -> list[Decision]:
         p = replay.point()
         if "keep" in ev:
             _, options = advisor.advise(p.card, p.dice, p.roll)
-            if "keep_dice" in ev:
-                chosen = next(o for o in options if list(o.keep_dice) == sorted(ev["keep_dice"]))
-            else:
-                chosen = next(o for o in options if sorted(o.keep) == sorted(ev["keep"]))
+            key = "keep_dice" if "keep_dice" in ev else "keep"
+            chosen = _find([o for o in options if sorted(getattr(o, key)) == sorted(ev[key])], ev)
             out.append(Decision(turn, p.roll, p.dice, p.card, chosen, options[0]))
         elif "box" in ev:
             options = advisor.box_options(p.card, p.dice)
@@ -257,9 +341,15 @@ def decisions(game: Game, advisor: Advisor) -> list[Decision]:
             if p.roll < game.variant.rolls and "keep" not in replay.events[-1]:
                 # scoring before the last roll = keeping all dice, then choosing the box
                 _, keeps = advisor.advise(p.card, p.dice, p.roll)
-                stop = next(o for o in keeps if len(o.keep) == game.variant.n_dice)
+                stop = _find([o for o in keeps if len(o.keep) == game.variant.n_dice], ev)
                 out.append(Decision(turn, p.roll, p.dice, p.card, stop, keeps[0]))
             out.append(Decision(turn, p.roll, p.dice, p.card, match[0], options[0]))
             turn += 1
         replay.events.append(ev)
     return out
+
+
+def _find(matches: list[Option], ev) -> Option:
+    if matches:
+        return matches[0]
+    raise GameFileError(f"no option matches {_short(ev)}")  # Game.load's replay makes this unreachable

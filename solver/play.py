@@ -63,11 +63,13 @@ class PlayLoop:
         self.advisor = advisor
         self.save_path = save_path
         self.v = game.variant
+        self.answers = 0  # input lines read: a step that fails without reading one would fail forever
 
     def say(self, text: str = "") -> None:
         click.echo(text)
 
     def ask(self, prompt: str) -> str:
+        self.answers += 1
         return click.prompt(prompt, default="", show_default=False, prompt_suffix=" ").strip()
 
     def save(self) -> None:
@@ -77,9 +79,12 @@ class PlayLoop:
         self.say(f"{self.v.title}. The game is saved to {self.save_path} after every step; type 'help' for commands.")
         try:
             while not self.game.finished:
+                answers = self.answers
                 try:
                     self.step()
                 except RuleError as exc:
+                    if self.answers == answers:  # nothing typed: the same step would fail again, forever
+                        raise
                     self.say(f"  ! {exc}")
         except Quit:
             self.say(f"Stopped. Continue with: kniffel play --resume {self.save_path}")
@@ -176,6 +181,7 @@ class PlayLoop:
             faces = tuple(p.dice[d] for d in dice)
         else:
             faces = parse_faces(body)
+        self.game.check_kept(faces)  # before "all dice kept = stop": '11111' needs five 1s
         if len(faces) == self.v.n_dice:
             self.score(p, self.ask("Which box? (Enter = advice)"))
             return
@@ -221,7 +227,7 @@ def parse_die_names(variant, text: str) -> tuple[int, ...]:
 
 def parse_faces(text: str) -> tuple[int, ...]:
     parts = text.replace(",", " ").split()
-    if len(parts) == 1 and parts[0].isdigit():
+    if len(parts) == 1 and parts[0].isascii() and parts[0].isdigit():
         parts = list(parts[0])
     try:
         return tuple(int(p) for p in parts)

@@ -203,7 +203,7 @@ class Variant:
     def find_box(self, name: str) -> int:
         """Index of a box given by German or English name, key, alias or 1-based position."""
         text = name.strip()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             pos = int(text)
             if 1 <= pos <= len(self.boxes):
                 return pos - 1
@@ -218,7 +218,7 @@ class Variant:
     def find_die(self, name: str) -> int:
         """Index of a die given by its name (colour) or 1-based number."""
         text = name.strip().lower()
-        if text.isdigit() and 1 <= int(text) <= self.n_dice:
+        if text.isascii() and text.isdigit() and 1 <= int(text) <= self.n_dice:
             return int(text) - 1
         names = [n.lower() for n in self.die_names]
         if text in names:

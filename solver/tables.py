@@ -1,14 +1,22 @@
-"""State-value tables on disk: <variant>.npy plus a JSON sidecar.
+"""State-value tables on disk: <variant>.npy plus a JSON sidecar; checkpoints of long solves.
 
-Writing is atomic (temporary files, then rename), so an interrupted solve never
-leaves a half table. Loading checks the sidecar against the variant's rules
-fingerprint and the array's shape and dtype, and refuses anything else with a
-message that names the fix.
+Everything read back is untrusted. The sidecar is size-bounded, parsed safely and schema-checked;
+it holds the SHA-256 of the table file's bytes, verified on every load (about 50 ms for the 22 MB
+Kniffel 7 table, see benchmarks/README.md), so a flipped bit, a truncated file or an .npz under
+the .npy name is refused with one line naming the file and the fix, never used.
+
+Writing is atomic (solver/files.py: temp files, fsync, rename; Ctrl-C held back while a table and
+its sidecar are written). Both temp files are complete before the table is renamed into place, then
+the sidecar; a process killed between the two renames leaves the new sidecar as a temp file, which
+the next load finds (its checksum matches the table) and completes.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import math
 import os
 import time
 from pathlib import Path
@@ -18,10 +26,14 @@ import numpy as np
 from . import __version__
 from .dp import table_shape
 from .errors import KniffelError
+from .files import _TEMP, _alive, atomic_write_files, no_interrupts, read_bounded, read_json
 from .rules import Variant
 
 TABLE_FORMAT = 1
 ENV_DIR = "KNIFFEL_TABLES"
+SIDECAR_LIMIT = 64 * 1024  # a sidecar is a few hundred bytes
+HEADER_LIMIT = 64 * 1024  # room for the .npy header around the array's bytes
+NPY_MAGIC = b"\x93NUMPY"
 
 
 class TableError(KniffelError):
@@ -30,6 +42,10 @@ class TableError(KniffelError):
 
 class TableMissing(TableError):
     pass
+
+
+class TableDamaged(TableError):
+    """The table or its sidecar exists but cannot be used (damaged, changed, other rules)."""
 
 
 def tables_dir(override: str | os.PathLike | None = None) -> Path:
@@ -43,13 +59,35 @@ def tables_dir(override: str | os.PathLike | None = None) -> Path:
     return default_tables_dir()
 
 
+def check_tables_dir(directory: Path, source: str) -> None:
+    """Refuse a tables folder that is a file or a device (or lies under one) before any work."""
+    path = Path(directory)
+    for p in (path, *path.parents):
+        if p.exists() and not p.is_dir():
+            what = "is not a folder" if p == path else f"lies under {p}, which is not a folder"
+            raise TableError(f"{source} {directory} {what}; name a folder for the tables")
+        if p.exists():
+            break
+
+
 def paths(variant: Variant, directory: Path) -> tuple[Path, Path]:
     return directory / f"{variant.name}.npy", directory / f"{variant.name}.json"
+
+
+def checksum(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _npy_bytes(values: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, values, allow_pickle=False)
+    return buf.getvalue()
 
 
 def save(variant: Variant, values: np.ndarray, directory: Path, *, states: int, seconds: float) -> dict:
     directory.mkdir(parents=True, exist_ok=True)
     npy, meta_path = paths(variant, directory)
+    data = _npy_bytes(values)
     meta = {
         "variant": variant.name,
         "title": variant.title,
@@ -61,28 +99,103 @@ def save(variant: Variant, values: np.ndarray, directory: Path, *, states: int, 
         "seconds": round(float(seconds), 3),
         "shape": list(values.shape),
         "dtype": str(values.dtype),
+        "sha256": checksum(data),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    tmp_npy = npy.with_name(f".{npy.name}.{os.getpid()}.tmp")
-    tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp_npy, "wb") as fh:
-            np.save(fh, values)
-        tmp_meta.write_text(json.dumps(meta, indent=2) + "\n")
-        os.replace(tmp_npy, npy)  # the table first: a sidecar never describes an older table
-        os.replace(tmp_meta, meta_path)
-    finally:
-        for tmp in (tmp_npy, tmp_meta):
-            tmp.unlink(missing_ok=True)
+    with no_interrupts():  # the table renamed first: a sidecar never describes an older table
+        atomic_write_files([(npy, data), (meta_path, (json.dumps(meta, indent=2) + "\n").encode())])
     return meta
 
 
+# -- sidecars ------------------------------------------------------------------
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _meta_problem(meta, variant: Variant, *, checkpoint: bool = False) -> str | None:
+    """What is wrong with a parsed sidecar, or None. Other rules or format: 'other rules'."""
+    if not isinstance(meta, dict):
+        return f"its top level is {type(meta).__name__}, not an object"
+    if meta.get("format") != TABLE_FORMAT or meta.get("fingerprint") != variant.fingerprint():
+        return "other rules"
+    digest = meta.get("sha256")
+    if not isinstance(digest, str) or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        return "it has no valid sha256 checksum of the table (made by an older version?)"
+    fields = ("next_layer", "solved", "seconds") if checkpoint else ("start_value", "states", "seconds")
+    for key in fields:
+        value = meta.get(key)
+        if not _is_number(value) or not math.isfinite(float(value)):  # type: ignore[arg-type]
+            return f"its {key!r} is {value!r}, not a number"
+    if checkpoint:
+        if not isinstance(meta["next_layer"], int) or not -1 <= meta["next_layer"] < len(variant.boxes):
+            return f"its next_layer {meta['next_layer']!r} is not a layer of {variant.name}"
+        if not isinstance(meta["solved"], int) or meta["solved"] < 0:
+            return f"its solved count {meta['solved']!r} is not a count"
+    elif not isinstance(meta["states"], int) or meta["states"] < 0:
+        return f"its states count {meta['states']!r} is not a count"
+    return None
+
+
 def read_meta(variant: Variant, directory: Path) -> dict | None:
-    """The sidecar if it exists and parses, else None."""
+    """The sidecar if it exists, parses and matches the rules (its table unchecked), else None."""
     try:
-        return json.loads(paths(variant, directory)[1].read_text())
-    except (OSError, ValueError):
+        meta = read_json(paths(variant, directory)[1], SIDECAR_LIMIT, "table sidecar", TableError)
+    except TableError:
         return None
+    return meta if _meta_problem(meta, variant) is None else None
+
+
+def _read_npy(npy: Path, variant: Variant, digest: str, fix: str) -> np.ndarray:
+    """The array of a table file whose bytes have this SHA-256; anything else is TableDamaged."""
+    shape = table_shape(variant)
+    limit = int(np.prod(shape)) * 8 + HEADER_LIMIT
+    try:
+        data = read_bounded(npy, limit, "table", TableDamaged)
+    except TableDamaged as exc:
+        raise TableDamaged(f"{exc}; {fix}") from None
+    if data[:2] == b"PK":
+        raise TableDamaged(f"table {npy} is a zip archive (.npz?), not a .npy table; {fix}")
+    if not data.startswith(NPY_MAGIC):
+        what = "empty" if not data else "not a .npy file"
+        raise TableDamaged(f"table {npy} is {what}; {fix}")
+    if checksum(data) != digest:
+        raise TableDamaged(f"table {npy} does not match the checksum in its sidecar (damaged or changed); {fix}")
+    try:
+        values = np.load(io.BytesIO(data), allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        raise TableDamaged(f"table {npy} is damaged ({exc}); {fix}") from None
+    if not isinstance(values, np.ndarray) or values.shape != shape or values.dtype != np.float64:
+        got = f"{values.shape} {values.dtype}" if isinstance(values, np.ndarray) else type(values).__name__
+        raise TableDamaged(f"table {npy} holds {got}, expected {shape} float64; {fix}")
+    return values
+
+
+def _complete_interrupted_save(npy: Path, meta_path: Path, variant: Variant) -> bool:
+    """A save killed between its two renames leaves the new sidecar as a temp file whose checksum
+    matches the new table: finish that save. True if it did."""
+    try:
+        data = npy.read_bytes()
+        candidates = [
+            p for p in meta_path.parent.iterdir() if (m := _TEMP.match(p.name)) and m["name"] == meta_path.name
+        ]
+    except OSError:
+        return False
+    digest = checksum(data)
+    for tmp in candidates:
+        pid = int(_TEMP.match(tmp.name)["pid"])  # type: ignore[index]
+        if pid != os.getpid() and _alive(pid):
+            continue  # a save in progress: not ours to finish
+        try:
+            meta = read_json(tmp, SIDECAR_LIMIT, "table sidecar", TableError)
+        except TableError:
+            continue
+        if _meta_problem(meta, variant) is None and meta["sha256"] == digest:
+            try:
+                os.replace(tmp, meta_path)
+            except OSError:
+                return False
+            return True
+    return False
 
 
 def load(variant: Variant, directory: Path) -> tuple[np.ndarray, dict]:
@@ -91,24 +204,23 @@ def load(variant: Variant, directory: Path) -> tuple[np.ndarray, dict]:
     if not npy.exists() or not meta_path.exists():
         raise TableMissing(f"no table for {variant.name} in {directory}; build it with `kniffel solve {variant.name}`")
     try:
-        meta = json.loads(meta_path.read_text())
-    except (OSError, ValueError) as exc:
-        raise TableError(f"table sidecar {meta_path} is unreadable ({exc}); {fix}") from None
-    if not isinstance(meta, dict):
-        raise TableError(f"table sidecar {meta_path} is damaged; {fix}")
-    if meta.get("format") != TABLE_FORMAT or meta.get("fingerprint") != variant.fingerprint():
-        raise TableError(f"table {npy} was built for other rules or an older format; {fix}")
+        meta = read_json(meta_path, SIDECAR_LIMIT, "table sidecar", TableDamaged)
+    except TableDamaged as exc:
+        raise TableDamaged(f"{exc}; {fix}") from None
+    problem = _meta_problem(meta, variant)
+    if problem == "other rules":
+        raise TableDamaged(f"table {npy} was built for other rules or an older format; {fix}")
+    if problem:
+        raise TableDamaged(f"table sidecar {meta_path} is damaged: {problem}; {fix}")
     try:
-        values = np.load(npy, allow_pickle=False)
-    except (OSError, ValueError) as exc:
-        raise TableError(f"table {npy} is damaged ({exc}); {fix}") from None
-    if values.shape != table_shape(variant) or values.dtype != np.float64:
-        raise TableError(
-            f"table {npy} has shape {values.shape} {values.dtype}, expected {table_shape(variant)} float64; {fix}"
-        )
+        values = _read_npy(npy, variant, meta["sha256"], fix)
+    except TableDamaged:
+        if not _complete_interrupted_save(npy, meta_path, variant):
+            raise
+        return load(variant, directory)
     start = values[0, 0, 0]
-    if not np.isfinite(start) or abs(start - meta.get("start_value", np.nan)) > 1e-9:
-        raise TableError(f"table {npy} does not match its sidecar; {fix}")
+    if not np.isfinite(start) or abs(start - meta["start_value"]) > 1e-9:
+        raise TableDamaged(f"table {npy} does not match its sidecar's start value; {fix}")
     return values, meta
 
 
@@ -120,40 +232,59 @@ def checkpoint_paths(variant: Variant, directory: Path) -> tuple[Path, Path]:
 def save_checkpoint(
     variant: Variant, directory: Path, values: np.ndarray, next_layer: int, solved: int, seconds: float
 ) -> None:
-    """The layers solved so far, written atomically (a crash leaves the previous checkpoint)."""
+    """The layers solved so far. The array goes to a file named by its layer, then the sidecar that
+    names it (the commit), then the older array is removed: a kill at any moment leaves a valid
+    checkpoint, the previous or the new one."""
     directory.mkdir(parents=True, exist_ok=True)
     npy, meta_path = checkpoint_paths(variant, directory)
-    tmp = npy.with_name(npy.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        np.save(fh, values)
-    os.replace(tmp, npy)
+    data = _npy_bytes(values)
+    layer_file = npy.with_name(f".{variant.name}.checkpoint.{next_layer + 1}.npy")
     meta = {
         "fingerprint": variant.fingerprint(),
         "format": TABLE_FORMAT,
-        "next_layer": next_layer,
-        "solved": solved,
-        "seconds": seconds,
+        "next_layer": int(next_layer),
+        "solved": int(solved),
+        "seconds": float(seconds),
+        "file": layer_file.name,
+        "sha256": checksum(data),
     }
-    tmp = meta_path.with_name(meta_path.name + ".tmp")
-    tmp.write_text(json.dumps(meta) + "\n")
-    os.replace(tmp, meta_path)
+    with no_interrupts():
+        atomic_write_files([(layer_file, data), (meta_path, (json.dumps(meta) + "\n").encode())])
+        for old in _checkpoint_arrays(variant, directory):
+            if old != layer_file:
+                old.unlink(missing_ok=True)
+
+
+def _checkpoint_arrays(variant: Variant, directory: Path) -> list[Path]:
+    try:
+        return sorted(directory.glob(f".{variant.name}.checkpoint*.npy"))
+    except OSError:
+        return []
 
 
 def load_checkpoint(variant: Variant, directory: Path):
-    """(values, next_layer, solved, seconds) of a matching checkpoint, or None."""
+    """(values, next_layer, solved, seconds) of a matching checkpoint, None when there is none (or it
+    belongs to other rules); a damaged one is TableDamaged naming the files and the fix."""
     npy, meta_path = checkpoint_paths(variant, directory)
+    if not meta_path.exists():
+        return None
+    fix = f"delete {meta_path} to start the solve over"
     try:
-        meta = json.loads(meta_path.read_text())
-        if meta.get("fingerprint") != variant.fingerprint() or meta.get("format") != TABLE_FORMAT:
-            return None
-        values = np.load(npy, allow_pickle=False)
-    except (OSError, ValueError):
+        meta = read_json(meta_path, SIDECAR_LIMIT, "checkpoint", TableDamaged)
+    except TableDamaged as exc:
+        raise TableDamaged(f"{exc}; {fix}") from None
+    problem = _meta_problem(meta, variant, checkpoint=True)
+    if problem == "other rules":
         return None
-    if values.shape != table_shape(variant):
-        return None
-    return values, int(meta["next_layer"]), int(meta["solved"]), float(meta["seconds"])
+    if problem:
+        raise TableDamaged(f"checkpoint {meta_path} is damaged: {problem}; {fix}")
+    name = meta.get("file")
+    if not isinstance(name, str) or name != Path(name).name or not name.startswith(f".{variant.name}.checkpoint"):
+        raise TableDamaged(f"checkpoint {meta_path} is damaged: it names no checkpoint file; {fix}")
+    values = _read_npy(directory / name, variant, meta["sha256"], fix)
+    return values, meta["next_layer"], meta["solved"], float(meta["seconds"])
 
 
 def remove_checkpoint(variant: Variant, directory: Path) -> None:
-    for path in checkpoint_paths(variant, directory):
+    for path in (*_checkpoint_arrays(variant, directory), *checkpoint_paths(variant, directory)):
         path.unlink(missing_ok=True)

@@ -50,9 +50,9 @@ def test_value_of_cards(tdir):
     res = run(tdir, "value", "kniffel", "--json")
     obj = json.loads(res.stdout)
     assert abs(obj["expected_final_score"] - 248.0761494649) < 1e-8
-    res = run(tdir, "value", "kniffel", "--card", "einser=3,dreier=9,kniffel=50,chance=22,extra=50", "--json")
+    res = run(tdir, "value", "kniffel", "--card", "einser=3,dreier=9,kniffel=50,chance=30,extra=50", "--json")
     obj = json.loads(res.stdout)
-    assert obj["points"] == 134 and obj["expected_final_score"] > 134
+    assert obj["points"] == 142 and obj["expected_final_score"] > 134
     obj = json.loads(run(tdir, "value", "kniffel", "--card", FULL_CARD, "--json").stdout)
     assert obj["expected_final_score"] == obj["points"] == 17
 

@@ -1,0 +1,309 @@
+"""Issue 10: tables, checkpoints and game files attacked on disk. Damaged files are refused with one
+line naming the file and the fix; writes killed (SIGKILL) or interrupted (SIGINT) at any moment leave
+the old file or the new one, never a part, and the next run works."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from solver import files, tables
+from solver.cli import cli
+from solver.game import Game
+from solver.rules import KNIFFEL, KNIFFEL7
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def kdir(tmp_path_factory):
+    """A tables folder with kniffel solved once."""
+    d = tmp_path_factory.mktemp("rel_tables")
+    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel"])
+    assert res.exit_code == 0, res.output
+    return d
+
+
+def run(tdir, *args, input=None):
+    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args], input=input)
+
+
+def one_line_error(res, *fragments):
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("kniffel: error:"), res.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], res.stderr
+    assert "Traceback" not in res.output
+
+
+def copy_tables(src: Path, dst: Path) -> Path:
+    dst.mkdir(exist_ok=True)
+    for name in ("kniffel.npy", "kniffel.json"):
+        (dst / name).write_bytes((src / name).read_bytes())
+    return dst
+
+
+def edit_sidecar(path: Path, change) -> None:
+    meta = json.loads(path.read_text())
+    path.write_text(json.dumps(change(meta)))
+
+
+def _npz(path):
+    np.savez(path.with_suffix(".tmp.npz"), a=np.zeros(3))
+    path.with_suffix(".tmp.npz").replace(path)
+
+
+def _one_value_changed(path):
+    a = np.load(path)
+    a[1 << 12, 0, 0] += 10_000  # the issue's case: a value inside changed, header and start value intact
+    np.save(path, a)
+
+
+DAMAGE = {
+    "npz under the npy name": ("kniffel.npy", _npz, "zip archive"),
+    "empty npy": ("kniffel.npy", lambda p: p.write_bytes(b""), "is empty"),
+    "truncated npy": ("kniffel.npy", lambda p: p.write_bytes(p.read_bytes()[:100_000]), "checksum"),
+    "a value changed": ("kniffel.npy", _one_value_changed, "checksum"),
+    "garbage npy": ("kniffel.npy", lambda p: p.write_bytes(b"\x93NUMPY garbage"), "checksum"),
+    "folder as npy": ("kniffel.npy", lambda p: (p.unlink(), p.mkdir()), "folder"),
+    "start_value abc": (
+        "kniffel.json",
+        lambda p: edit_sidecar(p, lambda m: {**m, "start_value": "abc"}),
+        "start_value",
+    ),
+    "start_value null": (
+        "kniffel.json",
+        lambda p: edit_sidecar(p, lambda m: {**m, "start_value": None}),
+        "start_value",
+    ),
+    "start_value NaN": (
+        "kniffel.json",
+        lambda p: edit_sidecar(p, lambda m: {**m, "start_value": float("nan")}),
+        "start",
+    ),
+    "start_value changed": ("kniffel.json", lambda p: edit_sidecar(p, lambda m: {**m, "start_value": 1.0}), "start"),
+    "states a string": ("kniffel.json", lambda p: edit_sidecar(p, lambda m: {**m, "states": "many"}), "states"),
+    "no checksum": (
+        "kniffel.json",
+        lambda p: edit_sidecar(p, lambda m: {k: v for k, v in m.items() if k != "sha256"}),
+        "sha256",
+    ),
+    "list top level": ("kniffel.json", lambda p: p.write_text("[1, 2]"), "top level is list"),
+    "not json": ("kniffel.json", lambda p: p.write_text("{oops"), "not JSON"),
+    "deep json": ("kniffel.json", lambda p: p.write_text("[" * 60_000 + "]" * 60_000), "larger than"),
+    "deep small json": ("kniffel.json", lambda p: p.write_text("[" * 30_000 + "]" * 30_000), "nested too deeply"),
+    "binary sidecar": ("kniffel.json", lambda p: p.write_bytes(b"\xff\xfe\x00"), "not text"),
+    "other rules": ("kniffel.json", lambda p: edit_sidecar(p, lambda m: {**m, "fingerprint": "x"}), "other rules"),
+}
+
+
+@pytest.mark.parametrize("case", list(DAMAGE))
+def test_damaged_table_is_one_line_naming_file_and_fix(kdir, tmp_path, case):
+    name, damage, fragment = DAMAGE[case]
+    d = copy_tables(kdir, tmp_path / "t")
+    damage(d / name)
+    with pytest.raises(tables.TableDamaged, match=fragment):
+        tables.load(KNIFFEL, d)
+    res = run(d, "value", "kniffel", "--card", "chance=20")
+    one_line_error(res, str(d / "kniffel."), "kniffel solve kniffel", fragment)
+
+
+def test_variants_lists_a_damaged_sidecar_as_no_table(kdir, tmp_path):
+    d = copy_tables(kdir, tmp_path / "t")
+    (d / "kniffel.json").write_text('{"format": 1, "start_value": "abc"}')
+    res = run(d, "variants")
+    assert res.exit_code == 0 and "Traceback" not in res.output
+
+
+def test_committed_kniffel7_table_verifies():
+    values, meta = tables.load(KNIFFEL7, REPO / "tables")
+    assert meta["sha256"] == tables.checksum((REPO / "tables" / "kniffel7.npy").read_bytes())
+    assert abs(values[0, 0, 0] - 365.2706974) < 1e-7
+
+
+# -- checkpoints -------------------------------------------------------------------
+SMALL7 = KNIFFEL7.reduced(boxes=["sevens", "super_kniffel", "chance"], n_dice=3, bonuses=[(14, 35)])
+
+
+def small_checkpoint(d: Path):
+    values = np.zeros(tables.table_shape(SMALL7))
+    tables.save_checkpoint(SMALL7, d, values, 1, 10, 1.5)
+    return tables.checkpoint_paths(SMALL7, d)[1]
+
+
+CHECKPOINT_DAMAGE = {
+    "next_layer x": (lambda m: {**m, "next_layer": "x"}, "next_layer"),
+    "next_layer out of range": (lambda m: {**m, "next_layer": 99}, "next_layer"),
+    "next_layer float": (lambda m: {**m, "next_layer": 1.5}, "next_layer"),
+    "solved negative": (lambda m: {**m, "solved": -1}, "solved"),
+    "seconds null": (lambda m: {**m, "seconds": None}, "seconds"),
+    "file elsewhere": (lambda m: {**m, "file": "../kniffel.npy"}, "names no checkpoint file"),
+    "file missing": (lambda m: {**m, "file": ".kniffel7-reduced.checkpoint.9.npy"}, "cannot read"),
+    "checksum wrong": (lambda m: {**m, "sha256": "0" * 64}, "checksum"),
+    "list": (lambda m: [m], "top level is list"),
+}
+
+
+@pytest.mark.parametrize("case", list(CHECKPOINT_DAMAGE))
+def test_damaged_checkpoint_names_file_and_fix(tmp_path, case):
+    change, fragment = CHECKPOINT_DAMAGE[case]
+    meta_path = small_checkpoint(tmp_path)
+    assert tables.load_checkpoint(SMALL7, tmp_path)[1:] == (1, 10, 1.5)
+    edit_sidecar(meta_path, change)
+    with pytest.raises(tables.TableDamaged, match=fragment) as err:
+        tables.load_checkpoint(SMALL7, tmp_path)
+    assert str(meta_path) in str(err.value) or ".checkpoint" in str(err.value)
+    assert "start the solve over" in str(err.value)
+
+
+def test_damaged_checkpoint_array_is_refused(tmp_path):
+    small_checkpoint(tmp_path)
+    array = next(tmp_path.glob(".*checkpoint.*.npy"))
+    array.write_bytes(array.read_bytes()[:-8])
+    with pytest.raises(tables.TableDamaged, match="checksum"):
+        tables.load_checkpoint(SMALL7, tmp_path)
+
+
+def test_damaged_checkpoint_stops_the_cli_before_solving(tmp_path):
+    tables.save_checkpoint(KNIFFEL7, tmp_path, np.zeros(tables.table_shape(KNIFFEL7)), 5, 10, 1.0)
+    edit_sidecar(tables.checkpoint_paths(KNIFFEL7, tmp_path)[1], lambda m: {**m, "next_layer": "x"})
+    res = run(tmp_path, "solve", "kniffel7")
+    one_line_error(res, ".kniffel7.checkpoint.json", "next_layer", "start the solve over")
+
+
+# -- atomic writes, stale temp files, interrupted saves ----------------------------
+def dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_stale_temp_files_of_dead_processes_are_removed_on_the_next_write(tmp_path):
+    target = tmp_path / "kniffel.npy"
+    stale = tmp_path / f".kniffel.npy.{dead_pid()}.tmp"
+    stale.write_bytes(b"half a table")
+    alive = tmp_path / f".kniffel.npy.{os.getppid()}.tmp"  # a running process: not ours to remove
+    alive.write_bytes(b"in progress")
+    other = tmp_path / f".yatzy.npy.{dead_pid()}.tmp"  # another file's temp: left for its own next write
+    other.write_bytes(b"x")
+    files.atomic_write_bytes(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert not stale.exists() and alive.exists() and other.exists()
+    assert not list(tmp_path.glob(f".kniffel.npy.{os.getpid()}.tmp"))
+
+
+def test_a_save_killed_between_its_renames_is_completed_on_load(kdir, tmp_path):
+    """The table was renamed into place, the new sidecar was still a temp file when the process died."""
+    d = copy_tables(kdir, tmp_path / "t")
+    values, meta = tables.load(KNIFFEL, d)
+    changed = values.copy()
+    changed[1 << 12, 0, 0] += 1.0
+    other = tmp_path / "other"
+    new_meta = tables.save(KNIFFEL, changed, other, states=meta["states"], seconds=1.0)
+    (d / "kniffel.npy").write_bytes((other / "kniffel.npy").read_bytes())
+    (d / f".kniffel.json.{dead_pid()}.tmp").write_text(json.dumps(new_meta))
+    loaded, meta2 = tables.load(KNIFFEL, d)
+    assert meta2["sha256"] == new_meta["sha256"] and loaded[1 << 12, 0, 0] == changed[1 << 12, 0, 0]
+    assert not list(d.glob(".*.tmp"))
+
+
+SAVER = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    import numpy as np
+    from solver import tables
+    from solver.game import Game
+    from solver.rules import KNIFFEL
+    d = Path(sys.argv[1])
+    arrays = [np.full(tables.table_shape(KNIFFEL), float(i)) for i in (1, 2)]
+    games = [Game(KNIFFEL), Game(KNIFFEL)]
+    games[1].add_roll((1, 2, 3, 4, 5))
+    i = 0
+    while True:
+        tables.save(KNIFFEL, arrays[i % 2], d, states=i, seconds=0.0)
+        games[i % 2].save(d / "game.json")
+        if i == 0:
+            print("ready", flush=True)
+        i += 1
+    """
+)
+
+
+@pytest.mark.parametrize("attempt", range(6))
+def test_sigkill_during_saves_leaves_a_whole_file_and_the_next_write_cleans_up(tmp_path, attempt):
+    """A real process writing a table (8 MB) and a game record over and over, killed at a random moment."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SAVER, str(tmp_path)], stdout=subprocess.PIPE, cwd=REPO, env=os.environ.copy()
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
+    time.sleep(random.Random(attempt).uniform(0.05, 0.6))
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    values, meta = tables.load(KNIFFEL, tmp_path)  # whole: the old table or the new one
+    assert values[0, 0, 0] in (1.0, 2.0) and np.all(values == values[0, 0, 0])
+    Game.load(tmp_path / "game.json")  # whole and valid
+    tables.save(KNIFFEL, values, tmp_path, states=0, seconds=0.0)
+    Game.load(tmp_path / "game.json").save(tmp_path / "game.json")
+    assert not list(tmp_path.glob(".*.tmp")), "stale temp files of the killed process remain"
+
+
+SLOW_SAVE = textwrap.dedent(
+    """
+    import sys, time
+    from solver import cli
+    import solver.tables
+    real_many = solver.tables.atomic_write_files
+    def slow_many(items):
+        print("saving", flush=True)
+        time.sleep(1.5)  # Ctrl-C arrives here, in the middle of the table's save
+        real_many(items)
+    solver.tables.atomic_write_files = slow_many
+    cli.main(["--tables", sys.argv[1], "--no-progress", "solve", "kniffel"])
+    """
+)
+
+
+def test_sigint_during_a_table_save_is_one_line_and_leaves_a_whole_table(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SLOW_SAVE, str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == b"saving"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.decode().strip().splitlines()[-1] == "kniffel: interrupted"
+    assert b"Traceback" not in err
+    values, meta = tables.load(KNIFFEL, tmp_path)  # the save finished: Ctrl-C waited for it
+    assert abs(meta["start_value"] - 248.0761495) < 1e-6
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_ctrl_c_at_a_play_prompt_is_interrupted_not_aborted(kdir, tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "--tables", str(kdir), "play", "--save", str(tmp_path / "g.json")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
+    assert proc.stdout is not None
+    proc.stdout.read1(1)  # the greeting: the prompt is up
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.decode().strip() == "kniffel: interrupted", err
