@@ -116,6 +116,8 @@ class OneLineErrors(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise _Interrupted from None
+        except EOFError as exc:  # prompts turn the end of input into Abort themselves: this one is a bug
+            raise RuntimeError(f"unexpected end of file: {exc}") from exc
 
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
