@@ -69,7 +69,7 @@ def test_ordered_solve_threads_stop_at_the_next_work_item_after_ctrl_c(monkeypat
     with pytest.raises(KeyboardInterrupt):
         ordered._solve_layer_ordered(None, None, type("Up", (), {"totals": None})(), None, None, None, [0, 1])
     stopped = time.perf_counter() - t0
-    items_after = [d for d in done if d[0] > t0 + 0.5]
-    assert stopped < 0.5 + 2 * 0.01 * ordered.CALLS_PER_ITEM + 0.5, stopped
-    assert len(items_after) <= 2  # at most the item each of the two threads was running
-    assert sum(n for _, n in done) < n_calls
+    # without the stop: 10,000 calls x 10 ms / 2 threads = 50 s; with it, the interrupt after 0.5 s, the main
+    # thread's next look (every 0.1 s) and the items running then (40 ms each), with room for a loaded machine
+    assert stopped < 2.0, stopped
+    assert sum(n for _, n in done) < n_calls / 10
