@@ -101,3 +101,22 @@ def test_same_seed_same_games_whatever_the_threads(k7):
     assert not np.array_equal(one.scores, simulate(KNIFFEL7, values, 24, seed=6).scores)
     # a game depends on its number and the seed only, not on the games beside it
     assert np.array_equal(simulate(KNIFFEL7, values, 8, seed=5).boxes, one.boxes[:8])
+
+
+def test_simulate_kniffel7_through_the_cli(tmp_path):
+    """Text (with the histogram and the box table) and JSON, as for the other variants."""
+    import json
+
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    args = ["--tables", str(tmp_path), "--no-progress", "simulate", "kniffel7", "-n", "6", "--seed", "4"]
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    assert "6 games of optimal play" in res.stdout and "Super-Kniffel" in res.stdout and "#" in res.stdout
+    res = CliRunner().invoke(cli, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["variant"] == "kniffel7" and out["games"] == 6 and len(out["boxes"]) == 14
+    assert out["table_start_value"] == pytest.approx(365.2706974, abs=1e-6)
