@@ -23,7 +23,7 @@ import numpy as np
 
 from .compile import njit
 from .entries import _box_options, _final_roll_values
-from .ordered import _compact_keeps, _row, _set_row, _transform, ordered_work
+from .ordered import _add_rows, _compact_keeps, _row, _set_row, _transform, ordered_work
 from .rules import P_CAP
 from .simulation import _next_random
 
@@ -66,50 +66,71 @@ def _rolls_after_second(masks, flags, ups, rules, ordered, values, work):
 
 
 @njit(cache=True)
-def _state_rolls(by_high, n_real, ordered, rolls, zero_chain):
-    """For each state j < n_real of a call: rolls[j, q] = by_high's column j (q: the roll's face
-    codes in base 6, die 0 lowest; one pass over by_high for all states), and zero_chain[j]: the means
-    of the roll values over dice 0..d-1 (nothing kept), level by level."""
-    n_low_faces = ordered.low.faces.shape[0]
+def _high_rows(ordered):
+    """Row of by_high where the high dice show the faces hq (base 6) and the low dice their first roll."""
     n_high = ordered.high.n
+    rows = np.empty(6**n_high, dtype=np.int64)
     for hq in range(6**n_high):
         h, p, x = 0, 1, hq
         for _ in range(n_high):
             h += (x % 6) * p
             x //= 6
             p *= 7
-        for lf in range(n_low_faces):
-            row = h * n_low_faces + lf
-            for j in range(n_real):
-                rolls[j, hq * n_low_faces + lf] = by_high[row, j]
-    for j in range(n_real):
-        src, size, at = rolls[j], rolls.shape[1], 0
-        chain = zero_chain[j]
-        while size > 1:
-            size //= 6
-            for q in range(size):
-                acc = src[6 * q]
-                for c in range(1, 6):
-                    acc += src[6 * q + c]
-                chain[at + q] = acc * (1.0 / 6.0)
-            src = chain[at : at + size]
-            at += size
+        rows[hq] = h * ordered.low.faces.shape[0]
+    return rows
 
 
 @njit(cache=True)
-def _first_keep_values(codes, rolls, zero_chain, level_a, level_b, out):
+def _zero_chains(by_high, n_real, h_rows, n_low_faces, chain8, zero_chain):
+    """zero_chain[j] (j < n_real): the means of state j's roll values (by_high's column j) over dice
+    0..d-1, nothing kept, for d = 1..n in turn, each level in base 6 over dice d..n-1 (die d lowest).
+    Computed for 8 states at once in chain8 (die 0's faces are consecutive rows of by_high)."""
+    q = 0
+    for h_row in h_rows:
+        for lf in range(0, n_low_faces, 6):
+            acc = _row(by_high, h_row + lf)
+            for c in range(1, 6):
+                acc = _add_rows(acc, _row(by_high, h_row + lf + c))
+            for j in range(8):
+                chain8[q, j] = acc[j] * (1.0 / 6.0)
+            q += 1
+    src_at, size, at = 0, q, q
+    while size > 1:
+        size //= 6
+        for i in range(size):
+            acc = _row(chain8, src_at + 6 * i)
+            for c in range(1, 6):
+                acc = _add_rows(acc, _row(chain8, src_at + 6 * i + c))
+            for j in range(8):
+                chain8[at + i, j] = acc[j] * (1.0 / 6.0)
+        src_at = at
+        at += size
+    for j in range(n_real):
+        for r in range(at):
+            zero_chain[j, r] = chain8[r, j]
+
+
+@njit(cache=True)
+def _first_keep_values(codes, by_high, j, h_rows, zero_chain, level_a, level_b, out):
     """out[bits]: value after roll 1 of keeping the dice in bits (die d kept: bit d) from the roll
-    `codes`, for every bits but all dice (stopping, valued apart). Level d of the tree holds, for every
-    choice over dice 0..d-1 (node bits), the mean over its rerolled dice of the values as a function of
-    dice d..n-1; node 0 (nothing kept) is the state's zero chain."""
+    `codes`, for every bits but all dice (stopping, valued apart); the roll values are by_high's column
+    j. Level d of the tree holds, for every choice over dice 0..d-1 (node bits), the mean over its
+    rerolled dice of the roll values as a function of dice d..n-1 (base 6, die d lowest); node 0
+    (nothing kept) is the state's zero chain."""
     n = codes.shape[0]
-    cur, nxt, size, chain_at = level_b, level_a, rolls.shape[0], 0
-    for d in range(n):
+    size = level_a.shape[0] // 2  # 6^(n-1): level 1, node 1 (die 0 kept at its face)
+    n_lq = size // h_rows.shape[0]
+    f = codes[0]
+    for hq in range(h_rows.shape[0]):
+        for lq in range(n_lq):
+            level_a[size + hq * n_lq + lq] = by_high[h_rows[hq] + f + 6 * lq, j]
+    cur, nxt, chain_at = level_a, level_b, 0
+    for d in range(1, n):
         child = size // 6
         f = codes[d]
         for node in range(1 << d):
             if node == 0:
-                src, at = (rolls, 0) if d == 0 else (zero_chain, chain_at)
+                src, at = zero_chain, chain_at
             else:
                 src, at = cur, node * size
             keep_at = (node | (1 << d)) * child
@@ -121,8 +142,7 @@ def _first_keep_values(codes, rolls, zero_chain, level_a, level_b, out):
                     for c in range(1, 6):
                         acc += src[at + 6 * q + c]
                     nxt[node * child + q] = acc * (1.0 / 6.0)
-        if d > 0:
-            chain_at += size
+        chain_at += size
         cur, nxt, size = nxt, cur, child
     out[0] = zero_chain[chain_at]
     for bits in range(1, (1 << n) - 1):
@@ -203,13 +223,14 @@ def _roll_dice(rng, g, codes, bits):
 
 @njit(cache=True)
 def _play_turn(g, j, mask, flag, up, kept, rolls, zero_chain, bufs, codes, rules, ordered, values, prefs, opts, games):
-    """One turn of game g (its state: column j of the call): roll, keep, roll, keep, roll, enter."""
+    """One turn of game g (its state: column j of the call): roll, keep, roll, keep, roll, enter.
+    rolls = (by_high, its high rows) of the call."""
     g_mask, g_upper, g_flag, g_boxes, g_extra, rng = games
     opt_move, opt_score, n_opts = opts
     level_a, level_b, vals = bufs
     everything = vals.shape[0] - 1
     _roll_dice(rng, g, codes, 0)
-    _first_keep_values(codes, rolls, zero_chain, level_a, level_b, vals)
+    _first_keep_values(codes, rolls[0], j, rolls[1], zero_chain, level_a, level_b, vals)
     vals[everything] = kept[_compact_of(codes, everything, ordered), j]
     bits = _pick_keep(vals, prefs)
     if bits != everything:
@@ -236,9 +257,10 @@ def _play_call(masks, flags, ups, n_real, state_games, rules, ordered, values, p
     starts, stops, order = state_games
     kept = _rolls_after_second(masks, flags, ups, rules, ordered, values, work)
     n_dice = ordered.low.n + ordered.high.n
-    rolls = np.empty((n_real, 6**n_dice))
-    zero_chain = np.empty((n_real, 6**n_dice))
-    _state_rolls(work[2], n_real, ordered, rolls, zero_chain)
+    h_rows = _high_rows(ordered)
+    n_chain = 6 ** (n_dice - 1) * 6 // 5  # levels 1..n: 6^(n-1) + 6^(n-2) + ... + 1 entries
+    zero_chain = np.empty((n_real, n_chain))
+    _zero_chains(work[2], n_real, h_rows, ordered.low.faces.shape[0], np.empty((n_chain, 8)), zero_chain)
     bufs = (np.empty(2 * 6 ** (n_dice - 1)), np.empty(2 * 6 ** (n_dice - 1)), np.empty(1 << n_dice))
     codes = np.empty(n_dice, dtype=np.int64)
     n_rolls, n_boxes = rules.score.shape
@@ -252,7 +274,7 @@ def _play_call(masks, flags, ups, n_real, state_games, rules, ordered, values, p
             _box_options(masks[j], flags[j], rules, opts[0], opts[1], opts[2])
         for i in range(starts[j], stops[j]):
             _play_turn(
-                order[i], j, masks[j], flags[j], ups[j], kept, rolls[j], zero_chain[j], bufs, codes,
+                order[i], j, masks[j], flags[j], ups[j], kept, (work[2], h_rows), zero_chain[j], bufs, codes,
                 rules, ordered, values, prefs, opts, games,
             )  # fmt: skip
 
@@ -274,10 +296,12 @@ def _turn_choices(mask, flag, up, rules, ordered, values, prefs, work, codes, ro
         r = ordered.base_ms[_compact_of(codes, everything, ordered)]
         return _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts)[0]
     if roll == 1:
-        rolls, zero_chain = np.empty((1, 6**n_dice)), np.empty((1, 6**n_dice))
-        _state_rolls(work[2], 1, ordered, rolls, zero_chain)
+        h_rows = _high_rows(ordered)
+        n_chain = 6 ** (n_dice - 1) * 6 // 5
+        zero_chain = np.empty((1, n_chain))
+        _zero_chains(work[2], 1, h_rows, ordered.low.faces.shape[0], np.empty((n_chain, 8)), zero_chain)
         level_a, level_b = np.empty(2 * 6 ** (n_dice - 1)), np.empty(2 * 6 ** (n_dice - 1))
-        _first_keep_values(codes, rolls[0], zero_chain[0], level_a, level_b, vals)
+        _first_keep_values(codes, work[2], 0, h_rows, zero_chain[0], level_a, level_b, vals)
         vals[everything] = kept[_compact_of(codes, everything, ordered), 0]
     else:
         _second_keep_values(codes, kept, 0, ordered, vals)
