@@ -37,7 +37,7 @@ TIE = 1e-9  # options this close to the best are tied (advisor.TIE)
 def _rolls_after_second(masks, flags, ups, rules, ordered, values, work):
     """Compact keeps (C, 8) of 8 states, and by_high (= work[2]) holding the value of every roll after
     roll 2 (its best keep, stopping included) at row h * 6^low + low roll: steps 1-2 of _ordered_turn."""
-    high_keeps, block, by_high = work
+    high_keeps, block, by_high = work[0], work[1], work[2]
     low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
     n_keys = ordered.n_low_keys
     n_low_faces = low.faces.shape[0]
@@ -258,10 +258,9 @@ def _play_call(masks, flags, ups, n_real, state_games, rules, ordered, values, p
     kept = _rolls_after_second(masks, flags, ups, rules, ordered, values, work)
     n_dice = ordered.low.n + ordered.high.n
     h_rows = _high_rows(ordered)
-    n_chain = 6 ** (n_dice - 1) * 6 // 5  # levels 1..n: 6^(n-1) + 6^(n-2) + ... + 1 entries
-    zero_chain = np.empty((n_real, n_chain))
-    _zero_chains(work[2], n_real, h_rows, ordered.low.faces.shape[0], np.empty((n_chain, 8)), zero_chain)
-    bufs = (np.empty(2 * 6 ** (n_dice - 1)), np.empty(2 * 6 ** (n_dice - 1)), np.empty(1 << n_dice))
+    chain8, zero_chain, level_a, level_b = work[3], work[4], work[5], work[6]
+    _zero_chains(work[2], n_real, h_rows, ordered.low.faces.shape[0], chain8, zero_chain)
+    bufs = (level_a, level_b, np.empty(1 << n_dice))
     codes = np.empty(n_dice, dtype=np.int64)
     n_rolls, n_boxes = rules.score.shape
     opts = (
@@ -297,11 +296,8 @@ def _turn_choices(mask, flag, up, rules, ordered, values, prefs, work, codes, ro
         return _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts)[0]
     if roll == 1:
         h_rows = _high_rows(ordered)
-        n_chain = 6 ** (n_dice - 1) * 6 // 5
-        zero_chain = np.empty((1, n_chain))
-        _zero_chains(work[2], 1, h_rows, ordered.low.faces.shape[0], np.empty((n_chain, 8)), zero_chain)
-        level_a, level_b = np.empty(2 * 6 ** (n_dice - 1)), np.empty(2 * 6 ** (n_dice - 1))
-        _first_keep_values(codes, work[2], 0, h_rows, zero_chain[0], level_a, level_b, vals)
+        _zero_chains(work[2], 1, h_rows, ordered.low.faces.shape[0], work[3], work[4])
+        _first_keep_values(codes, work[2], 0, h_rows, work[4][0], work[5], work[6], vals)
         vals[everything] = kept[_compact_of(codes, everything, ordered), 0]
     else:
         _second_keep_values(codes, kept, 0, ordered, vals)
@@ -309,9 +305,14 @@ def _turn_choices(mask, flag, up, rules, ordered, values, prefs, work, codes, ro
 
 
 def ordered_play_work(engine: Engine):
-    """The work arrays of one play thread (those of _ordered_turn, 34 MB for seven dice)."""
+    """The work arrays of one play thread, allocated once per simulation: those of _ordered_turn (34 MB
+    for seven dice), then the zero chains (8 states at once, then by state) and the two tree levels."""
     assert engine.ordered is not None
-    return ordered_work(engine.ordered)
+    n_dice = engine.variant.n_dice
+    n_chain = 6 ** (n_dice - 1) * 6 // 5  # levels 1..n: 6^(n-1) + 6^(n-2) + ... + 1 entries
+    level = 2 * 6 ** (n_dice - 1)
+    chains = (np.empty((n_chain, 8)), np.empty((8, n_chain)), np.empty(level), np.empty(level))
+    return ordered_work(engine.ordered) + chains
 
 
 def keep_preferences(n_dice: int) -> np.ndarray:
@@ -334,7 +335,7 @@ def ordered_turn_choice(
     vals = np.empty(1 << variant.n_dice)
     up = min(upper, variant.upper_cap)
     prefs = keep_preferences(variant.n_dice)
-    work = ordered_work(ordered)
+    work = ordered_play_work(engine)
     choice = _turn_choices(mask, flag, up, engine.rules, ordered, values, prefs, work, codes, roll, vals)
     return int(choice), (vals if roll in (1, 2) else np.empty(0))
 
