@@ -400,7 +400,7 @@ def _plot_backend(path: Path):
 
 
 def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json) -> None:
-    from . import simulate as sim
+    from . import simulation as sim
 
     if as_json:
         click.echo(json.dumps(out, indent=2))
