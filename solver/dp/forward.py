@@ -328,7 +328,10 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
     change = np.flatnonzero((np.diff(layer.mask) != 0) | (np.diff(layer.flag) != 0)) + 1
     item_start = np.concatenate([[0], change, [layer.mask.shape[0]]]).astype(np.int64)
     n_rolls = rules.score.shape[0]
-    keys, shifts, probs, srcs = [], [], [], []
+    keys: list[np.ndarray] = []
+    shifts: list[np.ndarray] = []
+    probs: list[np.ndarray] = []
+    srcs: list[np.ndarray] = []
     i0 = 0
     while i0 < item_start.shape[0] - 1:  # blocks of items with at most CHUNK_COLUMNS states
         i1 = int(np.searchsorted(item_start, item_start[i0] + CHUNK_COLUMNS, side="right")) - 1
