@@ -241,13 +241,16 @@ def _advisor(variant, settings: Settings):
     return make_advisor(variant, values)
 
 
-def _option_rows(options, top: int | None) -> list[str]:
+def _option_rows(options, top: int | None, stds: dict | None = None) -> list[str]:
     shown = options if top is None else options[:top]
     width = max(len(o.text) for o in shown)
-    rows = [f"  {'#':>3}  {'option':<{width}}  {'expected':>9}  {'loss':>6}"]
+    stds = stds or {}
+    spread = f"  {'std':>6}" if stds else ""
+    rows = [f"  {'#':>3}  {'option':<{width}}  {'expected':>9}  {'loss':>6}{spread}"]
     for i, o in enumerate(shown, 1):
         loss = "best" if i == 1 else ("tie" if o.loss == 0 else f"-{o.loss:.2f}")
-        rows.append(f"  {i:>3}  {o.text:<{width}}  {o.expected_final_score:>9.2f}  {loss:>6}")
+        std = f"  {stds[id(o)]:>6.2f}" if id(o) in stds else ""
+        rows.append(f"  {i:>3}  {o.text:<{width}}  {o.expected_final_score:>9.2f}  {loss:>6}{std}")
     if len(shown) < len(options):
         rows.append(f"  ... {len(options) - len(shown)} more (--all shows every option)")
     return rows
@@ -282,7 +285,14 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
     then = None
     if action == "keep" and len(best.keep) == variant.n_dice:
         then = advisor.box_options(parsed, rolled)[0]  # stopping: the box comes next
+    stds = _option_stds(variant, advisor, parsed, rolled, roll if action == "keep" else 3, options, _settings(ctx))
+    if then is not None:
+        stds.update(_option_stds(variant, advisor, parsed, rolled, 3, [then], _settings(ctx)))
     if as_json:
+
+        def with_std(o):
+            return {**o.as_dict(variant), "std": stds.get(id(o))}
+
         out = {
             "variant": variant.name,
             "card": parsed.format(),
@@ -290,9 +300,9 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
             "roll": roll,
             "action": action,
             "expected_final_score": advisor.expected_final(parsed),
-            "best": best.as_dict(variant),
-            "then": then.as_dict(variant) if then else None,
-            "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
+            "best": with_std(best),
+            "then": with_std(then) if then else None,
+            "options": [with_std(o) for o in (options if show_all else options[:10])],
             "options_total": len(options),
         }
         click.echo(json.dumps(out, indent=2))
@@ -306,8 +316,19 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
         + (f", then {then.text}" if then else "")
         + f"  -> expected final score {best.expected_final_score:.2f}"
     )
-    for row in _option_rows(options, None if show_all else 10):
+    for row in _option_rows(options, None if show_all else 10, stds):
         click.echo(row)
+
+
+def _option_stds(variant, advisor, card, dice, roll, options, settings) -> dict:
+    """id(option) -> standard deviation of the final score it leads to (identical dice only)."""
+    if not variant.identical_dice or not options:
+        return {}
+    from .spread import moments, option_stds
+
+    m2 = moments(variant, advisor.values, settings.tables_dir, advisor.engine)
+    stds = option_stds(variant, advisor.values, m2, card, dice, roll, options, advisor.engine)
+    return {id(o): round(s, 6) for o, s in zip(options, stds)}
 
 
 @cli.command()

@@ -70,19 +70,14 @@ def _ranked_sub_keeps(n: int, n_faces: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _push_keeps(r_prob, w, best, subs, lattice, min_start, stop, mass):
-    """One roll decision for every column j: roll r (probability r_prob[r, j]) goes to the first keep
-    in tie order whose value w[k, j] is within TIE of best[r, j]; stopping adds to stop[r, j], other
-    keeps are rerolled. Leaves the next roll's probabilities in mass[first_roll:]."""
-    size_start, add = lattice.size_start, lattice.add
-    first_roll = size_start[size_start.shape[0] - 2]
+def _choose_keeps(w, best, subs, min_start, chosen):
+    """chosen[r, j]: the keep roll r takes at column j, the first in tie order whose value w[k, j] is
+    within TIE of best[r, j] (first_roll + r: stop)."""
     nj = w.shape[1]
-    mass[:] = 0.0
-    chosen = np.empty(nj, dtype=np.int64)
     limit = np.empty(nj)
-    for r in range(r_prob.shape[0]):
+    for r in range(chosen.shape[0]):
         for j in range(nj):
-            chosen[j] = -1
+            chosen[r, j] = -1
             limit[j] = best[r, j] - TIE
         for i in range(subs.shape[1]):  # all columns at once: they mostly agree, so the scans end together
             c = subs[r, i]
@@ -90,23 +85,84 @@ def _push_keeps(r_prob, w, best, subs, lattice, min_start, stop, mass):
                 break
             open_cols = 0
             for j in range(nj):
-                hit = chosen[j] < 0 and w[c, j] >= limit[j]
-                chosen[j] = c if hit else chosen[j]
-                open_cols += chosen[j] < 0
+                hit = chosen[r, j] < 0 and w[c, j] >= limit[j]
+                chosen[r, j] = c if hit else chosen[r, j]
+                open_cols += chosen[r, j] < 0
             if open_cols == 0:
                 break
+
+
+@njit(cache=True)
+def _push(r_prob, chosen, lattice, stop, mass):
+    """Roll r (probability r_prob[r, j]) goes to keep chosen[r, j]: stopping adds to stop[r, j], other
+    keeps are rerolled; leaves the next roll's probabilities in mass[first_roll:]."""
+    size_start, add = lattice.size_start, lattice.add
+    first_roll = size_start[size_start.shape[0] - 2]
+    nj = chosen.shape[1]
+    mass[:] = 0.0
+    for r in range(r_prob.shape[0]):
         for j in range(nj):
-            p = r_prob[r, j]
-            if chosen[j] == first_roll + r:
-                stop[r, j] += p
+            c = chosen[r, j]
+            if c == first_roll + r:
+                stop[r, j] += r_prob[r, j]
             else:
-                mass[chosen[j], j] += p
+                mass[c, j] += r_prob[r, j]
     inv = 1.0 / add.shape[1]
     for k in range(first_roll):  # small keeps first: each spreads over one more die
         for f in range(add.shape[1]):
             a = add[k, f]
             for j in range(nj):
                 mass[a, j] += mass[k, j] * inv
+
+
+@njit(cache=True)
+def _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points):
+    """The advisor's policy of one turn of (mask, flag) at upper totals ups, for every roll r and column
+    j: keep1/keep2[r, j] the keep after roll 1/2 (first_roll + r = stop); entry_move/entry_points[r, j]
+    the entry of final roll r (points include extra points). Returns the final-roll values (R, nj)."""
+    _, size_start, add, sub, _ = lattice
+    n_rolls, n_boxes = rules.score.shape
+    first_roll = size_start[size_start.shape[0] - 2]
+    nj = ups.shape[0]
+    params = rules.params
+    min_keep = params[P_MIN_KEEP]
+    # the turn's values, computed as the solver and advisor compute them
+    w = np.empty((add.shape[0], nj))
+    _final_roll_values(mask, flag, ups, rules, values, w, first_roll)
+    final = w[first_roll:].copy()
+    _keep_means(w, add, size_start)
+    w2 = w.copy()  # keeps after roll 2; roll rows: final-roll values (stop)
+    _best_sub_keeps(w, sub, size_start, min_keep)
+    _choose_keeps(w2, w[first_roll:], subs, size_start[min_keep], keep2)  # w's roll rows: best of each roll 2
+    _keep_means(w, add, size_start)
+    w[first_roll:] = final
+    w1 = w.copy()  # keeps after roll 1; roll rows: stop
+    _best_sub_keeps(w, sub, size_start, 0)
+    _choose_keeps(w1, w[first_roll:], subs, 0, keep1)
+    # entries: the lowest box among the best
+    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_opts = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    vecs = np.empty((rules.move_box.shape[0], nj))
+    _move_values(mask, flag, ups, rules, values, vecs)
+    vecs_t = vecs.T.copy()
+    free = _free_boxes(mask, n_boxes)
+    extra = params[P_EXTRA]
+    for j in range(nj):
+        for r in range(n_rolls):
+            joker_extra = extra if flag == 1 and rules.joker_roll[r] else 0
+            limit = final[r, j] - joker_extra - TIE
+            implicit = n_opts[r] < 0
+            for i in range(free.shape[0] if implicit else n_opts[r]):  # box order: the first is the lowest
+                if implicit:
+                    m, s = rules.norm_move[r, free[i]], rules.score[r, free[i]]
+                else:
+                    m, s = opt_move[r, i], opt_score[r, i]
+                if s + vecs_t[j, m] >= limit:
+                    entry_move[r, j], entry_points[r, j] = m, s + joker_extra
+                    break
+    return final
 
 
 @njit(cache=True)
@@ -117,51 +173,32 @@ def _item_groups(mask, flag, ups, rules, lattice, values, subs, key_base, out_ke
     for g < out_n[j]. key_base: the key of (mask | bit, flag', upper') is
     ((mask | bit) * key_base[0] + flag') * key_base[1] + upper'.
     """
-    _, size_start, add, sub, roll_prob = lattice
-    n_rolls, n_boxes = rules.score.shape
+    _, size_start, add, _, roll_prob = lattice
+    n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
-    n_keeps = add.shape[0]
     nj = ups.shape[0]
-    params, bonus_cum = rules.params, rules.bonus_cum
-    cap, min_keep = params[P_CAP], params[P_MIN_KEEP]
-    # the turn's values, computed as the solver and advisor compute them
-    w = np.empty((n_keeps, nj))
-    _final_roll_values(mask, flag, ups, rules, values, w, first_roll)
-    final = w[first_roll:].copy()
-    _keep_means(w, add, size_start)
-    w2 = w.copy()  # keeps after roll 2; roll rows: final-roll values (stop)
-    _best_sub_keeps(w, sub, size_start, min_keep)
-    best2 = w[first_roll:].copy()  # the best option of each roll 2
-    _keep_means(w, add, size_start)
-    w[first_roll:] = final
-    w1 = w.copy()  # keeps after roll 1; roll rows: stop
-    _best_sub_keeps(w, sub, size_start, 0)
-    best1 = w[first_roll:]
+    keep1 = np.empty((n_rolls, nj), dtype=np.int64)
+    keep2 = np.empty((n_rolls, nj), dtype=np.int64)
+    entry_move = np.empty((n_rolls, nj), dtype=np.int64)
+    entry_points = np.empty((n_rolls, nj), dtype=np.int64)
+    _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points)
     # mass: roll 1, keep, roll 2, keep, roll 3
     stop = np.zeros((n_rolls, nj))
-    mass = np.empty((n_keeps, nj))
+    mass = np.empty((add.shape[0], nj))
     p1 = np.empty((n_rolls, nj))
     for r in range(n_rolls):
         for j in range(nj):
             p1[r, j] = roll_prob[r]
-    _push_keeps(p1, w1, best1, subs, lattice, 0, stop, mass)
+    _push(p1, keep1, lattice, stop, mass)
     p2 = mass[first_roll:].copy()
-    _push_keeps(p2, w2, best2, subs, lattice, size_start[min_keep], stop, mass)
+    _push(p2, keep2, lattice, stop, mass)
     for r in range(n_rolls):
         for j in range(nj):
             stop[r, j] += mass[first_roll + r, j]
-    # entries: lowest box among the best, grouped by (move, points)
-    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    # final rolls grouped by entry (move, points)
+    bonus_cum, cap = rules.bonus_cum, rules.params[P_CAP]
     n_moves = rules.move_box.shape[0]
-    vecs = np.empty((n_moves, nj))
-    _move_values(mask, flag, ups, rules, values, vecs)
-    vecs_t = vecs.T.copy()
-    free = _free_boxes(mask, n_boxes)
-    extra = params[P_EXTRA]
-    n_pts = max(rules.score.max(), rules.joker_score.max()) + extra + 1
+    n_pts = max(rules.score.max(), rules.joker_score.max()) + rules.params[P_EXTRA] + 1
     acc = np.zeros(n_moves * n_pts)
     touched = np.empty(n_rolls, dtype=np.int64)
     for j in range(nj):
@@ -170,19 +207,7 @@ def _item_groups(mask, flag, ups, rules, lattice, values, subs, key_base, out_ke
             p = stop[r, j]
             if p == 0.0:
                 continue
-            joker_extra = extra if flag == 1 and rules.joker_roll[r] else 0
-            limit = final[r, j] - joker_extra - TIE
-            implicit = n_opts[r] < 0
-            chosen, points = -1, 0
-            for i in range(free.shape[0] if implicit else n_opts[r]):  # box order: the first is the lowest
-                if implicit:
-                    m, s = rules.norm_move[r, free[i]], rules.score[r, free[i]]
-                else:
-                    m, s = opt_move[r, i], opt_score[r, i]
-                if s + vecs_t[j, m] >= limit:
-                    chosen, points = m, s + joker_extra
-                    break
-            key = chosen * n_pts + points
+            key = entry_move[r, j] * n_pts + entry_points[r, j]
             if acc[key] == 0.0:
                 touched[n_touched] = key
                 n_touched += 1
