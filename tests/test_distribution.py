@@ -258,3 +258,46 @@ def test_distribution_json_schema(kniffel_table, tmp_path):
     assert set(out["p_at_least"]) == {"200", "250", "300", "333", "350", "400"}
     assert len(out["pmf"]) == out["max"] + 1
     assert Path(tmp_path).is_dir()
+
+
+# -- the spread of each option (second moments beside the values) ----------------------------------
+
+
+def naive_std(dist: dict) -> float:
+    mean = sum(s * p for s, p in dist.items())
+    return sum((s - mean) ** 2 * p for s, p in dist.items()) ** 0.5
+
+
+@pytest.mark.parametrize("index", [0, 6, 11])
+def test_option_std_matches_naive(index):
+    from solver.advisor import make_advisor
+    from solver.dp.moments import moments_table
+    from solver.spread import option_stds
+
+    name, boxes, n_dice, bonuses = REDUCED[index]
+    variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    values, _ = dp.solve(variant)
+    advisor = make_advisor(variant, values)
+    m2 = moments_table(advisor.engine, values)
+    naive = NaiveSolver(name, boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    rng = random.Random(index)
+    card = Card(variant)
+    for roll in (1, 2, 3):
+        dice = tuple(sorted(rng.randint(1, 6) for _ in range(n_dice)))
+        action, options = advisor.advise(card, dice, roll)
+        stds = option_stds(variant, values, m2, card, dice, roll, options, advisor.engine)
+        for o, std in zip(options, stds):
+            option = o.keep if action == "keep" else variant.boxes[o.box].key
+            assert abs(std - naive_std(naive.option_distribution({}, dice, roll, option))) < 1e-7, (roll, dice, o.text)
+
+
+def test_moments_std_is_forward_std(kniffel_table):
+    from solver.dp.moments import moments_table
+
+    variant = PRESETS["kniffel"]
+    m2 = moments_table(dp.make_engine(variant), kniffel_table)
+    for text in ("", "chance=22,kniffel=50,einser=3", "full_house=25,kniffel=0,sechser=24,grosse strasse=40"):
+        card = parse_card(variant, text)
+        d = distribution(variant, kniffel_table, card)
+        std = (m2[card.state] - kniffel_table[card.state] ** 2) ** 0.5
+        assert abs(std - d.std) < 1e-7, text
