@@ -46,7 +46,7 @@ def main():
     print(f"{v.name}: solve (yardstick of the load)   {timed(lambda: dp.solve(v, engine=engine), runs)}")
     print(f"{v.name}: distribution, empty card    {timed(lambda: distribution(v, values, empty, engine=engine), runs)}")
     print(f"{v.name}: distribution, mid-game card {timed(lambda: distribution(v, values, mid, engine=engine), runs)}")
-    two = [empty, parse_card(v, "chance=22") if v.name.startswith("kniffel") else empty]
+    two = [parse_card(v, "chance=22"), parse_card(v, "kniffel=50")] if v.name.startswith("kniffel") else [empty, empty]
     print(f"{v.name}: odds, two players            {timed(lambda: odds(v, values, two), runs)}")
     d = distribution(v, values, empty, engine=engine)
     print(f"{v.name}: mean {d.mean:.9f} (table {values[0, 0, 0]:.9f}), std {d.std:.6f}, median {d.median}")
