@@ -301,3 +301,27 @@ def test_moments_std_is_forward_std(kniffel_table):
         d = distribution(variant, kniffel_table, card)
         std = (m2[card.state] - kniffel_table[card.state] ** 2) ** 0.5
         assert abs(std - d.std) < 1e-7, text
+
+
+@pytest.mark.parametrize("index", [1, 7, 12, 14])
+def test_advisor_puts_the_tie_rule_choice_first(index):
+    """The advisor's first option is the naive policy's choice (same tie rule), rolls 1, 2 and 3."""
+    from solver.advisor import make_advisor
+
+    name, boxes, n_dice, bonuses = REDUCED[index]
+    variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    values, _ = dp.solve(variant)
+    advisor = make_advisor(variant, values)
+    naive = NaiveSolver(name, boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    rng = random.Random(index)
+    for filled in ({}, {boxes[0]: rng.choice(legal_points(variant, boxes[0]))}):
+        card = card_of(variant, filled)
+        if not np.isfinite(values[card.state]):
+            continue
+        for _ in range(12):
+            dice = tuple(sorted(rng.randint(1, 6) for _ in range(n_dice)))
+            for roll in (1, 2, 3):
+                best = advisor.advise(card, dice, roll)[1][0]
+                chosen = best.keep if roll < 3 else variant.boxes[best.box].key
+                expected = naive.choice(filled, dice, roll)
+                assert chosen == (tuple(expected) if roll < 3 else expected), (filled, dice, roll)
