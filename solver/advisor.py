@@ -31,6 +31,7 @@ class Option:
     points: int = 0  # kind "box": points entered
     extra: int = 0  # kind "box": extra points earned by a further joker
     text: str = ""
+    std: float | None = None  # standard deviation of the final score it leads to (None: not computed)
 
     def as_dict(self, variant: Variant) -> dict:
         d = {
@@ -38,6 +39,7 @@ class Option:
             "text": self.text,
             "expected_final_score": round(self.expected_final_score, 9),
             "loss": round(self.loss, 9),
+            "std": None if self.std is None else round(self.std, 6),
         }
         if self.kind == "keep":
             d["keep"] = list(self.keep)
@@ -231,8 +233,17 @@ class Advisor:
 
 
 def _rank(options: list[Option]) -> list[Option]:
-    options.sort(key=lambda o: -o.expected_final_score)
-    best = options[0].expected_final_score
+    """Best first; among options within TIE of the best, the tie rule of dp/forward.py: the keep with
+    the most dice (all = stop), then the smallest sorted faces (dice told apart: the smallest kept die
+    indices); the lowest box index."""
+    best = max(o.expected_final_score for o in options)
+    options.sort(
+        key=lambda o: (
+            (0, -len(o.keep), o.keep_dice, o.keep, o.box)
+            if o.expected_final_score >= best - TIE
+            else (1, -o.expected_final_score)
+        )
+    )
     for o in options:
         o.loss = max(0.0, best - o.expected_final_score)
         if o.loss < TIE:

@@ -129,6 +129,7 @@ class Table:
     values: np.ndarray = field(repr=False)
     meta: dict = field(repr=False)
     advisor: Advisor = field(repr=False, compare=False)
+    directory: Path | None = field(default=None, repr=False, compare=False)  # caches beside the table
 
     def __repr__(self) -> str:
         return f"Table({self.variant.name!r}, start_value={self.start_value:.7f})"
@@ -162,8 +163,12 @@ class Table:
             raise RuleError(f"state (mask {mask}, upper {upper}, joker {bool(joker)}) cannot occur in {v.name}")
         return float(value)
 
-    def advise(self, card: CardLike = None, dice: DiceLike = "", roll: int = 1, *, box_now: bool = False) -> Advice:
-        """Ranked options for these dice after roll `roll` (1-3); box_now asks which box to fill now."""
+    def advise(
+        self, card: CardLike = None, dice: DiceLike = "", roll: int = 1, *, box_now: bool = False, spread: bool = False
+    ) -> Advice:
+        """Ranked options for these dice after roll `roll` (1-3); box_now asks which box to fill now.
+        spread=True also gives each option's `std`, the standard deviation of the final score it leads to
+        (identical dice; from a second-moment table built once beside the table, see spread.py)."""
         parsed = self.card(card)
         rolled = as_dice(self.variant, dice)
         if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or roll not in (1, 2, 3):
@@ -172,9 +177,22 @@ class Table:
         then = None
         if action == "keep" and len(options[0].keep) == self.variant.n_dice:
             then = self.advisor.box_options(parsed, rolled)[0]  # stopping: the box comes next
+        if spread and self.variant.identical_dice:
+            self._add_stds(parsed, rolled, int(roll) if action == "keep" else 3, options)
+            if then is not None:
+                self._add_stds(parsed, rolled, 3, [then])
         return Advice(
             self.variant, parsed, rolled, int(roll), action, self.advisor.expected_final(parsed), tuple(options), then
         )
+
+    def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
+        from .spread import moments, option_stds
+
+        m2 = moments(self.variant, self.values, self.directory, self.advisor.engine)
+        for option, std in zip(
+            options, option_stds(self.variant, self.values, m2, card, dice, roll, options, self.advisor.engine)
+        ):
+            option.std = float(std)
 
 
 def load(
@@ -195,7 +213,7 @@ def load(
         values, meta = solving.load_or_solve(v, directory, progress=progress)
     else:
         values, meta = solving.load_table(v, directory)
-    return Table(v, values, meta, make_advisor(v, values))
+    return Table(v, values, meta, make_advisor(v, values), directory)
 
 
 @dataclass(frozen=True)

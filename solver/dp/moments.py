@@ -1,0 +1,93 @@
+"""Second moments of the points still to come under the advisor's play, beside the values.
+
+M2[state] = E[(points still to come)^2] when every decision is the advisor's (the tie rule of
+forward.py). One backward pass like the solve: a final roll entered with gain d into next state n is
+worth d^2 + 2 d V[n] + M2[n]; keeps average these over one more die (_keep_means, linear), and each
+roll takes the second moment of the keep the policy chooses. The spread of an option is then
+sqrt(M2 - V^2) of what it leads to: one turn's work per advice, once the table exists.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from .compile import njit
+from .forward import _turn_policy, ranked_sub_keeps
+from .identical import _keep_means
+from .rules import P_CAP
+from .solve import _fill_equivalent
+from .states import layer_items
+
+
+@njit(cache=True)
+def _turn_moments(mask, flag, ups, rules, lattice, values, m2, subs, out2, out1):
+    """Second moments of one turn at upper totals ups: out2 (K, nj) keeps after roll 2, out1 keeps
+    after roll 1 (roll rows of both: after the final roll = stop). Returns M2 at the turn's start."""
+    _, size_start, add, _, roll_prob = lattice
+    n_rolls = rules.score.shape[0]
+    first_roll = size_start[size_start.shape[0] - 2]
+    nj = ups.shape[0]
+    keep1 = np.empty((n_rolls, nj), dtype=np.int64)
+    keep2 = np.empty((n_rolls, nj), dtype=np.int64)
+    move = np.empty((n_rolls, nj), dtype=np.int64)
+    points = np.empty((n_rolls, nj), dtype=np.int64)
+    _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, move, points)
+    cap = rules.params[P_CAP]
+    for r in range(n_rolls):
+        for j in range(nj):
+            m = move[r, j]
+            nu = min(ups[j] + rules.move_inc[m], cap)
+            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+            nmask = mask | (1 << rules.move_box[m])
+            d = points[r, j] + rules.bonus_cum[nu] - rules.bonus_cum[ups[j]]
+            out2[first_roll + r, j] = d * d + 2.0 * d * values[nmask, nu, nflag] + m2[nmask, nu, nflag]
+    _keep_means(out2, add, size_start)
+    out1[:] = out2
+    for r in range(n_rolls):  # roll 2: the second moment of the chosen keep
+        for j in range(nj):
+            out1[first_roll + r, j] = out2[keep2[r, j], j]
+    _keep_means(out1, add, size_start)
+    out1[first_roll:] = out2[first_roll:]
+    result = np.zeros(nj)
+    for r in range(n_rolls):
+        for j in range(nj):
+            result[j] += roll_prob[r] * out1[keep1[r, j], j]
+    return result
+
+
+@njit(cache=True, parallel=True)
+def _moments_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, values, subs, m2):
+    n_keeps = lattice.add.shape[0]
+    for i in prange(masks.shape[0]):
+        mask, flag = masks[i], flags[i]
+        u = upper_row[mask, flag]
+        ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]]
+        out2 = np.empty((n_keeps, ups.shape[0]))
+        out1 = np.empty((n_keeps, ups.shape[0]))
+        result = _turn_moments(mask, flag, ups, rules, lattice, values, m2, subs, out2, out1)
+        for j in range(ups.shape[0]):
+            m2[mask, ups[j], flag] = result[j]
+
+
+def moments_table(engine, values: np.ndarray) -> np.ndarray:
+    """E[(points still to come)^2] of every state under the advisor's play (NaN where values are)."""
+    variant, up = engine.variant, engine.upper
+    subs = ranked_sub_keeps(engine.lattice)
+    m2 = np.full(values.shape, np.nan)
+    m2[(1 << len(variant.boxes)) - 1] = 0.0
+    for n_filled in range(len(variant.boxes) - 1, -1, -1):
+        masks, flags = layer_items(variant, n_filled)
+        _moments_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values, subs, m2)
+        _fill_equivalent(masks, flags, up.row, up.canon, m2)
+    return m2
+
+
+def turn_moments(engine, values, m2, mask: int, upper: int, flag: int) -> tuple[np.ndarray, np.ndarray]:
+    """Second moments of every keep of one turn (after roll 2, after roll 1), indexed like keep_values:
+    a keep of every die means stopping."""
+    k = engine.lattice.add.shape[0]
+    out2, out1 = np.empty((k, 1)), np.empty((k, 1))
+    subs = ranked_sub_keeps(engine.lattice)
+    _turn_moments(mask, flag, np.array([upper]), engine.rules, engine.lattice, values, m2, subs, out2, out1)
+    return out2[:, 0], out1[:, 0]

@@ -1,0 +1,87 @@
+"""The spread of each advised option: the standard deviation of the final score it leads to.
+
+Computed from a table of second moments beside the values (dp.moments: one backward pass, about as
+long as a solve), kept on disk as <variant>.m2.npy next to the table and rebuilt when the table it was
+computed from changes (a CRC of the values is stored in the file's sidecar).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from .cards import Card
+from .dp import keep_values, make_engine
+from .dp.moments import moments_table, turn_moments
+
+
+def _crc(values: np.ndarray) -> int:
+    return zlib.crc32(np.ascontiguousarray(values).tobytes())
+
+
+def moments(variant, values: np.ndarray, directory: Path | None, engine=None) -> np.ndarray:
+    """The second-moment table of `values`: from directory/<variant>.m2.npy when it was made from these
+    values, else computed (and saved there when the folder is writable)."""
+    engine = engine or make_engine(variant)
+    crc = _crc(values)
+    if directory is not None:
+        npy, meta = directory / f"{variant.name}.m2.npy", directory / f"{variant.name}.m2.json"
+        try:
+            info = json.loads(meta.read_text())
+            if info.get("values_crc32") == crc and info.get("fingerprint") == variant.fingerprint():
+                m2 = np.load(npy, allow_pickle=False)
+                if m2.shape == values.shape and m2.dtype == np.float64:
+                    return m2
+        except (OSError, ValueError):
+            pass
+    m2 = moments_table(engine, values)
+    if directory is not None:
+        try:
+            _save(m2, npy, meta, {"variant": variant.name, "fingerprint": variant.fingerprint(), "values_crc32": crc})
+        except OSError:
+            pass  # a read-only tables folder: computed again next time
+    return m2
+
+
+def _save(m2: np.ndarray, npy: Path, meta: Path, info: dict) -> None:
+    for path, write in ((npy, lambda f: np.save(f, m2)), (meta, lambda f: f.write(json.dumps(info).encode()))):
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                write(f)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _std(m2: float, mean: float) -> float:
+    return float(np.sqrt(max(0.0, m2 - mean * mean)))
+
+
+def option_stds(variant, values, m2, card: Card, dice, roll: int, options, engine=None) -> list[float]:
+    """Standard deviation of the final score each option (advisor.Option, keep or box) leads to when the
+    rest of the game is played by the advisor."""
+    engine = engine or make_engine(variant)
+    state = card.state
+    out = []
+    if options and options[0].kind == "keep":
+        after_second, after_first = keep_values(engine, values, *state)
+        m2_second, m2_first = turn_moments(engine, values, m2, *state)
+        mean, second = (after_first, m2_first) if roll == 1 else (after_second, m2_second)
+        index = {tuple(int(c) for c in row): k for k, row in enumerate(engine.lattice.counts)}
+        for o in options:
+            k = index[tuple(o.keep.count(f) for f in variant.faces)]
+            out.append(_std(second[k], mean[k]))
+        return out
+    for o in options:
+        after = card.with_entry(o.box, o.points, o.extra)
+        out.append(0.0 if after.full else _std(m2[after.state], values[after.state]))
+    return out

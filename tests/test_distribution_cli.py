@@ -1,0 +1,76 @@
+"""`kniffel distribution`, `kniffel odds` and advise's std through click's CliRunner."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli
+
+ENDGAME = "einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,dreierpasch=20,viererpasch=0,full house=25,kleine strasse=30,grosse strasse=40,chance=21"  # noqa: E501
+
+
+@pytest.fixture(scope="module")
+def tdir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("tables")
+    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel"])
+    assert res.exit_code == 0, res.output
+    return d
+
+
+def run(tdir, *args):
+    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args])
+
+
+def one_line_error(res, fragment):
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("kniffel: error:") and fragment in lines[0], res.stderr
+
+
+def test_distribution_text_and_json(tdir):
+    res = run(tdir, "distribution", "kniffel", "--card", ENDGAME, "--at-least", "250")
+    assert res.exit_code == 0, res.output
+    assert "percentiles: 1%:" in res.output and "250:" in res.output and "#" in res.output
+    out = json.loads(run(tdir, "distribution", "kniffel", "--card", ENDGAME, "--json", "--at-least", "250").output)
+    assert abs(sum(out["pmf"]) - 1) < 1e-12 and out["p_at_least"]["250"] >= 0
+    assert out["card"].startswith("ones=3")
+
+
+def test_odds_json(tdir):
+    card2 = ENDGAME.replace("grosse strasse=40", "grosse strasse=0")  # Chance filled: scratching is allowed
+    res = run(tdir, "odds", "kniffel", "--card", ENDGAME, "--card", card2, "--names", "Anna,Ben", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert [p["name"] for p in out["players"]] == ["Anna", "Ben"]
+    assert set(out) == {"variant", "players", "tie"}
+    assert set(out["players"][0]) == {"name", "card", "win", "expected_final_score", "std"}
+    assert out["players"][0]["win"] > out["players"][1]["win"]
+    assert abs(sum(p["win"] for p in out["players"]) + out["tie"] - 1) < 1e-12
+
+
+def test_advise_shows_std(tdir):
+    res = run(tdir, "advise", "kniffel", "--card", ENDGAME, "--dice", "33516", "--roll", "1", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert all(o["std"] >= 0 for o in out["options"])
+    assert "std" in run(tdir, "advise", "kniffel", "--card", ENDGAME, "--dice", "33516", "--roll", "3").output
+
+
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["distribution", "nope"], "unknown variant"),
+        (["distribution", "kniffel", "--card", "einser=7"], "Einser"),
+        (["distribution", "kniffel", "--at-least", "-1"], "between 0 and"),
+        (["distribution", "kniffel", "--at-least", "5000"], "between 0 and"),
+        (["distribution", "kniffel7"], "half an hour"),
+        (["distribution", "kniffel", "--plot", "/no/such/folder/x.png"], "does not exist"),
+        (["odds", "kniffel", "--card", ""], "2 to 6 players"),
+        (["odds", "kniffel", *["--card", ""] * 7], "2 to 6 players"),
+        (["odds", "kniffel", "--card", "", "--card", "", "--names", "A"], "names"),
+        (["odds", "kniffel", "--card", "", "--card", "chance=20"], "same round"),
+    ],
+)
+def test_bad_input_is_one_line(tdir, args, fragment):
+    one_line_error(run(tdir, *args), fragment)
