@@ -228,8 +228,8 @@ class PlayLoop:
         word = text.lower()
         if word == "":
             best = options[0]
-            if len(best.keep) == self.v.n_dice:
-                self.choose_box(p, advice_shown=True)
+            if len(best.keep) == self.v.n_dice:  # the whole advice: stop, and the box it named
+                self.score(p, "", tie_order(self.advisor.box_options(p.card, p.dice)))
             else:
                 self.keep(p, best)
             return
@@ -280,14 +280,11 @@ class PlayLoop:
         kept = named_dice(self.v, p.dice, option.keep_dice) if self.v.die_names else faces_text(option.keep)
         self.say(t("kept_echo", kept=kept, count=rest, dice=dice_word(rest)))
 
-    def choose_box(self, p, advice_shown: bool = False) -> None:
+    def choose_box(self, p) -> None:
         """The box prompt (after the last roll, or after stopping): advice, then a box name; 'options',
         'card' and 'help' answer and ask again; a refused box says why and asks again."""
         options = tie_order(self.advisor.box_options(p.card, p.dice))
-        if not advice_shown:
-            self.advice_lines(p, options)
-        elif rule := joker_rule(self.v, p.card, p.dice):
-            self.say(rule)
+        self.advice_lines(p, options)
         while True:
             text = self.ask(t("prompt_box"))
             done = self.command(text, p, options)

@@ -44,7 +44,7 @@ def cli_group():
 
 
 def run(tdir, *args, input=None):
-    return CliRunner().invoke(cli_group(), ["--tables", str(tdir), "--no-progress", *args], input=input)
+    return CliRunner().invoke(cli_group(), ["--tables", str(tdir), "--no-progress", "--lang", "en", *args], input=input)
 
 
 def one_line_error(res, *fragments):
