@@ -544,8 +544,9 @@ def review(ctx, game_file, as_json):
     Example:  kniffel review kniffel-game.json
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
     """
-    from .explain import dice_text, loss_text, option_text, signed
+    from .explain import dice_text, faces_text, loss_text, option_text, signed
     from .game import Game, decisions
+    from .texts import die_name
 
     game = Game.load(Path(game_file))
     _speak(ctx, game.variant)
@@ -584,14 +585,16 @@ def review(ctx, game_file, as_json):
         return
     v = game.variant
     click.echo(t("review_title", path=game_file, title=v.title))
-    rows = [(d, dice_text(v, d.dice), option_text(v, d.chosen, d.dice)) for d in steps]
-    dice_w = max((len(r[1]) for r in rows), default=4)
-    text_w = min(100 - 4 - 1 - 4 - 2 - dice_w - 2 - 2 - 8, max((len(r[2]) for r in rows), default=6))
+    if v.die_names:  # faces in die order keep each line within 100 columns; the order is said once
+        click.echo(t("review_dice_order", names=" ".join(die_name(v, i) for i in range(v.n_dice))))
+    rows = [(d, faces_text(d.dice), option_text(v, d.chosen, d.dice)) for d in steps]
+    dice_w = max([len(r[1]) for r in rows] + [6])
+    text_w = max([len(r[2]) for r in rows] + [8])
     turn, roll, dice, chosen, loss = t("review_columns").split(",")
-    click.echo(f"{turn:>5} {roll:>4}  {dice:<{dice_w}}  {chosen:<{text_w}}  {loss:>8}")
+    click.echo(f"{turn:>5} {roll:>4}  {dice:<{dice_w}}  {chosen:<{text_w}}  {loss:>7}")
     pad = " " * (5 + 1 + 4 + 2 + dice_w + 2)
     for d, dice_shown, text in rows:
-        click.echo(f"{d.turn:>5} {d.roll:>4}  {dice_shown:<{dice_w}}  {text:<{text_w}}  {loss_text(d.loss):>8}")
+        click.echo(f"{d.turn:>5} {d.roll:>4}  {dice_shown:<{dice_w}}  {text:<{text_w}}  {loss_text(d.loss):>7}")
         if d.loss > 0:
             best = option_text(v, d.best, d.dice)
             click.echo(t("review_best", pad=pad, text=best, expected=d.best.expected_final_score))

@@ -146,13 +146,22 @@ def parse_keep(variant: Variant, text: str, dice: tuple[int, ...]) -> tuple[set[
         elif variant.die_names:
             chosen.add(variant.find_die(token))
         else:
-            raise RuleError(t("err_unknown_command", text=text, suggest=_command_suggestion(token)))
+            raise RuleError(t("err_unknown_command", text=text, suggest=_command_suggestion(variant, text)))
     return chosen, faces
 
 
-def _command_suggestion(token: str) -> str:
-    from .texts import did_you_mean
+def _command_suggestion(variant: Variant, text: str) -> str:
+    """The closest commands, or 'box NAME' for a misspelt box."""
+    from .rules import normalize
+    from .texts import box_name, did_you_mean
 
+    box_word = words("words_box")[0]
+    spellings = {
+        s: f"{box_word} {box_name(variant, i)}" for i, b in enumerate(variant.boxes) for s in (b.name_de, b.name_en)
+    }
+    boxes = did_you_mean(text, spellings, normalize)
+    if boxes:
+        return boxes
     every = [
         w
         for msg in (
@@ -169,4 +178,4 @@ def _command_suggestion(token: str) -> str:
         for w in words(msg)
         if len(w) > 2
     ]
-    return did_you_mean(token, every)
+    return did_you_mean(text, every)

@@ -76,6 +76,7 @@ class PlayLoop:
         self.advisor = advisor
         self.save_path = save_path
         self.v = game.variant
+        self.shown_turn = 0  # the turn whose header was printed
         self.answers = 0  # input lines read: a step that fails without reading one would fail forever
 
     def say(self, text: str = "") -> None:
@@ -136,13 +137,13 @@ class PlayLoop:
         elif word in words("words_card"):
             self.say(score_sheet(p.card, self.advisor.expected_final(p.card)))
         elif word in words("words_options") and options:
-            for o in options:
+            for i, o in enumerate(options):
                 self.say(
                     t(
                         "option_row",
                         text=option_text(self.v, o, p.dice),
                         expected=o.expected_final_score,
-                        loss=loss_text(o.loss),
+                        loss=t("best") if i == 0 else loss_text(o.loss),
                     )
                 )
         elif word in words("words_undo"):
@@ -160,7 +161,8 @@ class PlayLoop:
 
     def roll(self, p) -> None:
         n = p.roll + 1
-        if p.roll == 0:
+        if p.roll == 0 and self.shown_turn != self.game.turn_number():  # once, not again after a typo
+            self.shown_turn = self.game.turn_number()
             self.say(
                 "\n"
                 + t(
@@ -244,7 +246,19 @@ class PlayLoop:
             self.keep(p, next(o for o in options if not o.keep))
             return
         _, body = strip_word(text, "words_keep")
-        self.keep_typed(p, body, options)
+        try:
+            self.keep_typed(p, body, options)
+        except RuleError:
+            if not (any(c.isalpha() for c in text) and self.is_box(text)):
+                raise
+            self.score(p, text, tie_order(self.advisor.box_options(p.card, p.dice)))  # a box name: score it now
+
+    def is_box(self, text: str) -> bool:
+        try:
+            self.v.find_box(text)
+        except RuleError:
+            return False
+        return True
 
     def keep_typed(self, p, body: str, options) -> None:
         """Keep what was typed: faces by value, dice told apart also by colour or '#n'."""

@@ -87,10 +87,7 @@ EN = {
     "opt_scratch": "scratch {box} (0)",
     "opt_extra": ", +{extra} {name}",
     # -- the rule behind an entry -------------------------------------------------------------
-    "rule_box_max": (
-        "Rule: {box} already holds {held}, so this further {box} earns {extra} extra points and may go into "
-        "any free box, which scores its maximum."
-    ),
+    "rule_box_max": "Rule: {box} holds {held}, so +{extra} extra points, and the roll may go into any free box at its maximum.",
     "rule_fixed": "Rule: {box} holds {held}, so six equal dice put {points} Super-Points into any free box.",
     "rule_no_joker_scratched": "Rule: {box} was scratched (0), so this roll earns nothing extra and scores normally.",
     "rule_no_joker": "Rule: {box} holds {held}: {extra} extra points, but the roll scores normally (no joker).",
@@ -137,6 +134,7 @@ EN = {
     "advise_more": "  ... {count} more (--all shows every option)",
     "review_title": "Review of {path}: {title}",
     "review_columns": "turn,roll,dice,chosen,loss",
+    "review_dice_order": "Dice in the order {names}",
     "review_total": "Against optimal play: {loss} expected points over {count} decisions (mean {mean} per decision)",
     "review_best": "{pad}best: {text} ({expected:.2f})",
     "review_costliest": "Costliest decisions:",
@@ -156,7 +154,7 @@ DE = {
     "dice": "Würfel",
     "extra": "Extrapunkte",
     "joker_bonus_name": "{box}-Bonus",
-    "tie": "gleich gut",
+    "tie": "gleich",
     "best": "beste",
     "empty": "leer",
     "did_you_mean": " Meinten Sie {words}?",
@@ -223,15 +221,12 @@ DE = {
     "opt_keep_all_named": "alle behalten (nicht mehr würfeln)",
     "opt_reroll_all": "alle {count} Würfel neu würfeln",
     "opt_keep": "behalte {faces}, {count} {dice} neu würfeln",
-    "opt_keep_named": "behalte {dice}; die anderen {count} neu würfeln",
-    "opt_reroll_named": "{dice} neu würfeln; die anderen {count} behalten",
+    "opt_keep_named": "behalte {dice}; die anderen {count} neu",
+    "opt_reroll_named": "{dice} neu; die anderen {count} behalten",
     "opt_score": "{box} für {points} eintragen",
     "opt_scratch": "{box} streichen (0)",
     "opt_extra": ", +{extra} {name}",
-    "rule_box_max": (
-        "Regel: {box} hat schon {held}, also bringt dieser weitere {box} {extra} Extrapunkte und darf in jedes "
-        "freie Feld, das dann seine Höchstpunktzahl erhält."
-    ),
+    "rule_box_max": "Regel: {box} hat {held}, also +{extra} Extrapunkte, und der Wurf darf in jedes freie Feld, zum Höchstwert.",
     "rule_fixed": "Regel: {box} hat {held}, also bringen sechs gleiche Würfel {points} Super-Punkte in ein freies Feld.",
     "rule_no_joker_scratched": "Regel: {box} wurde gestrichen (0), also zählt dieser Wurf normal, ohne Extrapunkte.",
     "rule_no_joker": "Regel: {box} hat {held}: {extra} Extrapunkte, aber der Wurf zählt normal (kein Joker).",
@@ -275,6 +270,7 @@ DE = {
     "advise_more": "  ... {count} weitere (--all zeigt alle)",
     "review_title": "Auswertung von {path}: {title}",
     "review_columns": "Runde,Wurf,Würfel,gewählt,Verlust",
+    "review_dice_order": "Würfel in der Reihenfolge {names}",
     "review_total": "Gegenüber dem besten Spiel: {loss} erwartete Punkte bei {count} Entscheidungen ({mean} je Entscheidung)",
     "review_best": "{pad}besser: {text} ({expected:.2f})",
     "review_costliest": "Teuerste Entscheidungen:",

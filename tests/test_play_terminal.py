@@ -57,8 +57,8 @@ def test_kniffel7_keep_is_by_face_value_and_echoed_by_colour(tmp_path):
     child.sendline("keep #1 #6")  # by position
     child.expect("behalten: blau 6, schwarz 1; 5 Würfel neu")
     child.expect(r"\(grün lila gelb rot weiß\):")
-    child.sendline("gr=2 l=4 ge=3 r=7 w=5")  # the rerolled dice by colour code
-    child.expect("blau 6, grün 2, lila 4, gelb 3, rot 7, schwarz 1, weiß 5")
+    child.sendline("gr=3 l=4 ge=3 r=7 w=5")  # the rerolled dice by colour code
+    child.expect("blau 6, grün 3, lila 4, gelb 3, rot 7, schwarz 1, weiß 5")
     child.sendline("q")
     child.expect(pexpect.EOF)
 
@@ -127,7 +127,7 @@ def test_an_english_yahtzee_game_and_reroll_only_entry(kdir, tmp_path):
     child.sendline("3 2 6")  # only the rerolled dice
     child.expect(r"= 3 3 3 2 6")
     child.sendline("dreierpash")
-    child.expect("Did you mean")
+    child.expect("Did you mean box Three of a Kind")
     child.sendline("q")
     child.expect("Continue with: kniffel play --resume")
     child.expect(pexpect.EOF)
