@@ -227,6 +227,7 @@ def variants(ctx, as_json):
 
     \b
     Example:  kniffel variants --lang en
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
     Box names come in each variant's own language first (German for the Kniffel games).
     """
     settings = _settings(ctx)
@@ -449,7 +450,12 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
 @click.pass_context
 def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
-    """Play many games with the optimal strategy and report the score distribution."""
+    """Play many games with the optimal strategy and report the score distribution.
+
+    \b
+    Example:  kniffel simulate yahtzee -n 100000 --seed 1 --plot scores.png   (--plot: pip install 'kniffel[plot]')
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
     from tqdm import tqdm
 
     from . import simulation as sim
