@@ -25,7 +25,7 @@ EN = {
     "words_keep": "keep,k",
     "words_box": "box",
     # -- play ---------------------------------------------------------------------------------
-    "play_start": "{title}. The game is saved to {path} after every step; type 'help' for commands.",
+    "play_start": "{title}.\nThe game is saved to {path} after every step; type 'help' for commands.",
     "play_help": (
         "Commands at any prompt:\n"
         "  (Enter)          follow the advice\n"
@@ -43,8 +43,8 @@ EN = {
         "Dice: all of them ('33516'), or after a keep only the rerolled ones."
     ),
     "play_help_ordered": (
-        "  keep blue black  Kniffel 7: name the dice to keep by colour, or by position: keep #1 #6\n"
-        "  b=2 g=5 ...      Kniffel 7: dice by colour (b g p y r k w = blue green purple yellow red black white)\n"
+        "  blue black       Kniffel 7: the dice to keep by colour, or by position: #1 #6\n"
+        "  b=2 g=5 ...      Kniffel 7: dice by colour code: b g p y r k w (blue ... white)\n"
     ),
     "turn_header": "== Turn {turn} of {turns} ==   ({points} points, expected final score {expected:.2f})",
     "prompt_roll_all": "Roll {roll}, all {count} dice{order}:",
@@ -167,7 +167,7 @@ DE = {
     "words_none": "keine,keinen,neu,none,reroll,-,0",
     "words_keep": "behalte,behalten,halte,keep,k",
     "words_box": "feld,box",
-    "play_start": "{title}. Das Spiel wird nach jedem Schritt in {path} gespeichert; 'hilfe' zeigt die Befehle.",
+    "play_start": "{title}.\nDas Spiel wird nach jedem Schritt in {path} gespeichert; 'hilfe' zeigt die Befehle.",
     "play_help": (
         "Befehle an jeder Eingabe:\n"
         "  (Enter)             dem Rat folgen\n"
@@ -185,8 +185,8 @@ DE = {
         "Würfel: alle ('33516'), oder nach dem Behalten nur die neu gewürfelten."
     ),
     "play_help_ordered": (
-        "  behalte blau schwarz  Kniffel 7: die Würfel nach Farbe nennen, oder nach Platz: behalte #1 #6\n"
-        "  b=2 gr=5 ...        Kniffel 7: Würfel nach Farbe (b gr l ge r s w = blau grün lila gelb rot schwarz weiß)\n"
+        "  blau schwarz        Kniffel 7: die Würfel nach Farbe, oder nach Platz: #1 #6\n"
+        "  b=2 gr=5 ...        Kniffel 7: Würfel nach Farbcode: b gr l ge r s w (blau ... weiß)\n"
     ),
     "turn_header": "== Runde {turn} von {turns} ==   ({points} Punkte, erwarteter Endstand {expected:.2f})",
     "prompt_roll_all": "Wurf {roll}, alle {count} Würfel{order}:",
