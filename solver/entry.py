@@ -42,12 +42,12 @@ def parse_roll(variant: Variant, text: str, kept_dice=(), kept_faces=(), shown=(
     n = variant.n_dice
     if variant.identical_dice:
         faces: list[int] = []
+        free = n - len(kept_faces)
         for token in _tokens(text):
             got = _faces(token)
             if got is None:
-                raise RuleError(t("err_roll_word", word=token, example=_example(variant, n)))
+                raise RuleError(t("err_roll_word", word=token, example=_example(variant, free)))
             faces += got
-        free = n - len(kept_faces)
         if len(faces) == free and kept_faces:
             dice = tuple(kept_faces) + tuple(faces)
         elif len(faces) == n:

@@ -148,6 +148,8 @@ def refusal(variant: Variant, card: Card, dice, box: int, options) -> str:
             return t("refuse_forced", joker=joker, upper=box_name(variant, upper))
     fits = [o.box for o in options if o.points > 0]
     if variant.scratch == Scratch.RESTRICTED and rules.score[r, box] == 0 and fits:
-        return t("refuse_restricted", box=name, fits=word_list([box_name(variant, b) for b in fits]))
+        names = [box_name(variant, b) for b in fits]
+        shown = word_list(names) if len(names) <= 3 else ", ".join(names[:3]) + ", ..."
+        return t("refuse_restricted", box=name, fits=shown)
     allowed = ", ".join(box_name(variant, o.box) for o in options)
     return t("refuse_other", box=name, allowed=allowed)

@@ -102,8 +102,8 @@ EN = {
     # -- refusals -----------------------------------------------------------------------------
     "refuse_filled": "{box} is already filled ({points}).",
     "refuse_restricted": (
-        "{box} does not fit this roll, and the basic rules allow a 0 only when the roll fits no free box; "
-        "it fits {fits}. (Free scratching: play kniffel-meister.)"
+        "{box} does not fit this roll, and the basic rules allow a 0 only when the roll fits no free box "
+        "(it fits {fits}). Free scratching: play kniffel-meister."
     ),
     "refuse_forced": "Forced joker: a further {joker} must go into {upper} while it is free.",
     "refuse_other": "{box} cannot be filled with this roll; allowed: {allowed}.",
@@ -240,8 +240,8 @@ DE = {
     "rule_bonus": " {box} hat {held}: +{extra} {name}.",
     "refuse_filled": "{box} ist schon belegt ({points}).",
     "refuse_restricted": (
-        "{box} passt nicht zu diesem Wurf, und nach den Grundregeln darf man nur streichen, wenn der Wurf in kein "
-        "freies Feld passt; er passt in {fits}. (Freies Streichen: kniffel-meister spielen.)"
+        "{box} passt nicht, und nach den Grundregeln darf man nur streichen, wenn der Wurf in kein freies Feld "
+        "passt (er passt in {fits}). Freies Streichen: kniffel-meister."
     ),
     "refuse_forced": "Pflicht-Joker: ein weiterer {joker} muss in {upper}, solange es frei ist.",
     "refuse_other": "{box} geht mit diesem Wurf nicht; möglich: {allowed}.",
