@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from .rules import Joker, RuleError, Scratch, Variant
+from .rules import Joker, RuleError, Scratch, Variant, normalize
 from .scoring import possible_points
 
 
@@ -80,7 +80,7 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             points = int(value.strip())
         except ValueError:
             raise RuleError(f"card entry {entry!r}: points must be a whole number") from None
-        if name.strip().lower() in ("extra", "extras", "bonus-extra", "zusatz", "zusatzpunkte"):
+        if is_extra_name(variant, name):
             if extra_seen:
                 raise RuleError("card entry 'extra' appears twice")
             extra_seen = True
@@ -99,6 +99,21 @@ def parse_card(variant: Variant, text: str | None) -> Card:
     _check_extra(card)
     check_whole_card(card)
     return card
+
+
+EXTRA_NAMES = ("extra", "extras", "bonusextra", "zusatz", "zusatzpunkte", "extrapunkte", "bonus", "joker")
+
+
+def is_extra_name(variant: Variant, name: str) -> bool:
+    """'extra', or the joker box's bonus by name: 'Yahtzee bonus', 'Yahtzee-Bonus', 'Kniffel-Bonus', 'bonus'."""
+    text = normalize(name)
+    if text in EXTRA_NAMES:
+        return True
+    if variant.joker_box is None:
+        return False
+    box = variant.boxes[variant.joker_index]
+    names = {normalize(n) for n in (box.key, box.name_de, box.name_en)}
+    return any(text in (n + "bonus", "bonus" + n, n + "bonuses", n + "extra") for n in names)
 
 
 @cache
@@ -182,8 +197,22 @@ def _check_extra(card: Card) -> None:
     if card.filled.get(v.joker_index, 0) == 0:
         box = v.box_name(v.joker_index)
         raise RuleError(f"extra={card.extra}: extra points need {box} filled with points first")
-    if card.extra // v.extra_points > len(card.filled) - 1:
-        raise RuleError(f"extra={card.extra}: more further jokers than boxes filled after {v.joker_box}")
+    jokers = card.extra // v.extra_points
+    if jokers > len(card.filled) - 1:
+        box = v.box_name(v.joker_index)
+        raise RuleError(
+            f"extra={card.extra} is {jokers} {box} bonus{'es' if jokers > 1 else ''} ({v.extra_points} each), and "
+            f"each further {box} also filled a box: add that box too (e.g. {_joker_example(v)})"
+        )
+
+
+def _joker_example(v: Variant) -> str:
+    """A card entry a further joker roll could have made: the sixes box at its joker points."""
+    targets = _joker_entries(v)
+    for b in reversed(range(len(v.boxes))):
+        if v.boxes[b].is_upper and b != v.joker_index and max(targets[b], default=0) > 0:
+            return f"{v.boxes[b].key}={max(targets[b])}"
+    return "chance=30"
 
 
 def _ranges(values) -> str:

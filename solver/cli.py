@@ -18,6 +18,33 @@ from .errors import KniffelError
 from .files import check_writable_file
 from .rules import PRESETS, RuleError, find_variant
 from .simulation import MAX_SEED
+from .texts import choose_language, set_language, t
+
+VARIANT_NAMES = ", ".join(PRESETS)
+
+
+def _lang_callback(ctx, param, value):
+    if value:
+        ctx.find_object(Settings).lang = value
+        set_language(value)
+    return value
+
+
+def lang_option(f):
+    """--lang de|en, on the group and on each command that talks to a player."""
+    return click.option(
+        "--lang",
+        type=click.Choice(["de", "en"]),
+        default=None,
+        expose_value=False,
+        callback=_lang_callback,
+        help="Language: de or en (default: LC_ALL/LC_MESSAGES/LANG, else German for Kniffel, English for Yahtzee).",
+    )(f)
+
+
+def _speak(ctx, variant) -> None:
+    """The language of this command's output, now that the variant is known."""
+    set_language(choose_language(_settings(ctx).lang, variant.lang))
 
 
 @dataclass
@@ -27,6 +54,7 @@ class Settings:
     tables_dir: Path
     threads: int | None = None
     progress: bool = True
+    lang: str | None = None  # --lang; None: the locale variables, else the variant's language
 
 
 def solve_table(variant, settings: Settings, engine=None):
@@ -101,11 +129,23 @@ class OneLineErrors(click.Group):
 )
 @click.option("--threads", type=click.IntRange(1, 256), default=None, help="Solver threads (default: all cores).")
 @click.option("--no-progress", is_flag=True, help="No progress bars (they show only on a terminal anyway).")
+@click.option(
+    "--lang",
+    type=click.Choice(["de", "en"]),
+    default=None,
+    help="Language: de or en (default: LC_ALL/LC_MESSAGES/LANG, else German for Kniffel, English for Yahtzee).",
+)
 @click.version_option(package_name="kniffel")
 @click.pass_context
-def cli(ctx, tables_path, threads, no_progress):
-    """Exact optimal strategy for solitaire Kniffel, Yahtzee, Yatzy and variants."""
-    ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress)
+def cli(ctx, tables_path, threads, no_progress, lang):
+    """Exact optimal strategy for solitaire Kniffel, Yahtzee, Yatzy and variants.
+
+    \b
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Example:  kniffel play kniffel          kniffel advise yahtzee 33516
+    """
+    ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress, lang)
+    set_language(choose_language(lang, "en"))
     source = "--tables" if tables_path else f"${tables.ENV_DIR}" if os.environ.get(tables.ENV_DIR) else "tables folder"
     tables.check_tables_dir(ctx.obj.tables_dir, source)
     if threads:
@@ -121,7 +161,12 @@ def cli(ctx, tables_path, threads, no_progress):
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per variant on stdout.")
 @click.pass_context
 def solve(ctx, variant_names, all_variants, keep_one, as_json):
-    """Solve VARIANT... and write tables/<variant>.npy (+ .json)."""
+    """Solve VARIANT... and write tables/<variant>.npy (+ .json).
+
+    \b
+    Example:  kniffel solve kniffel yahtzee yatzy
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
     settings = _settings(ctx)
     if all_variants:
         variants = [v for v in PRESETS.values() if v.identical_dice]
@@ -152,7 +197,12 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def value(ctx, variant_name, card, keep_one, as_json):
-    """Expected final score of a card at the start of a turn, under optimal play."""
+    """Expected final score of a card at the start of a turn, under optimal play.
+
+    \b
+    Example:  kniffel value kniffel --card "einser=3,dreier=9,chance=22"
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
     table = _table(find_variant(variant_name, keep_one), _settings(ctx))
     parsed = table.card(card)
     future = table.future(parsed)
@@ -174,9 +224,16 @@ def value(ctx, variant_name, card, keep_one, as_json):
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
+@lang_option
 @click.pass_context
 def variants(ctx, as_json):
-    """The presets, their boxes and, where a table exists, the start value."""
+    """The presets, their boxes and, where a table exists, the start value.
+
+    \b
+    Example:  kniffel variants --lang en
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Box names come in each variant's own language first (German for the Kniffel games).
+    """
     settings = _settings(ctx)
     out = []
     for v in PRESETS.values():
@@ -199,14 +256,17 @@ def variants(ctx, as_json):
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
-    for v in out:
-        start = f"start value {v['start_value']:.4f}" if v["start_value"] is not None else "no table yet"
-        options = f" (options: {', '.join(v['options'])})" if v["options"] else ""
-        click.echo(f"{v['variant']:<20} {v['title']} — {v['dice']} dice, {start}{options}")
+    for v, variant in zip(out, PRESETS.values()):
+        set_language(choose_language(settings.lang, variant.lang))
+        start = t("variants_start", value=v["start_value"]) if v["start_value"] is not None else t("variants_no_table")
+        options = t("variants_options", options=", ".join(v["options"])) if v["options"] else ""
+        click.echo(t("variants_row", name=v["variant"], title=v["title"], dice=v["dice"], start=start, options=options))
+        first, second = ("de", "en") if choose_language(settings.lang, variant.lang) == "de" else ("en", "de")
         click.echo(
             "    "
             + ", ".join(
-                f"{b['position']}. {b['de']}" + (f" ({b['en']})" if b["en"] != b["de"] else "") for b in v["boxes"]
+                f"{b['position']}. {b[first]}" + (f" ({b[second]})" if b[second] != b[first] else "")
+                for b in v["boxes"]
             )
         )
 
@@ -226,18 +286,22 @@ def _advisor(variant, settings: Settings):
     return make_advisor(variant, values)
 
 
-def _option_rows(options, top: int | None) -> list[str]:
+def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
+    from .explain import loss_text, option_text
+
     shown = options if top is None else options[:top]
-    width = max(len(o.text) for o in shown)
+    texts = [option_text(variant, o, dice) for o in shown]
+    width = max(len(x) for x in texts)
     with_std = any(o.std is not None for o in shown)
+    option, expected, loss = t("advise_columns").split(",")
     spread = f"  {'std':>6}" if with_std else ""
-    rows = [f"  {'#':>3}  {'option':<{width}}  {'expected':>9}  {'loss':>6}{spread}"]
-    for i, o in enumerate(shown, 1):
-        loss = "best" if i == 1 else ("tie" if o.loss == 0 else f"-{o.loss:.2f}")
+    rows = [f"  {'#':>3}  {option:<{width}}  {expected:>9}  {loss:>10}{spread}"]
+    for i, (o, text) in enumerate(zip(shown, texts), 1):
+        mark = t("best") if i == 1 else loss_text(o.loss)
         std = f"  {o.std:>6.2f}" if with_std and o.std is not None else ""
-        rows.append(f"  {i:>3}  {o.text:<{width}}  {o.expected_final_score:>9.2f}  {loss:>6}{std}")
+        rows.append(f"  {i:>3}  {text:<{width}}  {o.expected_final_score:>9.2f}  {mark:>10}{std}")
     if len(shown) < len(options):
-        rows.append(f"  ... {len(options) - len(shown)} more (--all shows every option)")
+        rows.append(t("advise_more", count=len(options) - len(shown)))
     return rows
 
 
@@ -245,10 +309,16 @@ def _variant_or_default(variant_name):
     return variant_name or "kniffel"
 
 
+def _looks_like_dice(text: str) -> bool:
+    """'33516', '3,3,5,1,6', 'blue=2,...': dice, not a variant name."""
+    return text not in PRESETS and (text.replace(",", "").replace(" ", "").isdigit() or "=" in text)
+
+
 @cli.command()
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
+@click.argument("dice_arg", metavar="[DICE]", required=False)
 @click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
-@click.option("--dice", required=True, help="The dice shown: '3,3,5,1,6' or '33516'.")
+@click.option("--dice", default=None, help="The dice shown: '3,3,5,1,6' or '33516' (or give them after VARIANT).")
 @click.option(
     "--roll", type=click.IntRange(1, 3), default=1, show_default=True, help="Which roll of the turn the dice come from."
 )
@@ -256,27 +326,57 @@ def _variant_or_default(variant_name):
 @click.option("--all", "show_all", is_flag=True, help="Show every option, not just the top 10.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (schema in README).")
+@lang_option
 @click.pass_context
-def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_json):
-    """What to keep after this roll, or which box to fill (default variant: kniffel)."""
-    from .advisor import format_dice
+def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, keep_one, as_json):
+    """What to keep after this roll, or which box to fill (default variant: kniffel).
 
+    \b
+    Example:  kniffel advise kniffel 33516 --roll 1
+              kniffel advise yahtzee --card "chance=22" --dice 3,3,5,1,6 --roll 3
+              kniffel advise kniffel7 --dice blue=2,green=3,purple=7,yellow=1,red=6,black=7,white=4
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
+    from .explain import card_text, dice_text, joker_rule, option_text, tie_order
+
+    if variant_name and dice_arg is None and _looks_like_dice(variant_name):
+        variant_name, dice_arg = None, variant_name  # `advise 33516`: the default variant's dice
     variant = find_variant(_variant_or_default(variant_name), keep_one)
-    advice = _table(variant, _settings(ctx)).advise(card, dice, roll, box_now=box_now, spread=True)
+    _speak(ctx, variant)
+    if dice_arg is not None and dice is not None:
+        raise click.UsageError(t("err_advise_dice_twice", a=dice_arg, b=dice))
+    dice = dice if dice is not None else dice_arg
+    if dice is None:
+        raise click.UsageError(t("err_advise_dice", variant=variant.name))
+    table = _table(variant, _settings(ctx))
+    advice = table.advise(card, dice, roll, box_now=box_now, spread=True)
     if as_json:
         click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
         return
     parsed, rolled, best, then, options = advice.card, advice.dice, advice.best, advice.then, advice.options
+    options = tie_order(list(options))
     click.echo(
-        f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
-        f"(card {parsed.format() or 'empty'}: {parsed.points} points)"
+        t(
+            "advise_header",
+            variant=variant.name,
+            roll=roll,
+            dice=dice_text(variant, rolled),
+            card=card_text(parsed),
+            points=parsed.points,
+        )
     )
-    click.echo(
-        f"Best: {best.text}"
-        + (f", then {then.text}" if then else "")
-        + f"  -> expected final score {best.expected_final_score:.2f}"
-    )
-    for row in _option_rows(options, None if show_all else 10):
+    if options[0] is not best:  # a tie with "keep all": stopping is shown first, and its box
+        best, then = options[0], tie_order(table.advisor.box_options(parsed, rolled))[0]
+    text, expected = option_text(variant, best, rolled), best.expected_final_score
+    if then:
+        click.echo(t("advise_best_then", text=text, then=option_text(variant, then, rolled), expected=expected))
+    else:
+        click.echo(t("advise_best", text=text, expected=expected))
+    if best.kind == "box" or then:
+        rule = joker_rule(variant, parsed, rolled)
+        if rule:
+            click.echo(rule)
+    for row in _option_rows(variant, options, None if show_all else 10, rolled):
         click.echo(row)
 
 
@@ -300,9 +400,17 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
 )
 @click.option("--force", is_flag=True, help="Let --save replace an existing file.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@lang_option
 @click.pass_context
 def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, keep_one):
-    """Play a whole game with advice after every roll (type 'help' at any prompt)."""
+    """Play a whole game with advice after every roll (type 'help' at any prompt).
+
+    \b
+    Example:  kniffel play kniffel                 (you roll real dice and type them: 33516)
+              kniffel play yahtzee --roll-for-me --seed 7 --save game.json
+              kniffel play --resume game.json
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
     from .game import Game
     from .play import PlayLoop
 
@@ -317,6 +425,7 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
     else:
         variant = find_variant(_variant_or_default(variant_name), keep_one)
         game = Game(variant, seed=seed, roll_for_me=roll_for_me)
+    _speak(ctx, game.variant)
     target = Path(save_path or resume_path or DEFAULT_GAME_FILE)
     _check_game_target(target, resume_path, force)
     advisor = _advisor(game.variant, _settings(ctx))
@@ -348,7 +457,12 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
 @click.pass_context
 def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
-    """Play many games with the optimal strategy and report the score distribution."""
+    """Play many games with the optimal strategy and report the score distribution.
+
+    \b
+    Example:  kniffel simulate yahtzee -n 100000 --seed 1 --plot scores.png   (--plot: pip install 'kniffel[plot]')
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
     from tqdm import tqdm
 
     from . import simulation as sim
@@ -540,12 +654,21 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
 @cli.command()
 @click.argument("game_file", metavar="GAME.json", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True)
+@lang_option
 @click.pass_context
 def review(ctx, game_file, as_json):
-    """Every decision of a saved game against the optimal one, and what it cost."""
+    """Every decision of a saved game against the optimal one, and what it cost.
+
+    \b
+    Example:  kniffel review kniffel-game.json
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
+    from .explain import dice_text, faces_text, loss_text, option_text, signed
     from .game import Game, decisions
+    from .texts import die_name
 
     game = Game.load(Path(game_file))
+    _speak(ctx, game.variant)
     advisor = _advisor(game.variant, _settings(ctx))
     steps = decisions(game, advisor)
     card = game.point().card
@@ -579,29 +702,39 @@ def review(ctx, game_file, as_json):
             )
         )
         return
-    click.echo(f"Review of {game_file}: {game.variant.title}")
-    click.echo(
-        f"{'turn':>4} {'roll':>4}  {'dice':<13} {'chosen':<40} {'best':<40} {'chosen':>8} {'best':>8} {'loss':>6}"
-    )
-    for d in steps:
-        best = "=" if d.loss == 0 else d.best.text
-        click.echo(
-            f"{d.turn:>4} {d.roll:>4}  {' '.join(map(str, d.dice)):<13} {d.chosen.text:<40} {best:<40} "
-            f"{d.chosen.expected_final_score:>8.2f} {d.best.expected_final_score:>8.2f} {d.loss:>6.2f}"
-        )
-    click.echo(
-        f"Total loss: {total:.2f} points over {len(steps)} decisions "
-        f"(mean {total / len(steps) if steps else 0:.3f} per decision)"
-    )
+    v = game.variant
+    click.echo(t("review_title", path=game_file, title=v.title))
+    if v.die_names:  # faces in die order keep each line within 100 columns; the order is said once
+        click.echo(t("review_dice_order", names=" ".join(die_name(v, i) for i in range(v.n_dice))))
+    rows = [(d, faces_text(d.dice), option_text(v, d.chosen, d.dice)) for d in steps]
+    dice_w = max([len(r[1]) for r in rows] + [6])
+    text_w = max([len(r[2]) for r in rows] + [8])
+    turn, roll, dice, chosen, loss = t("review_columns").split(",")
+    click.echo(f"{turn:>5} {roll:>4}  {dice:<{dice_w}}  {chosen:<{text_w}}  {loss:>7}")
+    pad = " " * (5 + 1 + 4 + 2 + dice_w + 2)
+    for d, dice_shown, text in rows:
+        click.echo(f"{d.turn:>5} {d.roll:>4}  {dice_shown:<{dice_w}}  {text:<{text_w}}  {loss_text(d.loss):>7}")
+        if d.loss > 0:
+            best = option_text(v, d.best, d.dice)
+            click.echo(t("review_best", pad=pad, text=best, expected=d.best.expected_final_score))
+    mean = signed(total / len(steps)) if steps else "0.00"
+    click.echo(t("review_total", loss=signed(total), count=len(steps), mean=mean))
     costly = [d for d in worst if d.loss > 0]
     if costly:
-        click.echo("Costliest decisions:")
+        click.echo(t("review_costliest"))
         for d in costly:
             click.echo(
-                f"  turn {d.turn}, roll {d.roll} ({' '.join(map(str, d.dice))}): {d.chosen.text} "
-                f"instead of {d.best.text}: -{d.loss:.2f}"
+                t(
+                    "review_costly_row",
+                    turn=d.turn,
+                    roll=d.roll,
+                    dice=dice_text(v, d.dice),
+                    chosen=option_text(v, d.chosen, d.dice),
+                    best=option_text(v, d.best, d.dice),
+                    loss=loss_text(d.loss),
+                )
             )
-    click.echo(f"Score: {card.points}" + ("" if card.full else " (game not finished)"))
+    click.echo(t("review_score", points=card.points) + ("" if card.full else t("review_unfinished")))
 
 
 def main(argv=None) -> None:

@@ -1,29 +1,32 @@
-"""The interactive game of `kniffel play`: prompts, advice, the score sheet."""
+"""The interactive game of `kniffel play`: prompts, advice, the score sheet, in the player's language."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 
-from .advisor import Advisor, format_dice, parse_dice
+from .advisor import Advisor
 from .cards import Card
+from .entry import parse_keep, parse_roll, strip_word, words
+from .explain import (
+    card_text,
+    dice_text,
+    dice_word,
+    die_order,
+    faces_text,
+    joker_rule,
+    loss_text,
+    named_dice,
+    option_text,
+    refusal,
+    signed,
+    tie_order,
+)
 from .game import Game, decisions
 from .rules import RuleError
-
-HELP = """Commands at any prompt:
-  (Enter)          follow the advice
-  33 / keep 3 3    keep these dice and roll the others   (after roll 1 or 2)
-  keep blue black  Kniffel 7: name the dice to keep (or number them: keep 1 6)
-  all / stop       keep every die and choose a box now
-  none             reroll every die
-  box NAME         score NAME now (name or number, e.g. 'box chance', 'box 13')
-  NAME             after roll 3: the box to score
-  options          every option with its expected final score
-  card             the score sheet
-  undo             step back one decision
-  help             this text
-  quit             stop (the game stays saved; continue with --resume FILE)"""
+from .texts import bonus_name, box_name, t
 
 TOP = 3
 
@@ -35,26 +38,36 @@ class Quit(Exception):
 def score_sheet(card: Card, expected: float | None = None) -> str:
     v = card.variant
     rows = []
-    width = max(len(v.box_name(i)) for i in range(len(v.boxes))) + 2
+    labels = [box_name(v, i) for i in range(len(v.boxes))] + [t("sheet_upper_total"), bonus_name(v)]
+    width = max(len(x) for x in labels) + 2
 
     def line(label, value):
         rows.append(f"  {label:<{width}} {value:>5}")
 
     for i, box in enumerate(v.boxes):
         if box.is_upper:
-            line(v.box_name(i), card.filled.get(i, "-"))
-    line("upper total", card.upper_total)
+            line(box_name(v, i), card.filled.get(i, "-"))
+    line(t("sheet_upper_total"), card.upper_total)
     for b in v.bonuses:
-        line(f"bonus {b.threshold}+", b.points if card.upper_total >= b.threshold else 0)
+        line(t("sheet_bonus", threshold=b.threshold), b.points if card.upper_total >= b.threshold else 0)
     for i, box in enumerate(v.boxes):
         if not box.is_upper:
-            line(v.box_name(i), card.filled.get(i, "-"))
+            line(box_name(v, i), card.filled.get(i, "-"))
     if v.extra_points:
-        line("extra", card.extra)
-    line("total", card.points)
+        line(bonus_name(v), card.extra)
+    line(t("sheet_total"), card.points)
     if expected is not None and not card.full:
-        rows.append(f"  expected final score: {expected:.2f}")
+        rows.append(t("sheet_expected", expected=expected))
     return "\n".join(rows)
+
+
+def line_editing() -> None:
+    """Arrow keys and history at the prompts: readline, on a terminal only (elsewhere it may print codes)."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            import readline  # noqa: F401  (input() uses it once imported)
+        except ImportError:  # not on every platform
+            pass
 
 
 class PlayLoop:
@@ -63,6 +76,7 @@ class PlayLoop:
         self.advisor = advisor
         self.save_path = save_path
         self.v = game.variant
+        self.shown_turn = 0  # the turn whose header was printed
         self.answers = 0  # input lines read: a step that fails without reading one would fail forever
 
     def say(self, text: str = "") -> None:
@@ -76,7 +90,10 @@ class PlayLoop:
         self.game.save(self.save_path)
 
     def run(self) -> None:
-        self.say(f"{self.v.title}. The game is saved to {self.save_path} after every step; type 'help' for commands.")
+        line_editing()
+        self.say(t("play_start", title=self.v.title, path=self.save_path))
+        if self.game.events:
+            self.where()
         try:
             while not self.game.finished:
                 answers = self.answers
@@ -87,123 +104,227 @@ class PlayLoop:
                         raise
                     self.say(f"  ! {exc}")
         except Quit:
-            self.say(f"Stopped. Continue with: kniffel play --resume {self.save_path}")
+            self.say(t("stopped", path=self.save_path))
             return
         self.finish()
 
+    def where(self) -> None:
+        """Where the game stands (after --resume and undo): turn, roll, dice, card."""
+        p = self.game.point()
+        turns = len(self.v.boxes)
+        if p.card.full:
+            return
+        turn = self.game.turn_number()
+        if p.roll:
+            self.say(t("where_roll", turn=turn, turns=turns, roll=p.roll, dice=dice_text(self.v, p.dice)))
+        else:
+            self.say(t("where_start", turn=turn, turns=turns))
+        self.say(t("where_card", card=card_text(p.card), points=p.card.points))
+
     def step(self) -> None:
         p = self.game.point()
-        needs_roll = p.roll == 0 or "keep" in self.game.events[-1]
-        if needs_roll:
+        if p.roll == 0 or "keep" in self.game.events[-1]:
             self.roll(p)
         else:
             self.decide(p)
 
-    def command(self, text: str, p) -> bool:
-        """Handle the commands that work at every prompt; True if `text` was one."""
+    def command(self, text: str, p, options=()) -> str | None:
+        """The commands that work at every prompt: None if `text` is none of them, 'shown' when it only
+        printed something, 'moved' when the game changed (undo)."""
         word = text.lower()
-        if word in ("help", "h", "?"):
-            self.say(HELP)
-        elif word in ("card", "c", "sheet"):
+        if word in words("words_help"):
+            self.say(t("play_help", ordered_help=t("play_help_ordered") if self.v.die_names else ""))
+        elif word in words("words_card"):
             self.say(score_sheet(p.card, self.advisor.expected_final(p.card)))
-        elif word in ("undo", "u"):
-            self.say("  undone" if self.game.undo() else "  nothing to undo")
+        elif word in words("words_options") and options:
+            for i, o in enumerate(options):
+                self.say(
+                    t(
+                        "option_row",
+                        text=option_text(self.v, o, p.dice),
+                        expected=o.expected_final_score,
+                        loss=t("best") if i == 0 else loss_text(o.loss),
+                    )
+                )
+        elif word in words("words_undo"):
+            undone = self.game.undo()
+            self.say(t("undone") if undone else t("nothing_to_undo"))
             self.save()
-        elif word in ("quit", "q", "exit"):
+            if undone:
+                self.where()
+            return "moved"
+        elif word in words("words_quit"):
             raise Quit
         else:
-            return False
-        return True
+            return None
+        return "shown"
 
     def roll(self, p) -> None:
         n = p.roll + 1
-        if p.roll == 0:
+        if p.roll == 0 and self.shown_turn != self.game.turn_number():  # once, not again after a typo
+            self.shown_turn = self.game.turn_number()
             self.say(
-                f"\n== Turn {self.game.turn_number()} of {len(self.v.boxes)} ==   "
-                f"({p.card.points} points, expected final {self.advisor.expected_final(p.card):.2f})"
+                "\n"
+                + t(
+                    "turn_header",
+                    turn=self.game.turn_number(),
+                    turns=len(self.v.boxes),
+                    points=p.card.points,
+                    expected=self.advisor.expected_final(p.card),
+                )
             )
         if self.game.roll_for_me:
             dice = self.game.next_random_roll()
-            self.say(f"Roll {n}: {format_dice(self.v, dice)}")
+            self.say(t("rolled", roll=n, dice=dice_text(self.v, dice)))
         else:
-            kept = f" (kept: {' '.join(map(str, p.kept))})" if p.kept else ""
-            if p.kept_dice:
-                kept = " (kept: " + ", ".join(f"{self.v.die_names[d]} {p.dice[d]}" for d in p.kept_dice) + ")"
-            text = self.ask(f"Roll {n}{kept}, all {self.v.n_dice} dice:")
+            free = [d for d in range(self.v.n_dice) if d not in p.kept_dice]
+            if p.kept:
+                kept = named_dice(self.v, p.dice, p.kept_dice) if self.v.die_names else faces_text(p.kept)
+                rest = self.v.n_dice - len(p.kept)
+                order = die_order(self.v, free)
+                prompt = t("prompt_roll_rest", roll=n, kept=kept, count=rest, dice=dice_word(rest), order=order)
+            else:
+                prompt = t("prompt_roll_all", roll=n, count=self.v.n_dice, order=die_order(self.v))
+            text = self.ask(prompt)
             if self.command(text, p):
                 return
-            dice = parse_dice(self.v, text)
+            dice = parse_roll(self.v, text, p.kept_dice, p.kept, p.dice)
+            if self.v.die_names or len(text.replace(" ", "").replace(",", "")) != self.v.n_dice:
+                self.say(t("echo_dice", dice=dice_text(self.v, dice)))
         self.game.add_roll(dice)
         self.save()
 
+    def advice_lines(self, p, options) -> None:
+        best = options[0]
+        text = option_text(self.v, best, p.dice)
+        if best.kind == "keep" and len(best.keep) == self.v.n_dice:
+            then = tie_order(self.advisor.box_options(p.card, p.dice))[0]
+            then_text = option_text(self.v, then, p.dice)
+            self.say(t("advice_then", text=text, then=then_text, expected=best.expected_final_score))
+        else:
+            self.say(t("advice", text=text, expected=best.expected_final_score))
+        for o in options[1:TOP]:
+            self.say(
+                t(
+                    "advice_or",
+                    text=option_text(self.v, o, p.dice),
+                    expected=o.expected_final_score,
+                    loss=loss_text(o.loss),
+                )
+            )
+        if best.kind == "box" or len(best.keep) == self.v.n_dice:
+            rule = joker_rule(self.v, p.card, p.dice)
+            if rule:
+                self.say(rule)
+
     def decide(self, p) -> None:
         action, options = self.advisor.advise(p.card, p.dice, p.roll)
-        best = options[0]
-        if action == "keep" and len(best.keep) == self.v.n_dice:
-            then = self.advisor.box_options(p.card, p.dice)[0]
-            self.say(f"Advice: {best.text}, then {then.text}  (expected {best.expected_final_score:.2f})")
-        else:
-            self.say(f"Advice: {best.text}  (expected {best.expected_final_score:.2f})")
-        for o in options[1:TOP]:
-            self.say(f"   or: {o.text}  ({o.expected_final_score:.2f}, {'tie' if o.loss == 0 else f'-{o.loss:.2f}'})")
-        prompt = "Keep which dice? (Enter = advice)" if action == "keep" else "Which box? (Enter = advice)"
-        text = self.ask(prompt)
-        if self.command(text, p):
+        if action == "box":
+            self.choose_box(p)
+            return
+        options = tie_order(options)
+        self.advice_lines(p, options)
+        text = self.ask(t("prompt_keep"))
+        if self.command(text, p, options):
             return
         word = text.lower()
-        if word in ("options", "o"):
-            for o in options:
-                self.say(f"  {o.text}  ({o.expected_final_score:.2f}, loss {o.loss:.2f})")
-            return
-        if action == "box":
-            self.score(p, text)
-            return
         if word == "":
-            if len(best.keep) == self.v.n_dice:
-                self.score(p, "")
+            best = options[0]
+            if len(best.keep) == self.v.n_dice:  # the whole advice: stop, and the box it named
+                self.score(p, "", tie_order(self.advisor.box_options(p.card, p.dice)))
             else:
-                self.game.add_keep(best.keep, None if self.v.identical_dice else best.keep_dice)
-                self.save()
+                self.keep(p, best)
             return
-        if word in ("all", "stop", "a"):
-            self.score(p, self.ask("Which box? (Enter = advice)"))
+        if word in words("words_stop"):
+            self.choose_box(p)
             return
-        if word.startswith("box ") or word.startswith("b "):
-            self.score(p, text.split(None, 1)[1])
+        is_box, rest = strip_word(text, "words_box")
+        if is_box:
+            self.score(p, rest, tie_order(self.advisor.box_options(p.card, p.dice)))
             return
-        body = text.split(None, 1)[1] if word.split()[0] in ("keep", "k") and " " in word else text
-        dice: tuple[int, ...] | None = None
-        if word in ("none", "-", "0", "reroll"):
-            faces: tuple[int, ...] = ()
-            dice = None if self.v.identical_dice else ()
-        elif not self.v.identical_dice:
-            dice = parse_die_names(self.v, body)
-            faces = tuple(p.dice[d] for d in dice)
-        else:
-            faces = parse_faces(body)
-        self.game.check_kept(faces)  # before "all dice kept = stop": '11111' needs five 1s
-        if len(faces) == self.v.n_dice:
-            self.score(p, self.ask("Which box? (Enter = advice)"))
+        if word in words("words_none"):
+            self.keep(p, next(o for o in options if not o.keep))
             return
-        self.game.add_keep(faces, dice)
-        self.save()
+        _, body = strip_word(text, "words_keep")
+        try:
+            self.keep_typed(p, body, options)
+        except RuleError:
+            if not (any(c.isalpha() for c in text) and self.is_box(text)):
+                raise
+            self.score(p, text, tie_order(self.advisor.box_options(p.card, p.dice)))  # a box name: score it now
 
-    def score(self, p, text: str) -> None:
-        options = self.advisor.box_options(p.card, p.dice)
-        if self.command(text, p):
+    def is_box(self, text: str) -> bool:
+        try:
+            self.v.find_box(text)
+        except RuleError:
+            return False
+        return True
+
+    def keep_typed(self, p, body: str, options) -> None:
+        """Keep what was typed: faces by value, dice told apart also by colour or '#n'."""
+        chosen, faces = parse_keep(self.v, body, p.dice)
+        if self.v.identical_dice:
+            faces = faces + [p.dice[d] for d in chosen]
+            match = [o for o in options if sorted(o.keep) == sorted(faces)]
+        else:
+            want = sorted(faces)
+            match = [
+                o
+                for o in options
+                if chosen <= set(o.keep_dice)
+                and len(o.keep_dice) == len(chosen) + len(faces)
+                and sorted(p.dice[d] for d in o.keep_dice if d not in chosen) == want
+            ]  # ranked: where two dice show the same face, the better one of them
+        if not match:
+            shown = dice_text(self.v, p.dice)
+            asked = faces_text(sorted(faces + [p.dice[d] for d in chosen]))
+            raise RuleError(t("err_keep_faces", faces=asked, dice=shown))
+        self.keep(p, match[0])
+
+    def keep(self, p, option) -> None:
+        if len(option.keep) == self.v.n_dice:
+            self.choose_box(p)
             return
+        self.game.add_keep(option.keep, None if self.v.identical_dice else option.keep_dice)
+        self.save()
+        rest = self.v.n_dice - len(option.keep)
+        if not option.keep:
+            self.say(t("kept_none", count=rest))
+            return
+        kept = named_dice(self.v, p.dice, option.keep_dice) if self.v.die_names else faces_text(option.keep)
+        self.say(t("kept_echo", kept=kept, count=rest, dice=dice_word(rest)))
+
+    def choose_box(self, p) -> None:
+        """The box prompt (after the last roll, or after stopping): advice, then a box name; 'options',
+        'card' and 'help' answer and ask again; a refused box says why and asks again."""
+        options = tie_order(self.advisor.box_options(p.card, p.dice))
+        self.advice_lines(p, options)
+        while True:
+            text = self.ask(t("prompt_box"))
+            done = self.command(text, p, options)
+            if done == "moved":
+                return
+            if done:
+                continue
+            _, name = strip_word(text, "words_box")
+            try:
+                self.score(p, name, options)
+                return
+            except RuleError as exc:
+                self.say(f"  ! {exc}")
+
+    def score(self, p, text: str, options) -> None:
         if text == "":
             choice = options[0]
         else:
             box = self.v.find_box(text)
             match = [o for o in options if o.box == box]
             if not match:
-                allowed = ", ".join(self.v.box_name(o.box) for o in options)
-                raise RuleError(f"{self.v.box_name(box)} cannot be filled with this roll; allowed: {allowed}")
+                raise RuleError(refusal(self.v, p.card, p.dice, box, options))
             choice = match[0]
         self.game.add_box(choice.box, choice.points, choice.extra)
         self.save()
-        self.say(f"  -> {choice.text}")
+        self.say(t("scored", text=option_text(self.v, choice, p.dice)))
         card = self.game.point().card
         if not card.full:
             self.say(score_sheet(card, self.advisor.expected_final(card)))
@@ -212,26 +333,8 @@ class PlayLoop:
         card = self.game.point().card
         losses = decisions(self.game, self.advisor)
         total = sum(d.loss for d in losses)
-        self.say("\n== Game over ==")
+        self.say("\n" + t("game_over"))
         self.say(score_sheet(card))
-        self.say(f"Final score: {card.points}")
-        self.say(
-            f"Expected-value loss of your choices against optimal play: {total:.2f} points over {len(losses)} decisions"
-        )
-
-
-def parse_die_names(variant, text: str) -> tuple[int, ...]:
-    """Dice told apart: 'blue black' or die numbers '1 6' -> die indices."""
-    return tuple(sorted({variant.find_die(part) for part in text.replace(",", " ").split()}))
-
-
-def parse_faces(text: str) -> tuple[int, ...]:
-    parts = text.replace(",", " ").split()
-    if len(parts) == 1 and parts[0].isascii() and parts[0].isdigit():
-        parts = list(parts[0])
-    try:
-        return tuple(int(p) for p in parts)
-    except ValueError:
-        raise RuleError(
-            f"{text!r} is not a list of dice to keep (e.g. '66 6' or '3 3'); 'help' lists commands"
-        ) from None
+        self.say(t("final_score", points=card.points))
+        self.say(t("game_loss", loss=signed(total), count=len(losses)))
+        self.say(t("review_hint", path=self.save_path))

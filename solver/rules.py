@@ -1,6 +1,6 @@
 """Rules as data: boxes, variants and the preset registry.
 
-Every rule of ../shared/RULES.md lives here as a field value; the scoring
+Every rule of docs/RULES.md lives here as a field value; the scoring
 tables (scoring.py) and the DP kernels (dp/) read these fields and contain
 no variant names.
 """
@@ -202,29 +202,57 @@ class Variant:
     # -- names ---------------------------------------------------------
     def find_box(self, name: str) -> int:
         """Index of a box given by German or English name, key, alias or 1-based position."""
+        from .texts import box_name, did_you_mean, t
+
         text = name.strip()
         if text.isascii() and text.isdigit():
             pos = int(text)
             if 1 <= pos <= len(self.boxes):
                 return pos - 1
-            raise RuleError(f"box position {pos} is out of range: {self.name} has boxes 1-{len(self.boxes)}")
+            raise RuleError(t("err_box_position", pos=pos, variant=self.name, count=len(self.boxes)))
         wanted = normalize(text)
         for i, box in enumerate(self.boxes):
             if wanted in box_spellings(box):
                 return i
-        names = ", ".join(b.name_en for b in self.boxes)
-        raise RuleError(f"unknown box {name!r} for {self.name}; boxes are: {names}")
+        names = [box_name(self, i) for i in range(len(self.boxes))]
+        spellings = {s: box_name(self, i) for i, b in enumerate(self.boxes) for s in (b.name_de, b.name_en, *b.aliases)}
+        suggest = did_you_mean(text, spellings, normalize)  # named as the player's language names the box
+        raise RuleError(t("err_unknown_box", name=text, variant=self.name, suggest=suggest, boxes=", ".join(names)))
 
     def find_die(self, name: str) -> int:
-        """Index of a die given by its name (colour) or 1-based number."""
-        text = name.strip().lower()
+        """Index of a die given by its colour (English or German, a short code, a unique beginning), '#n'
+        or 1-based number."""
+        from .texts import DIE_NAMES_DE, did_you_mean, die_name, language, t, word_list
+
+        text = name.strip().lower().lstrip("#")
         if text.isascii() and text.isdigit() and 1 <= int(text) <= self.n_dice:
             return int(text) - 1
-        names = [n.lower() for n in self.die_names]
-        if text in names:
-            return names.index(text)
-        named = f"name them ({', '.join(self.die_names)}) or number" if self.die_names else "number"
-        raise RuleError(f"{name.strip()!r} is not a die of {self.name}; {named} them 1-{self.n_dice}")
+        if self.die_names:
+            spellings: dict[str, int] = {}
+            for i, en in enumerate(self.die_names):
+                de = DIE_NAMES_DE.get(en, en)
+                for s in (en, de, normalize(de)):
+                    spellings[s] = i
+            codes = DIE_CODES_DE if language() == "de" else DIE_CODES_EN
+            spellings.update({c: self.die_names.index(n) for c, n in codes.items() if n in self.die_names})
+            if normalize(text) in spellings or text in spellings:
+                return spellings.get(text, spellings.get(normalize(text), -1))
+            starts = {i for s, i in spellings.items() if len(s) > 2 and s.startswith(text) and len(text) >= 2}
+            if len(starts) == 1:
+                return starts.pop()
+            if len(starts) > 1:
+                names = word_list([die_name(self, i) for i in sorted(starts)])
+                raise RuleError(t("err_ambiguous_die", name=name.strip(), names=names))
+        names = ", ".join(die_name(self, i) for i in range(len(self.die_names))) or "-"
+        suggest = did_you_mean(text, [die_name(self, i) for i in range(len(self.die_names))])
+        raise RuleError(
+            t("err_unknown_die", name=name.strip(), variant=self.name, suggest=suggest, names=names, count=self.n_dice)
+        )
+
+
+# short colour codes at the Kniffel 7 prompts: 'b=2 g=5 ...' / 'b=2 gr=5 ...'
+DIE_CODES_EN = {"b": "blue", "g": "green", "p": "purple", "y": "yellow", "r": "red", "k": "black", "w": "white"}
+DIE_CODES_DE = {"b": "blue", "gr": "green", "l": "purple", "ge": "yellow", "r": "red", "s": "black", "w": "white"}
 
 
 def normalize(text: str) -> str:
@@ -257,7 +285,7 @@ def upper_boxes(n_faces: int) -> tuple[Box, ...]:
             UPPER,
             FACE,
             face=v,
-            aliases=(f"{v}s", f"{v}er") + (("Einer",) if v == 1 else ()),
+            aliases=(f"{v}s", f"{v}er") + (("Einer", "Aces", "Ace") if v == 1 else ()),
         )
         for v in range(1, n_faces + 1)
     )
@@ -301,6 +329,13 @@ def chance_box(de="Chance", en="Chance"):
     return Box("chance", de, en, CHANCE, SUM_ALL)
 
 
+# what players write on their score pads (Yahtzee: "Sm Straight", "LS"; Kniffel: "kleine", "KS")
+STRAIGHT_ALIASES = {
+    "small": ("Sm Straight", "SS", "Small", "Kleine", "KS", "sm str"),
+    "large": ("Lg Straight", "LS", "Large", "Grosse", "GS", "lg str"),
+}
+
+
 def _kniffel_boxes(five_key: str, five_de: str, five_en: str, joker_points: bool) -> tuple[Box, ...]:
     return upper_boxes(6) + (
         groups_box(
@@ -309,7 +344,7 @@ def _kniffel_boxes(five_key: str, five_de: str, five_en: str, joker_points: bool
             "Three of a Kind",
             (3,),
             SUM_ALL,
-            aliases=("Drei Gleiche", "3er-Pasch", "3 of a kind"),
+            aliases=("Drei Gleiche", "3er-Pasch", "3 of a kind", "3K", "3oak", "Dreier-Pasch"),
         ),
         groups_box(
             "four_of_a_kind",
@@ -317,10 +352,18 @@ def _kniffel_boxes(five_key: str, five_de: str, five_en: str, joker_points: bool
             "Four of a Kind",
             (4,),
             SUM_ALL,
-            aliases=("Vier Gleiche", "4er-Pasch", "4 of a kind"),
+            aliases=("Vier Gleiche", "4er-Pasch", "4 of a kind", "4K", "4oak", "Vierer-Pasch"),
         ),
         groups_box(
-            "full_house", "Full House", "Full House", (3, 2), FIXED, points=25, distinct=True, joker_points=joker_points
+            "full_house",
+            "Full House",
+            "Full House",
+            (3, 2),
+            FIXED,
+            points=25,
+            distinct=True,
+            joker_points=joker_points,
+            aliases=("FH",),
         ),
         straight_box(
             "small_straight",
@@ -330,6 +373,7 @@ def _kniffel_boxes(five_key: str, five_de: str, five_en: str, joker_points: bool
             FIXED,
             points=30,
             joker_points=joker_points,
+            aliases=STRAIGHT_ALIASES["small"],
         ),
         straight_box(
             "large_straight",
@@ -339,6 +383,7 @@ def _kniffel_boxes(five_key: str, five_de: str, five_en: str, joker_points: bool
             FIXED,
             points=40,
             joker_points=joker_points,
+            aliases=STRAIGHT_ALIASES["large"],
         ),
         groups_box(
             five_key, five_de, five_en, (5,), FIXED, points=50, aliases=("Kniffel", "Yahtzee", "five of a kind")
@@ -417,11 +462,29 @@ YATZY = Variant(
     + (
         groups_box("one_pair", "Ein Paar", "One Pair", (2,), SUM_GROUPS, aliases=("Paar", "Pair")),
         groups_box("two_pairs", "Zwei Paare", "Two Pairs", (2, 2), SUM_GROUPS, distinct=True),
-        groups_box("three_of_a_kind", "Dreierpasch", "Three of a Kind", (3,), SUM_GROUPS, aliases=("Drei Gleiche",)),
-        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_GROUPS, aliases=("Vier Gleiche",)),
-        straight_box("small_straight", "Kleine Straße", "Small Straight", ((1, 2, 3, 4, 5),), FIXED, points=15),
-        straight_box("large_straight", "Große Straße", "Large Straight", ((2, 3, 4, 5, 6),), FIXED, points=20),
-        groups_box("full_house", "Full House", "Full House", (3, 2), SUM_GROUPS, distinct=True),
+        groups_box(
+            "three_of_a_kind", "Dreierpasch", "Three of a Kind", (3,), SUM_GROUPS, aliases=("Drei Gleiche", "3K")
+        ),
+        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_GROUPS, aliases=("Vier Gleiche", "4K")),
+        straight_box(
+            "small_straight",
+            "Kleine Straße",
+            "Small Straight",
+            ((1, 2, 3, 4, 5),),
+            FIXED,
+            points=15,
+            aliases=STRAIGHT_ALIASES["small"],
+        ),
+        straight_box(
+            "large_straight",
+            "Große Straße",
+            "Large Straight",
+            ((2, 3, 4, 5, 6),),
+            FIXED,
+            points=20,
+            aliases=STRAIGHT_ALIASES["large"],
+        ),
+        groups_box("full_house", "Full House", "Full House", (3, 2), SUM_GROUPS, distinct=True, aliases=("FH",)),
         chance_box(),
         groups_box("yatzy", "Yatzy", "Yatzy", (5,), FIXED, points=50, aliases=("Kniffel", "Yahtzee")),
     ),
@@ -497,12 +560,16 @@ PRESETS: dict[str, Variant] = {
 
 def find_variant(name: str, keep_one: bool = False) -> Variant:
     """A preset by name or alias; `keep_one` applies the seed-001 house rule (kniffel only)."""
+    from .texts import did_you_mean, t
+
     wanted = normalize(name)
     for variant in PRESETS.values():
         if wanted in {normalize(n) for n in (variant.name, *variant.aliases)}:
             break
     else:
-        raise RuleError(f"unknown variant {name!r}; known variants: {', '.join(PRESETS)}")
+        names = [n for v in PRESETS.values() for n in (v.name, *v.aliases)]
+        suggest = did_you_mean(name, names, normalize)
+        raise RuleError(t("err_unknown_variant", name=name, suggest=suggest, variants=", ".join(PRESETS)))
     if keep_one and variant.min_keep_last_reroll == 0:
         if variant is not KNIFFEL:
             raise RuleError(f"the keep-one house rule is an option of kniffel only, not of {variant.name}")

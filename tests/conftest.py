@@ -22,3 +22,13 @@ def solved():
         return cache[name]
 
     return get
+
+
+@pytest.fixture(autouse=True)
+def english_library():
+    """The library speaks English unless a command chose a language; a CLI test must not leak its choice."""
+    from solver import texts
+
+    texts.set_language("en")
+    yield
+    texts.set_language("en")

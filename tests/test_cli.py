@@ -27,7 +27,7 @@ FULL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"  # Chance ca
 
 
 def run(tdir, *args, input=None):
-    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args], input=input)
+    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "--lang", "en", *args], input=input)
 
 
 def one_line_error(res, fragment):
@@ -66,7 +66,12 @@ def test_value_solves_a_missing_table(tmp_path):
 
 def test_variants_lists_boxes_and_start_values(tdir):
     res = run(tdir, "variants")
-    assert "Große Straße (Large Straight)" in res.stdout and "start value 248.0761" in res.stdout
+    assert "Large Straight (Große Straße)" in res.stdout and "start value 248.0761" in res.stdout
+    res = CliRunner().invoke(
+        cli, ["--tables", str(tdir), "variants"], env={"LANG": "C", "LC_ALL": "", "LC_MESSAGES": ""}
+    )
+    kniffel, yahtzee = (res.stdout.split(f"\n{name} ")[1].split("\n")[1] for name in ("kniffel-meister", "yahtzee"))
+    assert "Große Straße (Large Straight)" in kniffel and "Large Straight (Große Straße)" in yahtzee  # each its own
     data = json.loads(run(tdir, "variants", "--json").stdout)
     assert {v["variant"] for v in data} >= {"kniffel", "yatzy6", "kniffel7"}
 
@@ -126,7 +131,7 @@ def test_play_scripted_game_on_stdin(tdir, tmp_path):
     assert res.exit_code == 130  # input ended mid-game: aborted, the game stays saved
     game = Game.load(save)
     assert game.events[-1] == {"box": "kniffel", "points": 50, "extra": 0}
-    assert "Sechser" in res.stdout and "expected final score" in res.stdout
+    assert "Sixes" in res.stdout and "expected final score" in res.stdout
     # resume: the game goes on at turn 2; input ending there leaves the saved game as it was
     # (tests/test_reliability_input.py finishes a resumed game and checks its score)
     res = run(tdir, "play", "--resume", str(save), input="help\n")
@@ -138,7 +143,7 @@ def test_play_whole_game_with_roll_for_me(tdir, tmp_path):
     save = tmp_path / "auto.json"
     res = run(tdir, "play", "--roll-for-me", "--seed", "5", "--save", str(save), input="\n" * 200)
     assert res.exit_code == 0, res.output
-    assert "Game over" in res.stdout and "loss of your choices against optimal play: 0.00" in res.stdout
+    assert "Game over" in res.stdout and "Against optimal play: 0.00 expected points" in res.stdout
     data = json.loads(save.read_text())
     assert data["finished"] and data["score"] == Game.load(save).point().card.points
     again = tmp_path / "again.json"

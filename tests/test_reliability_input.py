@@ -44,7 +44,7 @@ def cli_group():
 
 
 def run(tdir, *args, input=None):
-    return CliRunner().invoke(cli_group(), ["--tables", str(tdir), "--no-progress", *args], input=input)
+    return CliRunner().invoke(cli_group(), ["--tables", str(tdir), "--no-progress", "--lang", "en", *args], input=input)
 
 
 def one_line_error(res, *fragments):
@@ -93,7 +93,7 @@ def test_whole_card_consistency():
         parse_card(KNIFFEL, "einser=0")  # restricted scratching: a 0 needs Chance filled first
     parse_card(KNIFFEL, "einser=0,chance=22")
     parse_card(PRESETS["kniffel-meister"], "einser=0")  # free scratching: any 0 at any time
-    with pytest.raises(RuleError, match="further jokers than boxes"):
+    with pytest.raises(RuleError, match="12 Kniffel bonuses .* add that box"):
         parse_card(KNIFFEL, "kniffel=50,extra=600")
     with pytest.raises(RuleError, match="only 0 box"):
         parse_card(KNIFFEL, "kniffel=50,einser=3,dreier=9,chance=22,extra=50")  # no box at its maximum

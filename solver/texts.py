@@ -1,0 +1,98 @@
+"""What the command line says, in German and in English: two plain catalogues (message id -> format string).
+
+Plain dicts rather than gettext: gettext would need .po files compiled to .mo files at build time and
+shipped as package data, keyed by the English sentence; two dicts need no build step, travel inside the
+package, and a test checks that both hold the same ids with the same placeholders.
+
+The language: `--lang de|en`, else the locale variables (LC_ALL, LC_MESSAGES, LANG: the first one set
+decides, as in POSIX; a language other than de or en, C or POSIX leaves the choice to the variant),
+else the variant's own language (German for the Kniffel games, English for Yahtzee and Yatzy).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+
+from .texts_catalogue import DE, EN
+
+CATALOGUES = {"de": DE, "en": EN}
+LANGUAGES = tuple(CATALOGUES)
+
+_current = "en"  # the library speaks English unless the CLI chose otherwise
+
+
+def locale_language(environ=None) -> str | None:
+    """'de' or 'en' from the locale variables, or None when they name neither."""
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if value:
+            lang = value.split(".")[0].split("_")[0].lower()
+            return lang if lang in CATALOGUES else None
+    return None
+
+
+def choose_language(requested: str | None, variant_lang: str = "en", environ=None) -> str:
+    """--lang, else the locale, else the variant's language."""
+    if requested:
+        return requested
+    return locale_language(environ) or variant_lang
+
+
+def set_language(lang: str) -> None:
+    global _current
+    if lang not in CATALOGUES:
+        raise ValueError(f"language {lang!r}: one of {', '.join(LANGUAGES)}")
+    _current = lang
+
+
+def language() -> str:
+    return _current
+
+
+def t(msg_id: str, **fields) -> str:
+    """The message in the current language, its fields filled in."""
+    return CATALOGUES[_current][msg_id].format(**fields)
+
+
+def word_list(words, lang: str | None = None) -> str:
+    """'a, b or c' / 'a, b oder c'."""
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {CATALOGUES[lang or _current]['or']} {words[-1]}"
+
+
+def did_you_mean(word: str, candidates, normalize=lambda s: s.lower()) -> str:
+    """' Did you mean X?' for the closest candidates, or ''. `candidates`: names, or a mapping from every
+    accepted spelling to the name to show for it."""
+    shown = candidates if isinstance(candidates, dict) else {c: c for c in candidates}
+    by_norm: dict[str, str] = {}
+    for spelling, name in shown.items():
+        by_norm.setdefault(normalize(spelling), name)
+    close = difflib.get_close_matches(normalize(word), list(by_norm), n=3, cutoff=0.6)
+    names = list(dict.fromkeys(by_norm[c] for c in close))
+    return t("did_you_mean", words=word_list(names)) if names else ""
+
+
+# -- names in the chosen language -------------------------------------------------------
+DIE_NAMES_DE = {"blue": "blau", "green": "grün", "purple": "lila", "yellow": "gelb", "red": "rot", "black": "schwarz"}
+DIE_NAMES_DE["white"] = "weiß"
+
+
+def die_name(variant, index: int, lang: str | None = None) -> str:
+    name = variant.die_names[index]
+    return DIE_NAMES_DE.get(name, name) if (lang or _current) == "de" else name
+
+
+def box_name(variant, index: int, lang: str | None = None) -> str:
+    box = variant.boxes[index]
+    return box.name_de if (lang or _current) == "de" else box.name_en
+
+
+def bonus_name(variant, lang: str | None = None) -> str:
+    """What the extra points of further jokers are called: 'Yahtzee bonus', 'Kniffel-Bonus'."""
+    if variant.joker_box is None:
+        return CATALOGUES[lang or _current]["extra"]
+    return CATALOGUES[lang or _current]["joker_bonus_name"].format(box=box_name(variant, variant.joker_index, lang))
