@@ -80,6 +80,7 @@ function keptDice() {
 function renderDice() {
   const box = $("dice");
   box.textContent = "";
+  box.style.setProperty("--n", String(state.dice.length));
   const kept = keptDice();
   state.dice.forEach((face, i) => {
     const b = document.createElement("button");
@@ -88,6 +89,7 @@ function renderDice() {
     const name = state.v.die_names[i];
     if (name) b.dataset.colour = name;
     b.dataset.index = i;
+    b.id = `die-${i}`;
     b.textContent = face === null ? "?" : String(face);
     const who = name ? `die ${i + 1} (${name})` : `die ${i + 1}`;
     b.setAttribute("aria-label", `${who}: ${face === null ? "not set" : face}${kept.has(i) ? ", keep" : ""}`);
@@ -182,6 +184,7 @@ function renderAdvice() {
     });
     const act = document.createElement("button");
     act.type = "button";
+    act.id = `option-${i}`;
     if (o.kind === "box") {
       act.textContent = "Fill";
       act.setAttribute("aria-label", `fill: ${o.text}`);
@@ -191,14 +194,15 @@ function renderAdvice() {
       act.setAttribute("aria-label", `show the dice to keep: ${o.text}`);
       act.addEventListener("click", (ev) => { ev.stopPropagation(); state.shown = i; renderAll(); });
     }
-    tr.cells[1].appendChild(document.createTextNode(" "));
-    tr.cells[1].appendChild(act);
+    const cell = document.createElement("td");
+    cell.appendChild(act);
+    tr.appendChild(cell);
     body.appendChild(tr);
   });
   if (a.options_total > a.options.length) {
     const tr = document.createElement("tr");
     const td = document.createElement("td");
-    td.colSpan = 4;
+    td.colSpan = 5;
     const more = document.createElement("button");
     more.type = "button";
     more.textContent = `Show all ${a.options_total} options`;
@@ -219,10 +223,13 @@ function renderValue() {
 }
 
 function renderAll() {
+  // the parts are rebuilt: keep the keyboard focus on the element with the same id
+  const focused = document.activeElement && document.activeElement.id;
   renderDice();
   renderCard();
   renderAdvice();
   renderValue();
+  if (focused && document.activeElement.id !== focused && $(focused)) $(focused).focus();
 }
 
 // ---- the chart: final-score distribution as SVG, drawn here -------------------------------------
@@ -331,7 +338,9 @@ function setFace(f) {
   state.dice[state.cursor] = f;
   state.cursor = nextEmpty(state.cursor);
   state.showAll = false;
+  const focused = document.activeElement && document.activeElement.id;
   renderDice();
+  if (focused && $(focused)) $(focused).focus();
   refresh();
 }
 function cycleDie(i, step) {
@@ -347,8 +356,7 @@ function dieKey(ev, i) {
   else if (ev.key === "ArrowDown" || ev.key === "-") { cycleDie(i, -1); ev.preventDefault(); }
   else if (/^[0-9]$/.test(ev.key) && faces.includes(Number(ev.key))) {
     state.cursor = i; setFace(Number(ev.key));
-    const next = document.querySelector(`#dice .die[data-index="${state.cursor}"]`);
-    if (next) next.focus();
+    $(`die-${state.cursor}`).focus();
     ev.preventDefault();
   } else if (ev.key === "Backspace" || ev.key === "Delete") {
     state.dice[i] = null; state.cursor = i; state.advice = null; refresh(); ev.preventDefault();
@@ -411,15 +419,15 @@ async function start() {
   const q = new URLSearchParams(location.search);
   const stored = loadGame();
   const byName = (n) => state.variants.find((v) => v.variant === n || v.aliases.includes(n));
+  if (stored) { state.game = true; $("game-mode").checked = true; }
   if (q.has("variant") || q.has("card") || q.has("dice")) {
     const v = byName(q.get("variant") || "kniffel");
     setVariant(v ? v.variant : "kniffel", false);
     if (!v) $("error").textContent = `unknown variant ${q.get("variant")}`;
+    if (stored && stored.variant === state.v.variant) state.undo = stored.undo || [];
     await loadSituation(q.get("card") || "", q.get("dice") || "", q.get("roll") || "1");
   } else {
     if (stored && byName(stored.variant)) {
-      state.game = true;
-      $("game-mode").checked = true;
       setVariant(byName(stored.variant).variant, false);
       Object.assign(state, { card: stored.card || {}, extra: stored.extra || 0, undo: stored.undo || [] });
     } else setVariant("kniffel", false);
