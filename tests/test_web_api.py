@@ -219,3 +219,20 @@ def test_serve_without_the_web_extra_is_one_line(monkeypatch):
         res.stderr.strip()
         == "kniffel: error: kniffel serve needs the web extra (uvicorn is missing): pip install -e '.[web]'"
     )
+
+
+@pytest.mark.parametrize("host,warned", [(None, False), ("0.0.0.0", True), ("127.0.0.1", False)])
+def test_serve_binds_loopback_and_warns_otherwise(monkeypatch, tdir, host, warned):
+    import uvicorn
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    args = ["--tables", str(tdir), "serve", "--port", "8765"] + (["--host", host] if host else [])
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    ((app, kw),) = calls
+    assert kw["host"] == (host or "127.0.0.1") and kw["port"] == 8765
+    warnings_ = [ln for ln in res.stderr.splitlines() if "warning" in ln]
+    assert len(warnings_) == (1 if warned else 0)
+    with TestClient(app, base_url="http://evil.example") as c:  # DNS rebinding: a foreign Host is refused
+        assert c.get("/api/variants").status_code == (200 if warned else 400)
