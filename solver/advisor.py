@@ -233,8 +233,16 @@ class Advisor:
 
 
 def _rank(options: list[Option]) -> list[Option]:
-    options.sort(key=lambda o: -o.expected_final_score)
-    best = options[0].expected_final_score
+    """Best first; among options within TIE of the best, the tie rule of dp/forward.py: the keep with
+    the most dice (all = stop), then the smallest sorted faces; the lowest box index."""
+    best = max(o.expected_final_score for o in options)
+    options.sort(
+        key=lambda o: (
+            (0, -len(o.keep), o.keep, o.keep_dice, o.box)
+            if o.expected_final_score >= best - TIE
+            else (1, -o.expected_final_score)
+        )
+    )
     for o in options:
         o.loss = max(0.0, best - o.expected_final_score)
         if o.loss < TIE:

@@ -13,6 +13,7 @@ import click
 import numpy as np
 
 from . import solving, tables
+from .cards import parse_card
 from .errors import KniffelError
 from .files import check_writable_file
 from .rules import PRESETS, RuleError, find_variant
@@ -400,6 +401,131 @@ def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
     for b in out["boxes"].values():
         click.echo(f"{b['name']:<16} {b['mean']:>7.2f} {b['zero_rate']:>7.1%}")
     click.echo(sim.text_histogram(played.scores))
+
+
+def _check_plot_path(plot):
+    """Fail before computing: matplotlib present and the PNG's folder writable."""
+    if not plot:
+        return None
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib: pip install 'kniffel[plot]'") from None
+    folder = Path(plot).resolve().parent
+    if not folder.is_dir():
+        raise click.UsageError(f"--plot {plot}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise click.UsageError(f"--plot {plot}: folder {folder} is not writable")
+    return plt
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.option("--card", default="", help="Card at the start of a turn: 'box=points,...' (default: empty card).")
+@click.option("--at-least", "at_least", type=int, multiple=True, help="Also show P(final score >= T) (repeatable).")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (schema in README).")
+@click.option(
+    "--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG of the pmf (needs matplotlib)."
+)
+@click.pass_context
+def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
+    """Exact final-score distribution of optimal play from a card (forward pass, not simulation)."""
+    from . import distribution as dist
+
+    variant = find_variant(variant_name, keep_one)
+    parsed = parse_card(variant, card)
+    dist.check_thresholds(variant, at_least)
+    if not variant.identical_dice:
+        raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+    plt = _check_plot_path(plot)
+    values, _ = get_table(variant, _settings(ctx))
+    result = dist.distribution(variant, values, parsed, at_least)
+    if plt is not None:
+        _plot_pmf(plt, variant, result, plot)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    click.echo(
+        f"{variant.title}, card {result.card or 'empty'}: exact final-score distribution of optimal play "
+        f"({result.seconds:.2f} s)"
+    )
+    click.echo(
+        f"mean {result.mean:.4f}, std {result.std:.4f}, median {result.median}, min {result.min}, max {result.max}"
+    )
+    click.echo("percentiles: " + ", ".join(f"{q}%: {x}" for q, x in result.percentiles.items()))
+    click.echo("P(score >= t): " + ", ".join(f"{t}: {_percent(x)}" for t, x in result.p_at_least.items()))
+    click.echo(dist_histogram(np.array(result.pmf)))
+    if plot:
+        click.echo(f"plot written to {plot}")
+
+
+def _percent(x: float) -> str:
+    return f"{x:.4%}" if x >= 1e-4 or x == 0 else f"{x:.3g}"
+
+
+def dist_histogram(pmf: np.ndarray, width: int = 50, bin_size: int = 10) -> str:
+    """Text histogram of a pmf in bins of bin_size points (bins holding < 1e-4 at the tails left out)."""
+    n_bins = (pmf.shape[0] + bin_size - 1) // bin_size
+    mass = np.add.reduceat(pmf, np.arange(0, n_bins * bin_size, bin_size)[:n_bins])
+    shown = np.flatnonzero(mass >= 1e-4)
+    lines = []
+    for b in range(shown[0], shown[-1] + 1):
+        bar = "#" * int(round(width * mass[b] / mass.max()))
+        lines.append(f"{b * bin_size:>5}-{b * bin_size + bin_size - 1:<5} {mass[b]:>8.4%} {bar}")
+    return "\n".join(lines)
+
+
+def _plot_pmf(plt, variant, result, path) -> None:
+    pmf = np.array(result.pmf)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.bar(np.arange(pmf.shape[0]), pmf, width=1.0, color="#3465a4")
+    ax.axvline(result.mean, color="#cc0000", label=f"mean {result.mean:.2f}")
+    ax.axvline(result.median, color="#4e9a06", linestyle="--", label=f"median {result.median}")
+    ax.set_xlim(result.percentiles["1"] - 20, result.percentiles["99"] + 40)
+    ax.set(
+        xlabel="final score",
+        ylabel="probability",
+        title=f"{variant.title}, card {result.card or 'empty'}: exact distribution of optimal play",
+    )
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.option("--card", "cards", multiple=True, required=True, help="One player's card (repeat: 2 to 6 players).")
+@click.option("--names", default=None, help="Player names, comma-separated, one per --card.")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (schema in README).")
+@click.pass_context
+def odds(ctx, variant_name, cards, names, keep_one, as_json):
+    """Who wins: each player's chance to finish first (all at the start of the same round)."""
+    from . import distribution as dist
+
+    variant = find_variant(variant_name, keep_one)
+    parsed = [parse_card(variant, c) for c in cards]
+    name_list = [n.strip() for n in names.split(",")] if names is not None else None
+    if not variant.identical_dice:
+        raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+    dist.check_players(parsed, name_list)  # before loading or solving a table
+    values, _ = get_table(variant, _settings(ctx))
+    result = dist.odds(variant, values, parsed, name_list)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    width = max(len(p.name) for p in result.players)
+    click.echo(f"{variant.title}: odds of {len(result.players)} players playing for the maximum expected score")
+    click.echo(f"  {'player':<{width}}  {'win':>8}  {'expected':>9}  {'std':>6}  card")
+    for p in result.players:
+        click.echo(
+            f"  {p.name:<{width}}  {p.win:>8.3%}  {p.expected_final_score:>9.2f}  {p.std:>6.2f}  {p.card or 'empty'}"
+        )
+    click.echo(f"  tie for first: {result.tie:.3%}")
 
 
 @cli.command()

@@ -107,6 +107,23 @@ def roll_entries(rules: Rules, mask: int, flag: int, r: int) -> list[tuple[int, 
 
 
 @njit(cache=True)
+def _move_values(mask, flag, ups, rules, values, vecs):
+    """vecs[m, j]: bonus crossed + value of the next state of move m from upper total ups[j] (moves
+    into free boxes only; the rest is left untouched)."""
+    cap = rules.params[P_CAP]
+    bonus_cum = rules.bonus_cum
+    for m in range(rules.move_box.shape[0]):
+        b = rules.move_box[m]
+        if (mask >> b) & 1 == 0:
+            nmask = mask | (1 << b)
+            inc = rules.move_inc[m]
+            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+            for j in range(ups.shape[0]):
+                nu = min(ups[j] + inc, cap)
+                vecs[m, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, nflag]
+
+
+@njit(cache=True)
 def _final_roll_values(mask, flag, ups, rules, values, out, first):
     """out[first + r, j]: best value of ending the turn with roll r at upper total ups[j].
 
@@ -115,24 +132,14 @@ def _final_roll_values(mask, flag, ups, rules, values, out, first):
     turn and shared by all rolls.
     """
     n_rolls, n_boxes = rules.score.shape
-    params, bonus_cum = rules.params, rules.bonus_cum
-    cap = params[P_CAP]
+    params = rules.params
     nj = ups.shape[0]
     opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
     opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
     n_opts = np.empty(n_rolls, dtype=np.int64)
     _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
-    n_moves = rules.move_box.shape[0]
-    vecs = np.empty((n_moves, nj))
-    for m in range(n_moves):
-        b = rules.move_box[m]
-        if (mask >> b) & 1 == 0:
-            nmask = mask | (1 << b)
-            inc = rules.move_inc[m]
-            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
-            for j in range(nj):
-                nu = min(ups[j] + inc, cap)
-                vecs[m, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, nflag]
+    vecs = np.empty((rules.move_box.shape[0], nj))
+    _move_values(mask, flag, ups, rules, values, vecs)
     free = _free_boxes(mask, n_boxes)
     n_free = free.shape[0]
     extra = float(params[P_EXTRA])

@@ -1,0 +1,394 @@
+"""The forward pass: the exact final-score distribution of the advisor's play (identical dice).
+
+Probability mass lives on (state, points so far): one points vector per reached state, layer by
+layer in the number of filled boxes, only two layers alive. Per (mask, flag) item the turn's policy
+comes from the value table through the turn kernel's own pieces (_final_roll_values, _keep_means,
+_best_sub_keeps); the roll-1 distribution is pushed through the chosen keeps (the reverse of a keep
+mean: a keep's mass spreads over one more die at a time) to the probability of each final roll, and
+final rolls are grouped by their entry (move, points) so each group shifts a points vector once.
+
+Ties (options within TIE of the best) are broken by one rule, the advisor's: after roll 1 or 2 the
+keep with the most dice (keeping all dice = stopping), then the smallest sorted tuple of kept faces;
+after the final roll the lowest box index.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import product
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from ..dice import keep_lattice
+from .compile import njit
+from .entries import _box_options, _final_roll_values, _free_boxes, _move_values
+from .identical import _best_sub_keeps, _keep_means
+from .rules import P_CAP, P_EXTRA, P_MIN_KEEP
+
+TIE = 1e-9
+CHUNK_COLUMNS = 4096  # states per parallel block of the policy phase (bounds its buffers)
+
+
+class Layer(NamedTuple):
+    """Reached states of one layer, sorted by (mask, flag, upper), with their points vectors."""
+
+    mask: np.ndarray  # (S,) int64
+    upper: np.ndarray  # (S,) int64 (capped)
+    flag: np.ndarray  # (S,) int64
+    lo: np.ndarray  # (S,) int64: points so far of the vector's first entry
+    ptr: np.ndarray  # (S + 1,) int64: vector of state i is data[ptr[i]:ptr[i + 1]]
+    data: np.ndarray  # float64 probabilities
+
+
+def ranked_sub_keeps(lattice) -> np.ndarray:
+    """For every roll: keep indices of all its sub-multisets (itself first = stop), in tie order:
+    most dice first, then the lexicographically smallest sorted tuple of faces; padded with -1."""
+    n = int(lattice.size_start.shape[0] - 2)
+    return _ranked_sub_keeps(n, int(lattice.counts.shape[1])).copy()
+
+
+@cache
+def _ranked_sub_keeps(n: int, n_faces: int) -> np.ndarray:
+    lattice = keep_lattice(n, n_faces)
+    counts = [tuple(int(c) for c in row) for row in lattice.counts]
+    index = {kept: k for k, kept in enumerate(counts)}
+
+    def rank(kept):
+        faces = tuple(f for f, c in enumerate(kept) for _ in range(c))
+        return (-len(faces), faces)
+
+    rows = [
+        [index[kept] for kept in sorted(product(*(range(c + 1) for c in roll)), key=rank)]
+        for roll in counts[int(lattice.size_start[n]) :]
+    ]
+    out = np.full((len(rows), max(map(len, rows))), -1, dtype=np.int64)
+    for i, subs in enumerate(rows):
+        out[i, : len(subs)] = subs
+    return out
+
+
+@njit(cache=True)
+def _push_keeps(r_prob, w, best, subs, lattice, min_start, stop, mass):
+    """One roll decision for every column j: roll r (probability r_prob[r, j]) goes to the first keep
+    in tie order whose value w[k, j] is within TIE of best[r, j]; stopping adds to stop[r, j], other
+    keeps are rerolled. Leaves the next roll's probabilities in mass[first_roll:]."""
+    size_start, add = lattice.size_start, lattice.add
+    first_roll = size_start[size_start.shape[0] - 2]
+    nj = w.shape[1]
+    mass[:] = 0.0
+    chosen = np.empty(nj, dtype=np.int64)
+    limit = np.empty(nj)
+    for r in range(r_prob.shape[0]):
+        for j in range(nj):
+            chosen[j] = -1
+            limit[j] = best[r, j] - TIE
+        for i in range(subs.shape[1]):  # all columns at once: they mostly agree, so the scans end together
+            c = subs[r, i]
+            if c < min_start:  # -1 padding, or fewer dice than the house rule allows (sizes descend)
+                break
+            open_cols = 0
+            for j in range(nj):
+                hit = chosen[j] < 0 and w[c, j] >= limit[j]
+                chosen[j] = c if hit else chosen[j]
+                open_cols += chosen[j] < 0
+            if open_cols == 0:
+                break
+        for j in range(nj):
+            p = r_prob[r, j]
+            if chosen[j] == first_roll + r:
+                stop[r, j] += p
+            else:
+                mass[chosen[j], j] += p
+    inv = 1.0 / add.shape[1]
+    for k in range(first_roll):  # small keeps first: each spreads over one more die
+        for f in range(add.shape[1]):
+            a = add[k, f]
+            for j in range(nj):
+                mass[a, j] += mass[k, j] * inv
+
+
+@njit(cache=True)
+def _item_groups(mask, flag, ups, rules, lattice, values, subs, key_base, out_key, out_shift, out_prob, out_n):
+    """The policy of item (mask, flag) at upper totals ups and the entry groups it leads to.
+
+    For column j: out_key[j, g] (next state's key), out_shift[j, g] (points gained), out_prob[j, g]
+    for g < out_n[j]. key_base: the key of (mask | bit, flag', upper') is
+    ((mask | bit) * key_base[0] + flag') * key_base[1] + upper'.
+    """
+    _, size_start, add, sub, roll_prob = lattice
+    n_rolls, n_boxes = rules.score.shape
+    first_roll = size_start[size_start.shape[0] - 2]
+    n_keeps = add.shape[0]
+    nj = ups.shape[0]
+    params, bonus_cum = rules.params, rules.bonus_cum
+    cap, min_keep = params[P_CAP], params[P_MIN_KEEP]
+    # the turn's values, computed as the solver and advisor compute them
+    w = np.empty((n_keeps, nj))
+    _final_roll_values(mask, flag, ups, rules, values, w, first_roll)
+    final = w[first_roll:].copy()
+    _keep_means(w, add, size_start)
+    w2 = w.copy()  # keeps after roll 2; roll rows: final-roll values (stop)
+    _best_sub_keeps(w, sub, size_start, min_keep)
+    best2 = w[first_roll:].copy()  # the best option of each roll 2
+    _keep_means(w, add, size_start)
+    w[first_roll:] = final
+    w1 = w.copy()  # keeps after roll 1; roll rows: stop
+    _best_sub_keeps(w, sub, size_start, 0)
+    best1 = w[first_roll:]
+    # mass: roll 1, keep, roll 2, keep, roll 3
+    stop = np.zeros((n_rolls, nj))
+    mass = np.empty((n_keeps, nj))
+    p1 = np.empty((n_rolls, nj))
+    for r in range(n_rolls):
+        for j in range(nj):
+            p1[r, j] = roll_prob[r]
+    _push_keeps(p1, w1, best1, subs, lattice, 0, stop, mass)
+    p2 = mass[first_roll:].copy()
+    _push_keeps(p2, w2, best2, subs, lattice, size_start[min_keep], stop, mass)
+    for r in range(n_rolls):
+        for j in range(nj):
+            stop[r, j] += mass[first_roll + r, j]
+    # entries: lowest box among the best, grouped by (move, points)
+    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_opts = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    n_moves = rules.move_box.shape[0]
+    vecs = np.empty((n_moves, nj))
+    _move_values(mask, flag, ups, rules, values, vecs)
+    vecs_t = vecs.T.copy()
+    free = _free_boxes(mask, n_boxes)
+    extra = params[P_EXTRA]
+    n_pts = max(rules.score.max(), rules.joker_score.max()) + extra + 1
+    acc = np.zeros(n_moves * n_pts)
+    touched = np.empty(n_rolls, dtype=np.int64)
+    for j in range(nj):
+        n_touched = 0
+        for r in range(n_rolls):
+            p = stop[r, j]
+            if p == 0.0:
+                continue
+            joker_extra = extra if flag == 1 and rules.joker_roll[r] else 0
+            limit = final[r, j] - joker_extra - TIE
+            implicit = n_opts[r] < 0
+            chosen, points = -1, 0
+            for i in range(free.shape[0] if implicit else n_opts[r]):  # box order: the first is the lowest
+                if implicit:
+                    m, s = rules.norm_move[r, free[i]], rules.score[r, free[i]]
+                else:
+                    m, s = opt_move[r, i], opt_score[r, i]
+                if s + vecs_t[j, m] >= limit:
+                    chosen, points = m, s + joker_extra
+                    break
+            key = chosen * n_pts + points
+            if acc[key] == 0.0:
+                touched[n_touched] = key
+                n_touched += 1
+            acc[key] += p
+        for g in range(n_touched):
+            key = touched[g]
+            m, s = key // n_pts, key % n_pts
+            nu = min(ups[j] + rules.move_inc[m], cap)
+            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+            nmask = mask | (1 << rules.move_box[m])
+            out_key[j, g] = (nmask * key_base[0] + nflag) * key_base[1] + nu
+            out_shift[j, g] = s + np.int64(bonus_cum[nu] - bonus_cum[ups[j]])
+            out_prob[j, g] = acc[key]
+            acc[key] = 0.0
+        out_n[j] = n_touched
+
+
+@njit(cache=True, parallel=True)
+def _layer_groups(
+    item_start, layer_mask, layer_flag, layer_upper, rules, lattice, values, subs, key_base, col0, gk, gs, gp, gn
+):
+    """_item_groups for every item of a block (items = runs of states sharing (mask, flag));
+    state i's groups land in row i - col0 of gk/gs/gp/gn."""
+    for t in prange(item_start.shape[0] - 1):
+        a, b = item_start[t], item_start[t + 1]
+        _item_groups(
+            layer_mask[a],
+            layer_flag[a],
+            layer_upper[a:b],
+            rules,
+            lattice,
+            values,
+            subs,
+            key_base,
+            gk[a - col0 : b - col0],
+            gs[a - col0 : b - col0],
+            gp[a - col0 : b - col0],
+            gn[a - col0 : b - col0],
+        )
+
+
+@njit(cache=True)
+def _compact(gk, gs, gp, gn, col0):
+    """The groups of a block as flat arrays (key, shift, prob, source state)."""
+    total = gn.sum()
+    key = np.empty(total, dtype=np.int64)
+    shift = np.empty(total, dtype=np.int64)
+    prob = np.empty(total)
+    src = np.empty(total, dtype=np.int64)
+    n = 0
+    for i in range(gn.shape[0]):
+        for g in range(gn[i]):
+            key[n], shift[n], prob[n], src[n] = gk[i, g], gs[i, g], gp[i, g], col0 + i
+            n += 1
+    return key, shift, prob, src
+
+
+@njit(cache=True)
+def _next_states(keys, slot):
+    """Distinct keys in sorted order and the index of each key's state (slot is all -1 on entry and
+    on exit)."""
+    n = 0
+    uniq = np.empty(keys.shape[0], dtype=np.int64)
+    for i in range(keys.shape[0]):
+        if slot[keys[i]] < 0:
+            slot[keys[i]] = 0
+            uniq[n] = keys[i]
+            n += 1
+    uniq = np.sort(uniq[:n])
+    for i in range(n):
+        slot[uniq[i]] = i
+    dst = np.empty(keys.shape[0], dtype=np.int64)
+    for i in range(keys.shape[0]):
+        dst[i] = slot[keys[i]]
+    for i in range(n):
+        slot[uniq[i]] = -1
+    return uniq, dst
+
+
+@njit(cache=True)
+def _sort_groups(dst, n_dst):
+    """Counting sort of the groups by destination: (order, start of each destination's run)."""
+    start = np.zeros(n_dst + 1, dtype=np.int64)
+    for i in range(dst.shape[0]):
+        start[dst[i] + 1] += 1
+    for d in range(n_dst):
+        start[d + 1] += start[d]
+    fill = start[:-1].copy()
+    order = np.empty(dst.shape[0], dtype=np.int64)
+    for i in range(dst.shape[0]):
+        order[fill[dst[i]]] = i
+        fill[dst[i]] += 1
+    return order, start
+
+
+@njit(cache=True, parallel=True)
+def _shift_add(order, start, src, shift, prob, lo, ptr, data, new_lo, new_ptr, new_data):
+    """Every destination vector = sum over its groups of prob * the source vector shifted."""
+    for d in prange(start.shape[0] - 1):
+        base = new_ptr[d]
+        for i in range(start[d], start[d + 1]):
+            g = order[i]
+            s = src[g]
+            p = prob[g]
+            off = base + lo[s] + shift[g] - new_lo[d]
+            for t in range(ptr[s + 1] - ptr[s]):
+                new_data[off + t] += p * data[ptr[s] + t]
+
+
+@njit(cache=True)
+def _bounds(order, start, src, shift, lo, ptr):
+    """Points range (lo, length) of each destination vector."""
+    n_dst = start.shape[0] - 1
+    new_lo = np.empty(n_dst, dtype=np.int64)
+    new_len = np.empty(n_dst, dtype=np.int64)
+    for d in range(n_dst):
+        a, b = 1 << 62, -(1 << 62)
+        for i in range(start[d], start[d + 1]):
+            g = order[i]
+            s = src[g]
+            a = min(a, lo[s] + shift[g])
+            b = max(b, lo[s] + shift[g] + ptr[s + 1] - ptr[s])
+        new_lo[d], new_len[d] = a, b - a
+    return new_lo, new_len
+
+
+def start_layer(mask: int, upper: int, flag: int, points: int) -> Layer:
+    """The layer of one card: all mass on (its state, its points)."""
+
+    def one(x):
+        return np.array([x], dtype=np.int64)
+
+    return Layer(one(mask), one(upper), one(flag), one(points), np.array([0, 1], dtype=np.int64), np.ones(1))
+
+
+def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.ndarray) -> Layer:
+    """One turn of every reached state of a layer: the next layer. slot: (2^B * flags * (cap + 1),)
+    int64 of -1 (scratch, restored on return)."""
+    rules, lattice = engine.rules, engine.lattice
+    n_flags = values.shape[2]
+    key_base = np.array([n_flags, values.shape[1]], dtype=np.int64)
+    # items: runs of equal (mask, flag); the layer is sorted by (mask, flag, upper)
+    change = np.flatnonzero((np.diff(layer.mask) != 0) | (np.diff(layer.flag) != 0)) + 1
+    item_start = np.concatenate([[0], change, [layer.mask.shape[0]]]).astype(np.int64)
+    n_rolls = rules.score.shape[0]
+    keys: list[np.ndarray] = []
+    shifts: list[np.ndarray] = []
+    probs: list[np.ndarray] = []
+    srcs: list[np.ndarray] = []
+    i0 = 0
+    while i0 < item_start.shape[0] - 1:  # blocks of items with at most CHUNK_COLUMNS states
+        i1 = int(np.searchsorted(item_start, item_start[i0] + CHUNK_COLUMNS, side="right")) - 1
+        i1 = min(max(i1, i0 + 1), item_start.shape[0] - 1)
+        col0, col1 = int(item_start[i0]), int(item_start[i1])
+        cols = col1 - col0
+        gk = np.empty((cols, n_rolls), dtype=np.int64)
+        gs = np.empty((cols, n_rolls), dtype=np.int64)
+        gp = np.empty((cols, n_rolls))
+        gn = np.empty(cols, dtype=np.int64)
+        _layer_groups(
+            item_start[i0 : i1 + 1],
+            layer.mask,
+            layer.flag,
+            layer.upper,
+            rules,
+            lattice,
+            values,
+            subs,
+            key_base,
+            col0,
+            gk,
+            gs,
+            gp,
+            gn,
+        )
+        for out, part in zip((keys, shifts, probs, srcs), _compact(gk, gs, gp, gn, col0)):
+            out.append(part)
+        i0 = i1
+    key, shift, prob, src = (np.concatenate(x) for x in (keys, shifts, probs, srcs))
+    uniq, dst = _next_states(key, slot)
+    order, start = _sort_groups(dst, uniq.shape[0])
+    new_lo, new_len = _bounds(order, start, src, shift, layer.lo, layer.ptr)
+    new_ptr = np.zeros(uniq.shape[0] + 1, dtype=np.int64)
+    np.cumsum(new_len, out=new_ptr[1:])
+    new_data = np.zeros(int(new_ptr[-1]))
+    _shift_add(order, start, src, shift, prob, layer.lo, layer.ptr, layer.data, new_lo, new_ptr, new_data)
+    upper = uniq % values.shape[1]
+    rest = uniq // values.shape[1]
+    return Layer(rest // n_flags, upper, rest % n_flags, new_lo, new_ptr, new_data)
+
+
+def forward_pmf(engine, values: np.ndarray, mask: int, upper: int, flag: int, points: int, progress=None) -> np.ndarray:
+    """P(final score = s) for s = 0 ... max, from the card (mask, upper, flag) with `points` on it
+    at the start of a turn, every later decision the advisor's (the tie rule above)."""
+    if engine.lattice is None:
+        raise ValueError("the forward pass is for identical dice")
+    n_boxes = len(engine.variant.boxes)
+    layer = start_layer(mask, upper, flag, points)
+    slot = np.full(values.shape[0] * values.shape[1] * values.shape[2], -1, dtype=np.int64)
+    subs = ranked_sub_keeps(engine.lattice)
+    for _ in range(bin(mask).count("1"), n_boxes):
+        layer = step(engine, values, layer, slot, subs)
+        if progress is not None:
+            progress(1)
+    hi = int((layer.lo + np.diff(layer.ptr)).max())
+    pmf = np.zeros(hi)
+    for i in range(layer.lo.shape[0]):
+        pmf[layer.lo[i] : layer.lo[i] + layer.ptr[i + 1] - layer.ptr[i]] += layer.data[layer.ptr[i] : layer.ptr[i + 1]]
+    return pmf
