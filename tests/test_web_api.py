@@ -236,3 +236,28 @@ def test_serve_binds_loopback_and_warns_otherwise(monkeypatch, tdir, host, warne
     assert len(warnings_) == (1 if warned else 0)
     with TestClient(app, base_url="http://evil.example") as c:  # DNS rebinding: a foreign Host is refused
         assert c.get("/api/variants").status_code == (200 if warned else 400)
+
+
+@pytest.mark.parametrize("card", ["", "einser=3,zweier=6,chance=22,kniffel=50"])
+def test_distribution_equals_cli_json(client, tdir, card):
+    res = get(client, "/api/distribution", variant="kniffel", card=card)
+    assert res.status_code == 200, res.text
+    want = cli_json(tdir, "distribution", "kniffel", "--card", card, "--json")
+    got = res.json()
+    assert got.pop("seconds") >= 0 and want.pop("seconds") >= 0  # the time taken differs, nothing else
+    assert got == want
+    again = get(client, "/api/distribution", variant="kniffel", card=card).json()  # remembered
+    assert again["pmf"] == got["pmf"]
+
+
+@pytest.mark.parametrize(
+    "params,cli_args",
+    [
+        ({"variant": "kniffel7"}, ["distribution", "kniffel7"]),
+        ({"variant": "kniffel", "card": "einser=9"}, ["distribution", "kniffel", "--card", "einser=9"]),
+    ],
+)
+def test_bad_distribution_input_is_400_with_the_cli_message(client, tdir, params, cli_args):
+    res = get(client, "/api/distribution", **params)
+    assert res.status_code == 400
+    assert res.json()["error"] == cli_error(tdir, *cli_args)

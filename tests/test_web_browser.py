@@ -98,6 +98,10 @@ def test_one_whole_turn(server, browser, tmp_path):
     want = check_advice(page, server, "", "33516", 1)
     assert kept_faces(page) == want["best"]["keep"]
     assert "dice=33516" in page.url and "roll=1" in page.url
+    chart = api(server, "/api/distribution", variant="kniffel", card="")  # the chart of the current card
+    expect(page.locator("#chart svg")).to_have_attribute(
+        "aria-label", f"Final score distribution: mean {chart['mean']:.2f}, median {chart['median']}"
+    )
     page.screenshot(path=str(tmp_path / "phone-roll1.png"), full_page=True)
     page.set_viewport_size(DESKTOP)
     page.screenshot(path=str(tmp_path / "desktop-roll1.png"), full_page=True)

@@ -6,6 +6,7 @@ Every answer comes from the public API (solver/api.py, solver/reports.py), so it
     GET /api/variants                                            `kniffel variants --json`
     GET /api/value?variant=&card=                                `kniffel value VARIANT --card C --json`
     GET /api/advise?variant=&card=&dice=&roll=[&box=1][&all=1]   `kniffel advise ... --json [--box] [--all]`
+    GET /api/distribution?variant=&card=                         `kniffel distribution VARIANT --card C --json`
 
 Bad input is HTTP 400 {"error": "<the CLI's one-line message>"}; a table that cannot be had without a long
 solve (Kniffel 7 when neither the tables folder nor the package holds it) is HTTP 409 with the CLI's
@@ -17,6 +18,7 @@ shared between threads (loaded once per variant, under a lock).
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -29,9 +31,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .. import distribution as dist
 from .. import dp, solving, tables
 from ..advisor import make_advisor
-from ..api import Table
+from ..api import Table, as_card
+from ..cards import Card
 from ..errors import KniffelError
 from ..reports import value_report, variants_report
 from ..rules import Variant, find_variant
@@ -47,6 +51,9 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+DISTRIBUTIONS_KEPT = 256  # (variant, card) answers remembered: the forward pass takes a moment
+# Numba's parallel kernels (solve, forward pass) run one at a time: requests come from several threads.
+PARALLEL = threading.Lock()
 
 
 class TableUnavailable(KniffelError):
@@ -89,8 +96,32 @@ class TableCache:
                 engine = dp.make_engine(variant)  # refuses a long solve, with the CLI's message
             except KniffelError as refusal:
                 raise TableUnavailable(str(refusal)) from None
-            values, meta = solving.solve_table(variant, self.tables_dir, progress=False, engine=engine)
+            with PARALLEL:
+                values, meta = solving.solve_table(variant, self.tables_dir, progress=False, engine=engine)
         return Table(variant, values, meta, make_advisor(variant, values))
+
+
+class DistributionCache:
+    """The final-score distribution of each recent (variant, card): computed once, under PARALLEL."""
+
+    def __init__(self, size: int = DISTRIBUTIONS_KEPT):
+        self.size = size
+        self._answers: OrderedDict[tuple[str, str], dict] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table: Table, card: Card) -> dict:
+        key = (table.variant.name, card.format())
+        with self._lock:
+            if key in self._answers:
+                self._answers.move_to_end(key)
+                return self._answers[key]
+        with PARALLEL:
+            answer = dist.distribution(table.variant, table.values, card).as_dict()
+        with self._lock:
+            self._answers[key] = answer
+            while len(self._answers) > self.size:
+                self._answers.popitem(last=False)
+        return answer
 
 
 def query(request: Request, *, required: tuple[str, ...] = (), allowed: tuple[str, ...] = ()) -> dict[str, str]:
@@ -151,6 +182,7 @@ def create_app(
 ) -> Starlette:
     """The app. `allowed_hosts` (the Host header's name) guards a loopback server against DNS rebinding."""
     cache = TableCache(tables.tables_dir(tables_dir), solve_missing)
+    distributions = DistributionCache()
 
     def table_for(params: dict[str, str], default: str | None = None) -> Table:
         return cache.get(find_variant(params.get("variant") or default or ""))
@@ -170,6 +202,14 @@ def create_app(
         advice = table.advise(params.get("card", ""), params.get("dice", ""), roll, box_now=box_now)
         return advice.as_dict(all_options=show_all)
 
+    def distribution(request: Request):
+        params = query(request, required=("variant",), allowed=("card",))
+        variant = find_variant(params["variant"])
+        card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
+        if not variant.identical_dice:
+            raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+        return distributions.get(cache.get(variant), card)
+
     def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
 
@@ -181,6 +221,7 @@ def create_app(
         Route("/api/variants", json_answer(variants)),
         Route("/api/value", json_answer(value)),
         Route("/api/advise", json_answer(advise)),
+        Route("/api/distribution", json_answer(distribution)),
         Route("/api/{rest:path}", not_found),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
