@@ -247,7 +247,9 @@ function drawChart(d) {
   acc = 0;
   for (let s = pmf.length - 1; s >= 0; s--) { acc += pmf[s]; if (acc > 0.001) { hi = s; break; } }
   lo = Math.max(0, Math.floor(lo / 10) * 10); hi = Math.ceil((hi + 1) / 10) * 10;
-  const W = 600, H = 240, L = 44, R = 10, T = 12, B = 34;
+  $("chart").hidden = false;
+  // drawn at the figure's own pixel width, so the labels keep their size on a phone
+  const W = Math.max(300, Math.min(760, $("chart").clientWidth || 600)), H = 230, L = 12, R = 12, T = 26, B = 36;
   const top = Math.max(...pmf.slice(lo, hi + 1)) || 1;
   const x = (s) => L + ((s - lo) / (hi - lo)) * (W - L - R);
   const y = (p) => H - B - (p / top) * (H - T - B);
@@ -261,12 +263,13 @@ function drawChart(d) {
   const step = hi - lo > 300 ? 100 : 50;
   for (let s = Math.ceil(lo / step) * step; s <= hi; s += step) {
     svg.appendChild(svgEl("line", { x1: x(s), y1: H - B, x2: x(s), y2: H - B + 5, stroke: "#333" }));
-    svg.appendChild(svgEl("text", { x: x(s), y: H - B + 18, "text-anchor": "middle", "font-size": 12 }, String(s)));
+    svg.appendChild(svgEl("text", { x: x(s), y: H - B + 18, "text-anchor": "middle", "font-size": 13 }, String(s)));
   }
   svg.appendChild(svgEl("line", { x1: x(d.mean), y1: T, x2: x(d.mean), y2: H - B, stroke: "#cc0000", "stroke-width": 2 }));
-  svg.appendChild(svgEl("text", { x: x(d.mean) + 4, y: T + 12, "font-size": 12, fill: "#cc0000" }, `mean ${fmt(d.mean)}`));
-  svg.appendChild(svgEl("text", { x: W / 2, y: H - 4, "text-anchor": "middle", "font-size": 12 }, "final score"));
-  svg.appendChild(svgEl("text", { x: 4, y: T + 4, "font-size": 11 }, `${(top * 100).toFixed(1)}%`));
+  const anchor = x(d.mean) > W * 0.6 ? "end" : "start";
+  svg.appendChild(svgEl("text", { x: x(d.mean) + (anchor === "end" ? -4 : 4), y: T - 8, "font-size": 13, fill: "#cc0000", "text-anchor": anchor },
+    `mean ${fmt(d.mean)}, median ${d.median}`));
+  svg.appendChild(svgEl("text", { x: W / 2, y: H - 4, "text-anchor": "middle", "font-size": 13 }, "final score"));
   $("chart-svg").replaceChildren(svg);
   $("chart").hidden = false;
 }
