@@ -2,6 +2,12 @@
 
 python benchmarks/bench_simulate.py [--runs 5] [--games 200000]
 python benchmarks/bench_simulate.py --published   # yahtzee-free-joker, 1,000,000 games: std and median
+python benchmarks/bench_simulate.py --variant kniffel7 [--runs 3] [--games 400]
+
+kniffel7 plays with the committed table (solver/data) and reports wall and CPU time per game, and, as
+a yardstick of how busy the machine is, the solve kernel's CPU time per state (_ordered_turn, 8 states
+a call) measured in the same process (about 2.3 ms CPU per state on the quiet machine: 1.17 ms wall
+per state on two threads for the whole solve, benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -10,7 +16,9 @@ import argparse
 import statistics
 import time
 
-from solver import dp
+import numpy as np
+
+from solver import dp, solving, tables
 from solver.rules import PRESETS
 from solver.simulation import simulate, summary
 
@@ -33,6 +41,9 @@ def main():
         )
         return
     v = PRESETS[args.variant]
+    if not v.identical_dice:
+        bench_ordered(v, args.runs, args.games)
+        return
     values, _ = dp.solve(v)
     simulate(v, values, 2000, seed=0)  # warm the JIT
     rates = []
@@ -43,6 +54,44 @@ def main():
     print(
         f"{v.name}: {args.games:,} games per run, median {statistics.median(rates):,.0f} games/s "
         f"(min {min(rates):,.0f}, max {max(rates):,.0f}, {args.runs} runs)"
+    )
+
+
+def solve_kernel_ms_per_state(v, values) -> float:
+    """CPU ms per state of the solve kernel on 4 calls of 8 states (a yardstick of the machine's load)."""
+    from solver.dp.ordered import _ordered_turn, ordered_work
+
+    engine = dp.make_engine(v, allow_slow=True)
+    work, result = ordered_work(engine.ordered), np.empty(8)
+    calls = [(mask, np.arange(8)) for mask in (5, 77, 300, 1000)]
+    _ordered_turn(np.full(8, 5), np.zeros(8, np.int64), calls[0][1], engine.rules, engine.ordered, values, work, result)
+    t = time.process_time()
+    for mask, ups in calls:
+        _ordered_turn(np.full(8, mask), np.zeros(8, np.int64), ups, engine.rules, engine.ordered, values, work, result)
+    return (time.process_time() - t) / (8 * len(calls)) * 1e3
+
+
+def bench_ordered(v, runs: int, games: int) -> None:
+    values, meta = solving.load_table(v, tables.tables_dir())
+    if games == 200_000:  # the identical-dice default; Kniffel 7 plays about a hundred games a second
+        games = 400
+    simulate(v, values, 8, seed=0)  # warm the JIT
+    rates, cpu, yardstick = [], [], []
+    for run in range(runs):
+        yardstick.append(solve_kernel_ms_per_state(v, values))
+        t, c = time.perf_counter(), time.process_time()
+        s = summary(simulate(v, values, games, seed=run))
+        rates.append(games / (time.perf_counter() - t))
+        cpu.append((time.process_time() - c) / games * 1e3)
+        print(
+            f"  run {run}: {rates[-1]:.1f} games/s wall, {cpu[-1]:.1f} ms CPU per game, solve kernel "
+            f"{yardstick[-1]:.2f} ms CPU per state; mean {s['mean']:.2f} ± {s['stderr']:.2f} "
+            f"(table {meta['start_value']:.4f})"
+        )
+    print(
+        f"{v.name}: {games:,} games per run, median {statistics.median(rates):.1f} games/s wall "
+        f"(min {min(rates):.1f}, max {max(rates):.1f}), median {statistics.median(cpu):.1f} ms CPU per game; "
+        f"solve kernel median {statistics.median(yardstick):.2f} ms CPU per state ({runs} runs)"
     )
 
 

@@ -190,6 +190,7 @@ def load(
     solve=False, which raises TableMissing instead."""
     v = _variant(variant, keep_one)
     directory = tables.tables_dir(tables_dir)
+    tables.check_tables_dir(directory, "tables_dir" if tables_dir else "tables folder")
     if solve:
         values, meta = solving.load_or_solve(v, directory, progress=progress)
     else:
@@ -241,6 +242,8 @@ def simulate(
     table = variant if isinstance(variant, Table) else load(variant, tables_dir=tables_dir)
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise KniffelError(f"games must be a whole number of at least 1, not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed <= _simulation.MAX_SEED:
+        raise KniffelError(f"seed must be a whole number from 0 to {_simulation.MAX_SEED}, not {seed!r}")
     t0 = time.perf_counter()
     played = _simulation.simulate(table.variant, table.values, int(games), seed=seed, progress=progress)
     seconds = time.perf_counter() - t0

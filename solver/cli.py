@@ -17,6 +17,7 @@ from .cards import parse_card
 from .errors import KniffelError
 from .files import check_writable_file
 from .rules import PRESETS, RuleError, find_variant
+from .simulation import MAX_SEED
 
 
 @dataclass
@@ -65,6 +66,8 @@ class OneLineErrors(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise _Interrupted from None
+        except EOFError as exc:  # prompts turn the end of input into Abort themselves: this one is a bug
+            raise RuntimeError(f"unexpected end of file: {exc}") from exc
 
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
@@ -310,7 +313,7 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 @click.option("-n", "--games", type=click.IntRange(1, 100_000_000), default=100_000, show_default=True)
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**32 - 1),
+    type=click.IntRange(0, MAX_SEED),
     default=0,
     show_default=True,
     help="Same seed, same games (0 to 4294967295: every bit of it is used).",
@@ -376,7 +379,7 @@ def _plot_backend(path: Path):
 
 
 def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json) -> None:
-    from . import simulate as sim
+    from . import simulation as sim
 
     if as_json:
         click.echo(json.dumps(out, indent=2))

@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
+import numba
 import numpy as np
 
-from .dp import make_engine, simulate_turn
-from .rules import RuleError, Variant
+from .dp import make_engine, ordered_play_work, play_ordered_turn, simulate_turn
+from .rules import Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
 BATCH = 250_000  # games in memory at once
@@ -36,6 +37,9 @@ def _roll_subs(lattice) -> np.ndarray:
     for i, subs in enumerate(rows):
         out[i, : len(subs)] = subs
     return out
+
+
+MAX_SEED = 2**32 - 1  # the random streams are seeded from 32 bits: larger seeds are refused, not cut
 
 
 def _seed_streams(seed: int, start: int, count: int) -> np.ndarray:
@@ -72,7 +76,7 @@ class Games:
 def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Games:
     """Play n_games with the optimal policy of `values`; `progress(k)` is told of k finished games."""
     if not variant.identical_dice:
-        raise RuleError(f"simulating {variant.name} (dice told apart) is not implemented yet")
+        return _simulate_ordered(variant, values, n_games, seed, progress)
     engine = make_engine(variant)
     roll_subs = _roll_subs(engine.lattice)
     n_boxes = len(variant.boxes)
@@ -129,6 +133,51 @@ def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, 
         extra[start : start + m] = g_extra
         if progress is not None:
             progress(m)
+    return Games(variant, boxes, extra)
+
+
+def _simulate_ordered(variant: Variant, values: np.ndarray, n_games: int, seed: int, progress) -> Games:
+    """simulate() for dice told apart (Kniffel 7). Turn by turn in lockstep, like the identical dice:
+    the games are grouped by state, and each state's turn tables (dp/ordered_play.py) are built once
+    per turn for all its games, 8 states per kernel call. Progress is told after every turn."""
+    engine = make_engine(variant, allow_slow=True)
+    assert engine.ordered is not None
+    works = [ordered_play_work(engine) for _ in range(numba.get_num_threads())]
+    n_boxes, cap = len(variant.boxes), variant.upper_cap
+    boxes = np.zeros((n_games, n_boxes), dtype=np.int32)
+    extra = np.zeros(n_games, dtype=np.int64)
+    for start in range(0, n_games, BATCH):
+        m = min(BATCH, n_games - start)
+        g_mask = np.zeros(m, dtype=np.int64)
+        g_upper = np.zeros(m, dtype=np.int64)
+        g_flag = np.zeros(m, dtype=np.int64)
+        g_boxes = np.zeros((m, n_boxes), dtype=np.int32)
+        g_extra = np.zeros(m, dtype=np.int64)
+        games = (g_mask, g_upper, g_flag, g_boxes, g_extra, _seed_streams(seed, start, m))
+        told = 0
+        for turn in range(n_boxes):
+            up = np.minimum(g_upper, cap)
+            states, state_of = np.unique((g_mask * 2 + g_flag) * (cap + 1) + up, return_inverse=True)
+            order = np.argsort(state_of, kind="stable").astype(np.int64)
+            ptr = np.searchsorted(state_of[order], np.arange(len(states) + 1)).astype(np.int64)
+            n_states = len(states)
+            n_calls = -(-n_states // 8)
+            padded = np.concatenate([states, np.repeat(states[-1:], n_calls * 8 - n_states)]).reshape(n_calls, 8)
+            real = np.arange(n_calls * 8).reshape(n_calls, 8) < n_states
+            starts = np.where(
+                real, np.concatenate([ptr[:-1], np.zeros(n_calls * 8 - n_states, np.int64)]).reshape(n_calls, 8), 0
+            )
+            stops = np.where(
+                real, np.concatenate([ptr[1:], np.zeros(n_calls * 8 - n_states, np.int64)]).reshape(n_calls, 8), 0
+            )
+            calls = (padded // (cap + 1) // 2, padded // (cap + 1) % 2, padded % (cap + 1), real.sum(axis=1))
+            play_ordered_turn(engine, values, calls, (starts, stops, order), games, works)
+            if progress is not None:
+                now = m * (turn + 1) // n_boxes
+                progress(now - told)
+                told = now
+        boxes[start : start + m] = g_boxes
+        extra[start : start + m] = g_extra
     return Games(variant, boxes, extra)
 
 

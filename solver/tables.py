@@ -74,7 +74,7 @@ def paths(variant: Variant, directory: Path) -> tuple[Path, Path]:
     return directory / f"{variant.name}.npy", directory / f"{variant.name}.json"
 
 
-def checksum(data: bytes) -> str:
+def checksum(data: bytes | bytearray) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
@@ -160,14 +160,19 @@ def _read_npy(npy: Path, variant: Variant, digest: str, fix: str) -> np.ndarray:
         raise TableDamaged(f"table {npy} is {what}; {fix}")
     if checksum(data) != digest:
         raise TableDamaged(f"table {npy} does not match the checksum in its sidecar (damaged or changed); {fix}")
+    header = io.BytesIO(bytes(data[:HEADER_LIMIT]))
     try:
-        values = np.load(io.BytesIO(data), allow_pickle=False)
-    except (OSError, ValueError, EOFError) as exc:
+        version = np.lib.format.read_magic(header)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        got_shape, fortran, dtype = read_header(header)
+    except (OSError, ValueError, EOFError, SyntaxError, TypeError) as exc:
         raise TableDamaged(f"table {npy} is damaged ({exc}); {fix}") from None
-    if not isinstance(values, np.ndarray) or values.shape != shape or values.dtype != np.float64:
-        got = f"{values.shape} {values.dtype}" if isinstance(values, np.ndarray) else type(values).__name__
-        raise TableDamaged(f"table {npy} holds {got}, expected {shape} float64; {fix}")
-    return values
+    if got_shape != shape or dtype != np.dtype("<f8") or fortran:
+        raise TableDamaged(f"table {npy} holds {got_shape} {dtype}, expected {shape} float64; {fix}")
+    offset = header.tell()
+    if len(data) - offset != np.prod(shape) * 8:
+        raise TableDamaged(f"table {npy} is truncated or too long; {fix}")
+    return np.frombuffer(data, dtype=np.float64, offset=offset).reshape(shape)  # writable: a bytearray, no copy
 
 
 def _complete_interrupted_save(npy: Path, meta_path: Path, variant: Variant) -> bool:

@@ -39,7 +39,7 @@ def test_readme_example_runs(tmp_path):
 
 
 def test_structured_and_string_inputs_agree(table):
-    assert table.value("chance=22,kniffel=50,extra=50") == table.value({"chance": 22, "kniffel": 50, "extra": 50})
+    assert table.value("chance=30,kniffel=50,extra=50") == table.value({"chance": 30, "kniffel": 50, "extra": 50})
     assert table.value("") == table.value({}) == table.value(None) == table.start_value
     a = table.advise("chance=22", dice="33516", roll=1)
     b = table.advise({"chance": 22}, dice=(3, 3, 5, 1, 6), roll=1)

@@ -51,9 +51,9 @@ def test_variant_specific_limits():
     assert parse_card(YAHTZEE, "yahtzee=50,chance=20,extra=100").extra == 100
     with pytest.raises(RuleError):
         parse_card(YAHTZEE, "yahtzee=50,chance=20,extra=50")
-    parse_card(KNIFFEL, "grosse strasse=40")
-    parse_card(KNIFFEL, "einser=5")  # also a joker entry (box maximum)
-    parse_card(KNIFFEL7, "siebener=60")  # Super-Points count in the upper section
+    assert parse_card(KNIFFEL, "grosse strasse=40").filled == {KNIFFEL.box_index("large_straight"): 40}
+    assert parse_card(KNIFFEL, "einser=5").upper_total == 5  # also a joker entry (box maximum)
+    assert parse_card(KNIFFEL7, "siebener=60").upper_total == 60  # Super-Points count in the upper section
     with pytest.raises(RuleError):
         parse_card(KNIFFEL7, "super-kniffel=60,extra=60")
 

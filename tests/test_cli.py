@@ -127,9 +127,11 @@ def test_play_scripted_game_on_stdin(tdir, tmp_path):
     game = Game.load(save)
     assert game.events[-1] == {"box": "kniffel", "points": 50, "extra": 0}
     assert "Sechser" in res.stdout and "expected final score" in res.stdout
-    # resume and finish by following the advice, dice rolled by the program
-    res = run(tdir, "play", "--resume", str(save), input="\n" * 200)
-    assert res.exit_code == 130 or "Game over" in res.stdout
+    # resume: the game goes on at turn 2; input ending there leaves the saved game as it was
+    # (tests/test_reliability_input.py finishes a resumed game and checks its score)
+    res = run(tdir, "play", "--resume", str(save), input="help\n")
+    assert res.exit_code == 130 and "Turn 2 of 13" in res.stdout
+    assert Game.load(save).events == game.events
 
 
 def test_play_whole_game_with_roll_for_me(tdir, tmp_path):

@@ -12,6 +12,7 @@ The parts, in the order a solve uses them:
     entries.py     the end of a turn: allowed entries of each final roll and their values
     identical.py   the turn kernel for identical dice (multisets on the keep lattice)
     ordered.py     the turn kernel for dice told apart (Kniffel 7)
+    ordered_play.py  the decisions of many Kniffel 7 games, turn by turn (simulation)
     solve.py       the engine of a variant and the layer-by-layer solve
     simulation.py  one turn of many games of optimal play
 
@@ -22,6 +23,7 @@ upper totals as its last, contiguous axis, so the keep-lattice passes are plain 
 from .entries import roll_entries
 from .identical import keep_values
 from .ordered import ordered_keep_values, ordered_turn
+from .ordered_play import ordered_play_work, ordered_turn_choice, play_ordered_turn
 from .rules import Rules, rules_arrays, rules_bonus
 from .simulation import simulate_turn
 from .solve import Engine, count_states, make_engine, set_threads, solve, table_shape
@@ -36,7 +38,10 @@ __all__ = [
     "layer_items",
     "make_engine",
     "ordered_keep_values",
+    "ordered_play_work",
+    "ordered_turn_choice",
     "ordered_turn",
+    "play_ordered_turn",
     "roll_entries",
     "rules_arrays",
     "rules_bonus",

@@ -5,7 +5,7 @@ time."""
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -301,8 +301,11 @@ def _solve_layer_ordered(masks, flags, up: UpperStates, rules, ordered, values, 
 
     pool = ThreadPoolExecutor(len(work))
     try:
-        for future in [pool.submit(run, t) for t in range(len(work))]:
-            future.result()
+        futures = [pool.submit(run, t) for t in range(len(work))]
+        while wait(futures, timeout=0.1).not_done:  # short waits: Ctrl-C is seen even if a worker got the signal
+            pass
+        for future in futures:
+            future.result()  # a worker's exception, if any
     finally:
         stop.set()  # after an interrupt (or an error): the other threads end at their next item
         pool.shutdown(wait=True)
