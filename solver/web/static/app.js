@@ -10,7 +10,7 @@ const state = {
   variants: [], v: null, lang: "en",
   card: {}, extra: 0, dice: [], cursor: 0, roll: 1,
   advice: null, shown: 0, showAll: false, value: null,
-  undo: [], game: false, distribution: true, seq: 0,
+  undo: [], game: false, distribution: true, seq: 0, chartData: null,
 };
 
 // ---- API ----------------------------------------------------------------------------------------
@@ -241,6 +241,7 @@ function svgEl(name, attrs, text) {
   return el;
 }
 function drawChart(d) {
+  state.chartData = d; // redrawn at the new width when the window is resized
   const pmf = d.pmf;
   let lo = 0, hi = pmf.length - 1, acc = 0;
   for (let s = 0; s < pmf.length; s++) { acc += pmf[s]; if (acc > 0.001) { lo = s; break; } }
@@ -475,4 +476,9 @@ function wire() {
   });
 }
 
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => { if (state.chartData && !$("chart").hidden) drawChart(state.chartData); }, 150);
+});
 document.addEventListener("DOMContentLoaded", start);
