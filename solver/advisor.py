@@ -169,9 +169,11 @@ class Advisor:
         A keep of every die means stopping: its row holds the final-roll value in both arrays.
         """
         key = card.state
-        if key not in self._turn_cache:
-            self._turn_cache = {key: keep_values(self.engine, self.values, *key)}
-        return self._turn_cache[key]
+        cache = self._turn_cache  # one read: another thread (web server) may replace it meanwhile
+        if key not in cache:
+            cache = {key: keep_values(self.engine, self.values, *key)}
+            self._turn_cache = cache
+        return cache[key]
 
     # -- options ----------------------------------------------------------
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
@@ -271,9 +273,11 @@ class OrderedAdvisor(Advisor):
     def _turn(self, card: Card):
         """(final-roll values, keep values after roll 2, after roll 1), per partial assignment."""
         key = card.state
-        if key not in self._turn_cache:
-            self._turn_cache = {key: ordered_keep_values(self.engine, self.values, *key)}
-        return self._turn_cache[key]
+        cache = self._turn_cache  # one read: another thread (web server) may replace it meanwhile
+        if key not in cache:
+            cache = {key: ordered_keep_values(self.engine, self.values, *key)}
+            self._turn_cache = cache
+        return cache[key]
 
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
         """Every choice of dice to keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""

@@ -203,22 +203,16 @@ def value(ctx, variant_name, card, keep_one, as_json):
     Example:  kniffel value kniffel --card "einser=3,dreier=9,chance=22"
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
     """
+    from .reports import value_report
+
     table = _table(find_variant(variant_name, keep_one), _settings(ctx))
-    parsed = table.card(card)
-    future = table.future(parsed)
-    result = {
-        "variant": table.variant.name,
-        "card": parsed.format(),
-        "points": parsed.points,
-        "expected_future": future,
-        "expected_final_score": parsed.points + future,
-    }
+    result = value_report(table, card)
     if as_json:
         click.echo(json.dumps(result))
     else:
         click.echo(
-            f"{table.variant.name}: {parsed.points} points on the card + {future:.4f} expected to come "
-            f"= {parsed.points + future:.4f} expected final score"
+            f"{table.variant.name}: {result['points']} points on the card + {result['expected_future']:.4f} "
+            f"expected to come = {result['expected_final_score']:.4f} expected final score"
         )
 
 
@@ -234,25 +228,10 @@ def variants(ctx, as_json):
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
     Box names come in each variant's own language first (German for the Kniffel games).
     """
+    from .reports import variants_report
+
     settings = _settings(ctx)
-    out = []
-    for v in PRESETS.values():
-        meta = solving.table_meta(v, settings.tables_dir)
-        start = meta["start_value"] if meta and meta.get("fingerprint") == v.fingerprint() else None
-        out.append(
-            {
-                "variant": v.name,
-                "title": v.title,
-                "aliases": list(v.aliases),
-                "dice": v.n_dice,
-                "boxes": [
-                    {"position": i + 1, "key": b.key, "de": b.name_de, "en": b.name_en} for i, b in enumerate(v.boxes)
-                ],
-                "bonuses": [[b.threshold, b.points] for b in v.bonuses],
-                "options": list(v.options),
-                "start_value": start,
-            }
-        )
+    out = variants_report(settings.tables_dir)
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
@@ -735,6 +714,37 @@ def review(ctx, game_file, as_json):
                 )
             )
     click.echo(t("review_score", points=card.points) + ("" if card.full else t("review_unfinished")))
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@cli.command()
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback: this machine only)."
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.pass_context
+def serve(ctx, host, port):
+    """The advice page and its JSON API in the browser: http://HOST:PORT/ (needs the web extra)."""
+    try:
+        import uvicorn
+
+        from .web.app import LOOPBACK_HOSTS, create_app
+    except ImportError as exc:
+        raise KniffelError(
+            f"kniffel serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'"
+        ) from None
+    loopback = host in LOOPBACK or host.startswith("127.")
+    if not loopback:
+        click.echo(
+            f"kniffel: warning: --host {host} lets every machine that reaches this one use the page (no login)",
+            err=True,
+        )
+    app = create_app(_settings(ctx).tables_dir, allowed_hosts=[*LOOPBACK_HOSTS, host] if loopback else None)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"kniffel: serving http://{shown}:{port}/ (Ctrl-C stops)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 def main(argv=None) -> None:

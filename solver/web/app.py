@@ -1,0 +1,231 @@
+"""The ASGI app behind `kniffel serve`: one static page and a small JSON API.
+
+Every answer comes from the public API (solver/api.py, solver/reports.py), so it equals what the CLI's
+--json prints for the same situation:
+
+    GET /api/variants                                            `kniffel variants --json`
+    GET /api/value?variant=&card=                                `kniffel value VARIANT --card C --json`
+    GET /api/advise?variant=&card=&dice=&roll=[&box=1][&all=1]   `kniffel advise ... --json [--box] [--all]`
+    GET /api/distribution?variant=&card=                         `kniffel distribution VARIANT --card C --json`
+
+Bad input is HTTP 400 {"error": "<the CLI's one-line message>"}; a table that cannot be had without a long
+solve (Kniffel 7 when neither the tables folder nor the package holds it) is HTTP 409 with the CLI's
+message. Safety: every parameter has a length limit and unknown or repeated parameters are refused; no
+request names a file; endpoints are plain functions that Starlette runs in its thread pool, so tables are
+shared between threads (loaded once per variant, under a lock).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .. import distribution as dist
+from .. import dp, solving, tables
+from ..advisor import make_advisor
+from ..api import Table, as_card
+from ..cards import Card
+from ..errors import KniffelError
+from ..reports import value_report, variants_report
+from ..rules import Variant, find_variant
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_QUERY = 1000  # characters in the whole query string
+LIMITS = {"variant": 40, "card": 400, "dice": 60, "roll": 1, "box": 5, "all": 5}  # characters per parameter
+FLAGS = {"": False, "0": False, "false": False, "1": True, "true": True}
+HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+DISTRIBUTIONS_KEPT = 256  # (variant, card) answers remembered: the forward pass takes a moment
+# Numba's parallel kernels (solve, forward pass) run one at a time: requests come from several threads.
+PARALLEL = threading.Lock()
+
+
+class TableUnavailable(KniffelError):
+    """The table is missing and building it is a long solve that no request may start (HTTP 409)."""
+
+
+class TableCache:
+    """Each variant's Table, loaded once and shared by every request.
+
+    A missing table of identical dice is solved once, by the first request that needs it (about a second
+    once Numba's kernels are compiled; saved to the tables folder like `kniffel solve` does); requests
+    for that variant wait for it. A table that takes long to build (Kniffel 7) is never solved by a
+    request: TableUnavailable with the CLI's message. One lock for all loads and solves, so Numba's
+    parallel solver never runs twice at once and a table is never read half-written.
+    """
+
+    def __init__(self, tables_dir: Path, solve_missing: bool = True):
+        self.tables_dir = tables_dir
+        self.solve_missing = solve_missing
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+
+    def get(self, variant: Variant) -> Table:
+        table = self._tables.get(variant.name)
+        if table is None:
+            with self._lock:
+                table = self._tables.get(variant.name)
+                if table is None:
+                    table = self._load(variant)
+                    self._tables[variant.name] = table
+        return table
+
+    def _load(self, variant: Variant) -> Table:
+        try:
+            values, meta = solving.load_table(variant, self.tables_dir)
+        except tables.TableMissing as exc:
+            if not self.solve_missing:
+                raise TableUnavailable(str(exc)) from None
+            try:
+                engine = dp.make_engine(variant)  # refuses a long solve, with the CLI's message
+            except KniffelError as refusal:
+                raise TableUnavailable(str(refusal)) from None
+            with PARALLEL:
+                values, meta = solving.solve_table(variant, self.tables_dir, progress=False, engine=engine)
+        return Table(variant, values, meta, make_advisor(variant, values))
+
+
+class DistributionCache:
+    """The final-score distribution of each recent (variant, card): computed once, under PARALLEL."""
+
+    def __init__(self, size: int = DISTRIBUTIONS_KEPT):
+        self.size = size
+        self._answers: OrderedDict[tuple[str, str], dict] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table: Table, card: Card) -> dict:
+        key = (table.variant.name, card.format())
+        with self._lock:
+            if key in self._answers:
+                self._answers.move_to_end(key)
+                return self._answers[key]
+        with PARALLEL:
+            answer = dist.distribution(table.variant, table.values, card).as_dict()
+        with self._lock:
+            self._answers[key] = answer
+            while len(self._answers) > self.size:
+                self._answers.popitem(last=False)
+        return answer
+
+
+def query(request: Request, *, required: tuple[str, ...] = (), allowed: tuple[str, ...] = ()) -> dict[str, str]:
+    """The request's parameters, each at most LIMITS[name] characters; unknown, repeated or missing
+    ones are refused with a one-line message."""
+    raw = request.url.query
+    if len(raw) > MAX_QUERY:
+        raise KniffelError(f"the query is {len(raw)} characters long; at most {MAX_QUERY} are accepted")
+    names = required + allowed
+    out: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key not in names:
+            allowed_text = ", ".join(names) if names else "none"
+            raise KniffelError(f"unknown parameter {key[:40]!r}; allowed: {allowed_text}")
+        if key in out:
+            raise KniffelError(f"parameter {key!r} is given twice")
+        if len(value) > LIMITS[key]:
+            raise KniffelError(f"parameter {key!r} is {len(value)} characters long; at most {LIMITS[key]}")
+        out[key] = value
+    for key in required:
+        if key not in out:
+            raise KniffelError(f"parameter {key!r} is missing")
+    return out
+
+
+def flag(params: dict[str, str], name: str) -> bool:
+    value = params.get(name, "")
+    if value.lower() not in FLAGS:
+        raise KniffelError(f"parameter {name!r} is 1 or 0, not {value!r}")
+    return FLAGS[value.lower()]
+
+
+def roll_number(params: dict[str, str]) -> int:
+    text = params.get("roll", "1")
+    if text not in ("1", "2", "3"):
+        raise KniffelError(f"roll must be 1, 2 or 3, not {text!r}")
+    return int(text)
+
+
+def json_answer(handler: Callable[[Request], Any]) -> Callable[[Request], Response]:
+    """A plain endpoint function whose result (or KniffelError) becomes the JSON response."""
+
+    def endpoint(request: Request) -> Response:
+        try:
+            body, status = handler(request), 200
+        except (TableUnavailable, tables.TableError) as exc:
+            body, status = {"error": str(exc)}, 409
+        except KniffelError as exc:
+            body, status = {"error": str(exc)}, 400
+        return JSONResponse(body, status_code=status, headers=HEADERS)
+
+    endpoint.__name__ = handler.__name__
+    return endpoint
+
+
+def create_app(
+    tables_dir: Path | None = None, *, solve_missing: bool = True, allowed_hosts: list[str] | None = None
+) -> Starlette:
+    """The app. `allowed_hosts` (the Host header's name) guards a loopback server against DNS rebinding."""
+    cache = TableCache(tables.tables_dir(tables_dir), solve_missing)
+    distributions = DistributionCache()
+
+    def table_for(params: dict[str, str], default: str | None = None) -> Table:
+        return cache.get(find_variant(params.get("variant") or default or ""))
+
+    def variants(request: Request):
+        query(request)
+        return variants_report(cache.tables_dir)
+
+    def value(request: Request):
+        params = query(request, required=("variant",), allowed=("card",))
+        return value_report(table_for(params), params.get("card", ""))
+
+    def advise(request: Request):
+        params = query(request, allowed=("variant", "card", "dice", "roll", "box", "all"))
+        box_now, show_all, roll = flag(params, "box"), flag(params, "all"), roll_number(params)
+        table = table_for(params, "kniffel")  # the CLI's default variant
+        advice = table.advise(params.get("card", ""), params.get("dice", ""), roll, box_now=box_now)
+        return advice.as_dict(all_options=show_all)
+
+    def distribution(request: Request):
+        params = query(request, required=("variant",), allowed=("card",))
+        variant = find_variant(params["variant"])
+        card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
+        if not variant.identical_dice:
+            raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+        return distributions.get(cache.get(variant), card)
+
+    def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers=HEADERS)
+
+    def not_found(request: Request) -> Response:
+        return JSONResponse({"error": f"no such API call: {request.url.path[:80]}"}, 404, headers=HEADERS)
+
+    routes = [
+        Route("/", page),
+        Route("/api/variants", json_answer(variants)),
+        Route("/api/value", json_answer(value)),
+        Route("/api/advise", json_answer(advise)),
+        Route("/api/distribution", json_answer(distribution)),
+        Route("/api/{rest:path}", not_found),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+    app = Starlette(routes=routes, middleware=middleware)
+    app.state.tables = cache
+    return app

@@ -1,0 +1,484 @@
+// The advice page: plain JavaScript, no build step, no network beyond this server's /api.
+// Every figure shown comes from the JSON API, which answers exactly what the `kniffel` CLI prints.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const GAME_KEY = "kniffel.game.v1";
+const MAX_UNDO = 200;
+
+const state = {
+  variants: [], v: null, lang: "en",
+  card: {}, extra: 0, dice: [], cursor: 0, roll: 1,
+  advice: null, shown: 0, showAll: false, value: null,
+  undo: [], game: false, distribution: true, seq: 0, chartData: null,
+};
+
+// ---- API ----------------------------------------------------------------------------------------
+async function api(path, params) {
+  const url = path + (params ? "?" + new URLSearchParams(params).toString() : "");
+  const res = await fetch(url, { headers: { Accept: "application/json" } });
+  let body = null;
+  try { body = await res.json(); } catch (e) { body = { error: `the server answered ${res.status}` }; }
+  return { ok: res.ok, status: res.status, body };
+}
+
+// ---- card and dice as the CLI writes them -------------------------------------------------------
+function cardText() {
+  const parts = state.v.boxes.filter((b) => b.key in state.card).map((b) => `${b.key}=${state.card[b.key]}`);
+  if (state.extra) parts.push(`extra=${state.extra}`);
+  return parts.join(",");
+}
+function parseCardText(text) {
+  const card = {}; let extra = 0;
+  for (const part of text.split(",").filter(Boolean)) {
+    const [key, pts] = part.split("=");
+    if (key === "extra") extra = Number(pts); else card[key] = Number(pts);
+  }
+  return { card, extra };
+}
+const diceComplete = () => state.dice.length > 0 && state.dice.every((d) => d !== null);
+const diceText = () => state.dice.join("");
+const boxName = (b) => (state.lang === "de" ? b.de : b.en);
+const cardFull = () => state.v.boxes.every((b) => b.key in state.card);
+
+// ---- undo and game storage ----------------------------------------------------------------------
+function snapshot() {
+  return { card: { ...state.card }, extra: state.extra, dice: [...state.dice], roll: state.roll };
+}
+function pushUndo() {
+  state.undo.push(snapshot());
+  if (state.undo.length > MAX_UNDO) state.undo.shift();
+}
+function saveGame() {
+  if (!state.game) return;
+  try {
+    localStorage.setItem(GAME_KEY, JSON.stringify({ variant: state.v.variant, card: state.card, extra: state.extra, undo: state.undo }));
+  } catch (e) { /* storage full or disabled: the game still works in this tab */ }
+}
+function loadGame() {
+  try { return JSON.parse(localStorage.getItem(GAME_KEY) || "null"); } catch (e) { return null; }
+}
+
+// ---- rendering ----------------------------------------------------------------------------------
+function keptDice() {
+  // which dice the shown option keeps: by die name (dice told apart) or by face (identical dice)
+  const a = state.advice;
+  const kept = new Set();
+  if (!a || a.action !== "keep" || !diceComplete()) return kept;
+  const opt = a.options[state.shown] || a.best;
+  if (opt.keep_dice) {
+    for (const name of opt.keep_dice) kept.add(state.v.die_names.indexOf(name));
+    return kept;
+  }
+  for (const face of opt.keep) {
+    const i = state.dice.findIndex((d, j) => d === face && !kept.has(j));
+    if (i >= 0) kept.add(i);
+  }
+  return kept;
+}
+
+function renderDice() {
+  const box = $("dice");
+  box.textContent = "";
+  box.style.setProperty("--n", String(state.dice.length));
+  const kept = keptDice();
+  state.dice.forEach((face, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "die" + (face === null ? " empty" : "") + (kept.has(i) ? " kept" : "") + (i === state.cursor ? " cursor" : "");
+    const name = state.v.die_names[i];
+    if (name) b.dataset.colour = name;
+    b.dataset.index = i;
+    b.id = `die-${i}`;
+    b.textContent = face === null ? "?" : String(face);
+    const who = name ? `die ${i + 1} (${name})` : `die ${i + 1}`;
+    b.setAttribute("aria-label", `${who}: ${face === null ? "not set" : face}${kept.has(i) ? ", keep" : ""}`);
+    b.addEventListener("click", () => cycleDie(i, 1));
+    b.addEventListener("keydown", (ev) => dieKey(ev, i));
+    box.appendChild(b);
+  });
+  const faces = $("faces");
+  faces.textContent = "";
+  const cursorDie = state.v.die_faces[state.cursor] || [];
+  const all = [...new Set(state.v.die_faces.flat())].sort((x, y) => x - y);
+  for (const f of all) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = String(f);
+    b.disabled = !cursorDie.includes(f);
+    b.setAttribute("aria-label", `set ${state.v.die_names[state.cursor] || "die " + (state.cursor + 1)} to ${f}`);
+    b.addEventListener("click", () => setFace(f));
+    faces.appendChild(b);
+  }
+  document.querySelectorAll("#rolls button").forEach((b) => b.setAttribute("aria-pressed", String(Number(b.dataset.roll) === state.roll)));
+}
+
+function renderCard() {
+  const box = $("card");
+  box.textContent = "";
+  const best = state.advice && state.advice.action === "box" ? state.advice.best : state.advice && state.advice.then;
+  for (const b of state.v.boxes) {
+    const row = document.createElement("div");
+    const filled = b.key in state.card;
+    row.className = "box" + (filled ? " filled" : "") + (best && best.box === b.key && !filled ? " suggest" : "");
+    const id = `box-${b.key}`;
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = boxName(b);
+    const input = document.createElement("input");
+    input.id = id;
+    input.type = "number";
+    input.inputMode = "numeric";
+    input.min = "0";
+    input.max = "999";
+    input.value = filled ? String(state.card[b.key]) : "";
+    input.placeholder = best && best.box === b.key && !filled ? String(best.points) : "";
+    input.dataset.key = b.key;
+    input.setAttribute("aria-label", `${boxName(b)} points${filled ? "" : " (free)"}`);
+    input.addEventListener("change", () => editBox(b.key, input.value));
+    row.append(label, input);
+    box.appendChild(row);
+  }
+  if (state.v.extra_points) {
+    const row = document.createElement("div");
+    row.className = "box extra";
+    row.innerHTML = `<label for="box-extra">Extra points (further ${state.lang === "de" ? "Kniffel" : "jokers"}, ${state.v.extra_points} each)</label>`;
+    const input = document.createElement("input");
+    Object.assign(input, { id: "box-extra", type: "number", min: "0", max: "9999", step: String(state.v.extra_points) });
+    input.value = state.extra ? String(state.extra) : "";
+    input.addEventListener("change", () => editExtra(input.value));
+    row.appendChild(input);
+    box.appendChild(row);
+  }
+  $("undo").disabled = state.undo.length === 0;
+  $("lang").textContent = state.lang === "de" ? "EN" : "DE";
+  $("lang").setAttribute("aria-label", state.lang === "de" ? "Show English box names" : "Show German box names");
+}
+
+function fmt(x) { return x.toFixed(2); }
+
+function renderAdvice() {
+  const a = state.advice;
+  const table = $("options");
+  const body = table.querySelector("tbody");
+  body.textContent = "";
+  if (!a) {
+    $("best").textContent = "";
+    table.hidden = true;
+    return;
+  }
+  let text = `Best: ${a.best.text}`;
+  if (a.then) text += `, then ${a.then.text}`;
+  $("best").textContent = `${text} → expected final score ${fmt(a.best.expected_final_score)}`;
+  a.options.forEach((o, i) => {
+    const tr = document.createElement("tr");
+    tr.className = "option" + (i === 0 ? " best" : "") + (i === state.shown && a.action === "keep" ? " shown" : "");
+    tr.dataset.index = i;
+    const loss = i === 0 ? "best" : o.loss === 0 ? "tie" : `−${fmt(o.loss)}`;
+    const cells = [String(i + 1), o.text, fmt(o.expected_final_score), loss];
+    cells.forEach((c, j) => {
+      const td = document.createElement("td");
+      td.textContent = c;
+      if (j !== 1) td.className = "num";
+      tr.appendChild(td);
+    });
+    const act = document.createElement("button");
+    act.type = "button";
+    act.id = `option-${i}`;
+    if (o.kind === "box") {
+      act.textContent = "Fill";
+      act.setAttribute("aria-label", `fill: ${o.text}`);
+      act.addEventListener("click", (ev) => { ev.stopPropagation(); fillBox(o); });
+    } else {
+      act.textContent = "Show";
+      act.setAttribute("aria-label", `show the dice to keep: ${o.text}`);
+      act.addEventListener("click", (ev) => { ev.stopPropagation(); state.shown = i; renderAll(); });
+    }
+    const cell = document.createElement("td");
+    cell.appendChild(act);
+    tr.appendChild(cell);
+    body.appendChild(tr);
+  });
+  if (a.options_total > a.options.length) {
+    const tr = document.createElement("tr");
+    const td = document.createElement("td");
+    td.colSpan = 5;
+    const more = document.createElement("button");
+    more.type = "button";
+    more.textContent = `Show all ${a.options_total} options`;
+    more.addEventListener("click", () => { state.showAll = true; refresh(); });
+    td.appendChild(more);
+    tr.appendChild(td);
+    body.appendChild(tr);
+  }
+  table.hidden = false;
+}
+
+function renderValue() {
+  const v = state.value;
+  $("card-points").textContent = v ? `— ${v.points} points` : "";
+  $("card-value").textContent = v
+    ? (cardFull() ? `Game over: final score ${v.points}` : `Expected final score from the start of a turn: ${fmt(v.expected_final_score)}`)
+    : "";
+}
+
+function renderAll() {
+  // the parts are rebuilt: keep the keyboard focus on the element with the same id
+  const focused = document.activeElement && document.activeElement.id;
+  renderDice();
+  renderCard();
+  renderAdvice();
+  renderValue();
+  if (focused && document.activeElement.id !== focused && $(focused)) $(focused).focus();
+}
+
+// ---- the chart: final-score distribution as SVG, drawn here -------------------------------------
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(name, attrs, text) {
+  const el = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+function drawChart(d) {
+  state.chartData = d; // redrawn at the new width when the window is resized
+  const pmf = d.pmf;
+  let lo = 0, hi = pmf.length - 1, acc = 0;
+  for (let s = 0; s < pmf.length; s++) { acc += pmf[s]; if (acc > 0.001) { lo = s; break; } }
+  acc = 0;
+  for (let s = pmf.length - 1; s >= 0; s--) { acc += pmf[s]; if (acc > 0.001) { hi = s; break; } }
+  lo = Math.max(0, Math.floor(lo / 10) * 10); hi = Math.ceil((hi + 1) / 10) * 10;
+  $("chart").hidden = false;
+  // drawn at the figure's own pixel width, so the labels keep their size on a phone
+  const W = Math.max(300, Math.min(760, $("chart").clientWidth || 600)), H = 230, L = 12, R = 12, T = 26, B = 36;
+  const top = Math.max(...pmf.slice(lo, hi + 1)) || 1;
+  const x = (s) => L + ((s - lo) / (hi - lo)) * (W - L - R);
+  const y = (p) => H - B - (p / top) * (H - T - B);
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
+    "aria-label": `Final score distribution: mean ${fmt(d.mean)}, median ${d.median}` });
+  const bw = Math.max(0.5, (W - L - R) / (hi - lo));
+  for (let s = lo; s <= hi && s < pmf.length; s++) {
+    if (pmf[s] > 0) svg.appendChild(svgEl("rect", { x: x(s), y: y(pmf[s]), width: bw, height: H - B - y(pmf[s]), fill: "#3465a4" }));
+  }
+  svg.appendChild(svgEl("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#333" }));
+  const step = hi - lo > 300 ? 100 : 50;
+  for (let s = Math.ceil(lo / step) * step; s <= hi; s += step) {
+    svg.appendChild(svgEl("line", { x1: x(s), y1: H - B, x2: x(s), y2: H - B + 5, stroke: "#333" }));
+    svg.appendChild(svgEl("text", { x: x(s), y: H - B + 18, "text-anchor": "middle", "font-size": 13 }, String(s)));
+  }
+  svg.appendChild(svgEl("line", { x1: x(d.mean), y1: T, x2: x(d.mean), y2: H - B, stroke: "#cc0000", "stroke-width": 2 }));
+  const anchor = x(d.mean) > W * 0.6 ? "end" : "start";
+  svg.appendChild(svgEl("text", { x: x(d.mean) + (anchor === "end" ? -4 : 4), y: T - 8, "font-size": 13, fill: "#cc0000", "text-anchor": anchor },
+    `mean ${fmt(d.mean)}, median ${d.median}`));
+  svg.appendChild(svgEl("text", { x: W / 2, y: H - 4, "text-anchor": "middle", "font-size": 13 }, "final score"));
+  $("chart-svg").replaceChildren(svg);
+  $("chart").hidden = false;
+}
+
+// ---- talking to the server ----------------------------------------------------------------------
+function situationParams() {
+  const p = { variant: state.v.variant, card: cardText() };
+  if (diceComplete()) { p.dice = diceText(); p.roll = String(state.roll); }
+  return p;
+}
+function updateUrl() {
+  const p = new URLSearchParams(situationParams());
+  if (!p.get("card")) p.delete("card");
+  history.replaceState(null, "", "/?" + p.toString());
+}
+
+async function refresh() {
+  const seq = ++state.seq;
+  updateUrl();
+  $("error").textContent = "";
+  const base = { variant: state.v.variant, card: cardText() };
+  const jobs = [api("/api/value", base)];
+  const wantAdvice = diceComplete() && !cardFull();
+  if (wantAdvice) {
+    const q = { ...base, dice: diceText(), roll: String(state.roll) };
+    if (state.showAll) q.all = "1";
+    jobs.push(api("/api/advise", q));
+  }
+  const [value, advice] = await Promise.all(jobs);
+  if (seq !== state.seq) return; // a newer situation is on its way
+  const errors = [];
+  state.value = value.ok ? value.body : null;
+  if (!value.ok) errors.push(value.body.error);
+  state.advice = advice && advice.ok ? advice.body : null;
+  if (advice && !advice.ok && value.ok) errors.push(advice.body.error);
+  state.shown = 0;
+  $("error").textContent = errors.join(" ");
+  renderAll();
+  saveGame();
+  if (state.distribution && value.ok && !cardFull()) refreshChart(seq, base);
+  else if (!value.ok || cardFull()) $("chart").hidden = true;
+}
+
+async function refreshChart(seq, base) {
+  const res = await api("/api/distribution", base);
+  if (seq !== state.seq) return;
+  if (res.status === 404) { state.distribution = false; $("chart").hidden = true; return; }
+  if (res.ok) drawChart(res.body); else $("chart").hidden = true;
+}
+
+// ---- actions ------------------------------------------------------------------------------------
+function setVariant(name, keepCard) {
+  state.v = state.variants.find((v) => v.variant === name) || state.variants[0];
+  $("variant").value = state.v.variant;
+  state.lang = state.v.lang;
+  if (!keepCard) { state.card = {}; state.extra = 0; state.undo = []; }
+  state.dice = Array(state.v.dice).fill(null);
+  state.cursor = 0;
+  state.roll = 1;
+  state.advice = null;
+  state.showAll = false;
+}
+function nextEmpty(from) {
+  const n = state.dice.length;
+  for (let k = 1; k <= n; k++) { const i = (from + k) % n; if (state.dice[i] === null) return i; }
+  return (from + 1) % n;
+}
+function setFace(f) {
+  state.dice[state.cursor] = f;
+  state.cursor = nextEmpty(state.cursor);
+  state.showAll = false;
+  const focused = document.activeElement && document.activeElement.id;
+  renderDice();
+  if (focused && $(focused)) $(focused).focus();
+  refresh();
+}
+function cycleDie(i, step) {
+  const faces = state.v.die_faces[i];
+  const at = faces.indexOf(state.dice[i]);
+  state.dice[i] = at < 0 ? faces[step > 0 ? 0 : faces.length - 1] : faces[(at + step + faces.length) % faces.length];
+  state.cursor = i;
+  refresh();
+}
+function dieKey(ev, i) {
+  const faces = state.v.die_faces[i];
+  if (ev.key === "ArrowUp" || ev.key === "+") { cycleDie(i, 1); ev.preventDefault(); }
+  else if (ev.key === "ArrowDown" || ev.key === "-") { cycleDie(i, -1); ev.preventDefault(); }
+  else if (/^[0-9]$/.test(ev.key) && faces.includes(Number(ev.key))) {
+    state.cursor = i; setFace(Number(ev.key));
+    $(`die-${state.cursor}`).focus();
+    ev.preventDefault();
+  } else if (ev.key === "Backspace" || ev.key === "Delete") {
+    state.dice[i] = null; state.cursor = i; state.advice = null; refresh(); ev.preventDefault();
+  }
+}
+function setRoll(r) { state.roll = r; state.showAll = false; refresh(); }
+function nextRoll() {
+  const a = state.advice;
+  if (!a || a.action !== "keep") return;
+  const kept = keptDice();
+  if (kept.size === state.dice.length) { state.roll = 3; refresh(); return; } // stop rolling: the box comes next
+  state.dice = state.dice.map((d, i) => (kept.has(i) ? d : null));
+  state.cursor = state.dice.findIndex((d) => d === null);
+  state.roll = Math.min(3, state.roll + 1);
+  state.advice = null;
+  state.showAll = false;
+  refresh();
+}
+function fillBox(option) {
+  pushUndo();
+  state.card[option.box] = option.points;
+  state.extra += option.extra;
+  state.dice = Array(state.v.dice).fill(null);
+  state.cursor = 0;
+  state.roll = 1;
+  state.advice = null;
+  state.showAll = false;
+  refresh();
+}
+function editBox(key, text) {
+  pushUndo();
+  if (text.trim() === "") delete state.card[key];
+  else state.card[key] = Math.max(0, Math.min(999, Math.round(Number(text)) || 0));
+  refresh();
+}
+function editExtra(text) {
+  pushUndo();
+  state.extra = Math.max(0, Math.min(9999, Math.round(Number(text)) || 0));
+  refresh();
+}
+function undo() {
+  const s = state.undo.pop();
+  if (!s) return;
+  Object.assign(state, { card: s.card, extra: s.extra, dice: s.dice, roll: s.roll, advice: null });
+  state.cursor = Math.max(0, state.dice.findIndex((d) => d === null));
+  refresh();
+}
+
+// ---- start --------------------------------------------------------------------------------------
+async function start() {
+  const res = await api("/api/variants");
+  if (!res.ok) { $("error").textContent = res.body.error; return; }
+  state.variants = res.body;
+  for (const v of state.variants) {
+    const o = document.createElement("option");
+    o.value = v.variant;
+    o.textContent = v.title;
+    $("variant").appendChild(o);
+  }
+  const q = new URLSearchParams(location.search);
+  const stored = loadGame();
+  const byName = (n) => state.variants.find((v) => v.variant === n || v.aliases.includes(n));
+  if (stored) { state.game = true; $("game-mode").checked = true; }
+  if (q.has("variant") || q.has("card") || q.has("dice")) {
+    const v = byName(q.get("variant") || "kniffel");
+    setVariant(v ? v.variant : "kniffel", false);
+    if (!v) $("error").textContent = `unknown variant ${q.get("variant")}`;
+    if (stored && stored.variant === state.v.variant) state.undo = stored.undo || [];
+    await loadSituation(q.get("card") || "", q.get("dice") || "", q.get("roll") || "1");
+  } else {
+    if (stored && byName(stored.variant)) {
+      setVariant(byName(stored.variant).variant, false);
+      Object.assign(state, { card: stored.card || {}, extra: stored.extra || 0, undo: stored.undo || [] });
+    } else setVariant("kniffel", false);
+    renderAll();
+    refresh();
+  }
+  wire();
+}
+
+async function loadSituation(card, dice, roll) {
+  // the URL's card and dice, as the server reads them (names in either language, any dice form)
+  const value = await api("/api/value", { variant: state.v.variant, card });
+  if (!value.ok) { $("error").textContent = value.body.error; renderAll(); return; }
+  Object.assign(state, parseCardText(value.body.card));
+  if (dice) {
+    const r = ["1", "2", "3"].includes(roll) ? Number(roll) : 1;
+    const adv = await api("/api/advise", { variant: state.v.variant, card, dice, roll: String(r) });
+    if (adv.ok) { state.dice = adv.body.dice; state.roll = r; state.cursor = 0; }
+    else $("error").textContent = adv.body.error;
+    if (!adv.ok) { renderAll(); return; }
+  }
+  renderAll();
+  refresh();
+}
+
+function wire() {
+  $("variant").addEventListener("change", (ev) => { setVariant(ev.target.value, false); refresh(); });
+  $("lang").addEventListener("click", () => { state.lang = state.lang === "de" ? "en" : "de"; renderCard(); });
+  $("game-mode").addEventListener("change", (ev) => {
+    state.game = ev.target.checked;
+    if (state.game) saveGame(); else localStorage.removeItem(GAME_KEY);
+  });
+  document.querySelectorAll("#rolls button").forEach((b) => b.addEventListener("click", () => setRoll(Number(b.dataset.roll))));
+  $("next-roll").addEventListener("click", nextRoll);
+  $("clear-dice").addEventListener("click", () => { state.dice = state.dice.map(() => null); state.cursor = 0; state.roll = 1; state.advice = null; refresh(); });
+  $("undo").addEventListener("click", undo);
+  $("clear-card").addEventListener("click", () => { pushUndo(); state.card = {}; state.extra = 0; state.dice = state.dice.map(() => null); state.cursor = 0; state.roll = 1; refresh(); });
+  $("share").addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(location.href); $("share").textContent = "Link copied"; }
+    catch (e) { $("share").textContent = "Copy the address bar"; }
+    setTimeout(() => { $("share").textContent = "Copy link"; }, 2000);
+  });
+}
+
+let resizeTimer = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => { if (state.chartData && !$("chart").hidden) drawChart(state.chartData); }, 150);
+});
+document.addEventListener("DOMContentLoaded", start);

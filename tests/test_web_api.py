@@ -1,0 +1,263 @@
+"""The web API (`kniffel serve`) through Starlette's TestClient: every answer equals the CLI's --json."""
+
+import json
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlencode
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (test extra)")
+with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx; both work
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
+
+from solver import solving  # noqa: E402
+from solver.web.app import create_app  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def tdir(tmp_path_factory):
+    """A tables folder with kniffel and yahtzee solved once."""
+    d = tmp_path_factory.mktemp("web-tables")
+    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel", "yahtzee"])
+    assert res.exit_code == 0, res.output
+    return d
+
+
+@pytest.fixture(scope="module")
+def client(tdir):
+    with TestClient(create_app(tdir, solve_missing=False)) as c:
+        yield c
+
+
+def cli_json(tdir, *args):
+    res = CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def cli_error(tdir, *args):
+    res = CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args])
+    assert res.exit_code == 2, res.output
+    return res.stderr.strip().removeprefix("kniffel: error: ")
+
+
+def get(client, path, **params):
+    return client.get(path + ("?" + urlencode(params) if params else ""))
+
+
+SITUATIONS = [
+    ("kniffel", "", "33516", 1, False, False),
+    ("kniffel", "chance=22", "3,3,5,1,6", 1, False, True),
+    ("kniffel", "einser=3,dreier=9,kniffel=50,chance=30,extra=50", "22222", 2, False, False),
+    ("kniffel", "Große Straße=40,fullhouse=25", "44456", 3, False, True),
+    ("kniffel", "", "66666", 1, False, False),  # keep all, then the box
+    ("kniffel", "chance=22", "12345", 1, True, False),  # --box: which box now
+    ("yahtzee", "yahtzee=50,fours=8", "44444", 3, False, True),  # forced joker
+]
+
+
+@pytest.mark.parametrize("variant,card,dice,roll,box,all_options", SITUATIONS)
+def test_advise_equals_cli_json(client, tdir, variant, card, dice, roll, box, all_options):
+    args = ["advise", variant, "--card", card, "--dice", dice, "--roll", str(roll), "--json"]
+    params = {"variant": variant, "card": card, "dice": dice, "roll": roll}
+    if box:
+        args.append("--box")
+        params["box"] = 1
+    if all_options:
+        args.append("--all")
+        params["all"] = 1
+    res = get(client, "/api/advise", **params)
+    assert res.status_code == 200, res.text
+    assert res.json() == cli_json(tdir, *args)
+
+
+@pytest.mark.parametrize(
+    "variant,card", [("kniffel", ""), ("kniffel", "chance=30,kniffel=50,extra=50"), ("yahtzee", "6=18")]
+)
+def test_value_equals_cli_json(client, tdir, variant, card):
+    res = get(client, "/api/value", variant=variant, card=card)
+    assert res.status_code == 200, res.text
+    assert res.json() == cli_json(tdir, "value", variant, "--card", card, "--json")
+
+
+def test_variants_equals_cli_json(client, tdir):
+    res = client.get("/api/variants")
+    assert res.status_code == 200
+    assert res.json() == cli_json(tdir, "variants", "--json")
+    kniffel7 = next(v for v in res.json() if v["variant"] == "kniffel7")
+    assert kniffel7["die_faces"][0] == [2, 3, 4, 5, 6, 7] and kniffel7["die_names"][0] == "blue"
+
+
+CLI_ERRORS = [
+    ({"variant": "poker", "dice": "12345"}, ["advise", "poker", "--dice", "12345"]),
+    ({"card": "einser=9", "dice": "12345"}, ["advise", "--card", "einser=9", "--dice", "12345"]),
+    ({"dice": "1234"}, ["advise", "--dice", "1234"]),
+    ({"dice": "12347"}, ["advise", "--dice", "12347"]),
+    ({"dice": "1,2,x,4,5"}, ["advise", "--dice", "1,2,x,4,5"]),
+    ({"dice": ""}, ["advise", "--dice", ""]),
+    ({"card": ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17", "dice": "12345"}, None),
+]
+
+
+@pytest.mark.parametrize("params,cli_args", CLI_ERRORS)
+def test_bad_advice_input_is_400_with_the_cli_message(client, tdir, params, cli_args):
+    res = get(client, "/api/advise", **params)
+    assert res.status_code == 400
+    message = res.json()["error"]
+    if cli_args is None:  # the full card
+        cli_args = ["advise", "--card", params["card"], "--dice", params["dice"]]
+    assert message == cli_error(tdir, *cli_args)
+
+
+def test_bad_value_input_is_400_with_the_cli_message(client, tdir):
+    res = get(client, "/api/value", variant="kniffel", card="full house=20")
+    assert res.status_code == 400
+    assert res.json()["error"] == cli_error(tdir, "value", "kniffel", "--card", "full house=20")
+
+
+@pytest.mark.parametrize(
+    "query,fragment",
+    [
+        ("dice=12345&roll=4", "roll must be 1, 2 or 3"),
+        ("dice=12345&roll=", "roll must be 1, 2 or 3"),
+        ("dice=12345&box=yes", "'box' is 1 or 0"),
+        ("dice=12345&path=/etc/passwd", "unknown parameter 'path'"),
+        ("dice=12345&dice=12345", "given twice"),
+        ("dice=" + "1" * 61, "at most 60"),
+        ("card=" + "a" * 401 + "&dice=12345", "at most 400"),
+        ("variant=" + "k" * 41, "at most 40"),
+        ("dice=12345&" + "&".join(["x"] * 600), "at most 1000"),
+    ],
+)
+def test_query_limits(client, query, fragment):
+    res = client.get("/api/advise?" + query)
+    assert res.status_code == 400 and fragment in res.json()["error"], res.text
+
+
+def test_value_needs_a_variant_and_variants_takes_no_parameters(client):
+    assert "'variant' is missing" in client.get("/api/value").json()["error"]
+    assert client.get("/api/variants?x=1").status_code == 400
+    assert client.get("/api/nothing").status_code == 404
+
+
+def test_missing_kniffel7_table_is_409_never_a_solve(tmp_path, monkeypatch, tdir):
+    empty = tmp_path / "tables"
+    empty.mkdir()
+    monkeypatch.setattr(solving, "shipped_tables_dir", lambda: tmp_path / "no-shipped-tables")
+    monkeypatch.setenv("KNIFFEL_TABLES", str(empty))
+    with TestClient(create_app(empty)) as c:
+        res = get(c, "/api/advise", variant="kniffel7", dice="2371674")
+        assert res.status_code == 409
+        assert res.json()["error"] == cli_error(empty, "advise", "kniffel7", "--dice", "2371674")
+        assert "kniffel solve kniffel7" in res.json()["error"]
+        assert get(c, "/api/value", variant="kniffel7").status_code == 409
+    assert list(empty.iterdir()) == []  # nothing was solved or written
+
+
+def test_missing_fast_table_is_solved_once(tmp_path, tdir):
+    """A request may solve a missing identical-dice table (about a second); later ones reuse it."""
+    with TestClient(create_app(tmp_path)) as c:
+        assert get(c, "/api/value", variant="yatzy").json()["expected_final_score"] == pytest.approx(248.4399894)
+        table = c.app.state.tables.get(__import__("solver").find_variant("yatzy"))
+        assert get(c, "/api/value", variant="yatzy").status_code == 200
+        assert c.app.state.tables.get(__import__("solver").find_variant("yatzy")) is table
+    assert (tmp_path / "yatzy.npy").exists()
+
+
+def test_parallel_requests_all_answer_right(client, tdir):
+    """~50 requests at once, over several cards (the advisor's per-card cache is shared by threads)."""
+    cards = ["", "chance=22", "einser=3,zweier=6", "kniffel=50", "dreier=9,vierer=12,fuenfer=15"]
+    dice = ["33516", "66666", "12345", "22456", "11134"]
+    cases = [(cards[i % 5], dice[(i // 5) % 5], 1 + i % 3) for i in range(50)]
+    expected = {}
+    for card, d, roll in set(cases):
+        expected[card, d, roll] = cli_json(tdir, "advise", "--card", card, "--dice", d, "--roll", str(roll), "--json")
+
+    def ask(case):
+        card, d, roll = case
+        return case, get(client, "/api/advise", variant="kniffel", card=card, dice=d, roll=roll)
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        answers = list(pool.map(ask, cases))
+    for case, res in answers:
+        assert res.status_code == 200, res.text
+        assert res.json() == expected[case]
+
+
+def test_page_and_static_files(client):
+    res = client.get("/")
+    assert res.status_code == 200 and "/static/app.js" in res.text
+    assert "default-src 'self'" in res.headers["content-security-policy"]
+    for name in ("app.js", "style.css", "index.html"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/../app.py").status_code == 404
+    assert client.get("/static/%2e%2e/app.py").status_code == 404
+
+
+def test_serve_without_the_web_extra_is_one_line(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_uvicorn(name, *args, **kwargs):
+        if name == "uvicorn":
+            raise ImportError("No module named 'uvicorn'", name="uvicorn")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_uvicorn)
+    res = CliRunner().invoke(cli, ["serve"])
+    assert res.exit_code == 2
+    assert (
+        res.stderr.strip()
+        == "kniffel: error: kniffel serve needs the web extra (uvicorn is missing): pip install -e '.[web]'"
+    )
+
+
+@pytest.mark.parametrize("host,warned", [(None, False), ("0.0.0.0", True), ("127.0.0.1", False)])
+def test_serve_binds_loopback_and_warns_otherwise(monkeypatch, tdir, host, warned):
+    import uvicorn
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    args = ["--tables", str(tdir), "serve", "--port", "8765"] + (["--host", host] if host else [])
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    ((app, kw),) = calls
+    assert kw["host"] == (host or "127.0.0.1") and kw["port"] == 8765
+    warnings_ = [ln for ln in res.stderr.splitlines() if "warning" in ln]
+    assert len(warnings_) == (1 if warned else 0)
+    with TestClient(app, base_url="http://evil.example") as c:  # DNS rebinding: a foreign Host is refused
+        assert c.get("/api/variants").status_code == (200 if warned else 400)
+
+
+@pytest.mark.parametrize("card", ["", "einser=3,zweier=6,chance=22,kniffel=50"])
+def test_distribution_equals_cli_json(client, tdir, card):
+    res = get(client, "/api/distribution", variant="kniffel", card=card)
+    assert res.status_code == 200, res.text
+    want = cli_json(tdir, "distribution", "kniffel", "--card", card, "--json")
+    got = res.json()
+    assert got.pop("seconds") >= 0 and want.pop("seconds") >= 0  # the time taken differs, nothing else
+    assert got == want
+    again = get(client, "/api/distribution", variant="kniffel", card=card).json()  # remembered
+    assert again["pmf"] == got["pmf"]
+
+
+@pytest.mark.parametrize(
+    "params,cli_args",
+    [
+        ({"variant": "kniffel7"}, ["distribution", "kniffel7"]),
+        ({"variant": "kniffel", "card": "einser=9"}, ["distribution", "kniffel", "--card", "einser=9"]),
+    ],
+)
+def test_bad_distribution_input_is_400_with_the_cli_message(client, tdir, params, cli_args):
+    res = get(client, "/api/distribution", **params)
+    assert res.status_code == 400
+    assert res.json()["error"] == cli_error(tdir, *cli_args)
