@@ -214,7 +214,7 @@ class Advisor:
         codes = np.empty((1, self._width), dtype=np.int64)
         vals = np.empty((1, self._width))
         pts = np.empty((1, self._width), dtype=np.int64)
-        n, best = advise_one(self._packed, self.values, mask, up, flag, r, roll, codes, vals, pts)
+        n, best = advise_one(self._packed, self.values, mask, up, flag, r, roll, codes, vals, pts, points)
         return flag, points, r, n, best, codes[0], vals[0], pts[0]
 
     def _keep_option(self, code: int, value: float) -> Option:

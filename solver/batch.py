@@ -23,7 +23,6 @@ import numpy as np
 
 from .dice import KeepLattice
 from .dp import (
-    BLOCK,
     AdviceTables,
     Engine,
     advice_tables,
@@ -35,6 +34,8 @@ from .dp import (
 )
 from .errors import KniffelError
 from .variants import Variant
+
+BLOCK = 16  # distinct states per parallel task: their turns are the columns of one array (vector loops)
 
 
 class AdviceInputError(KniffelError):
@@ -126,7 +127,7 @@ def _engine_for(variant: Variant) -> Engine:
 def _int_array(name: str, x, n: int | None, allowed: str) -> np.ndarray:
     """x as an int64 array of shape (n,) (a scalar is repeated); refuses non-integers."""
     a = np.asarray(x)
-    if a.dtype.kind == "f" and a.size and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
+    if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):  # 3.0 is 3; [] is fine
         a = a.astype(np.int64)
     if a.dtype.kind not in "iub":
         raise AdviceInputError(f"{name}: expected integers ({allowed}), got an array of {a.dtype}")
@@ -181,7 +182,7 @@ def roll_rows(prep: Prepared, dice) -> np.ndarray:
     """The roll row of every row of dice (N, n_dice), faces checked."""
     d = np.asarray(dice)
     n = len(prep.engine.variant.dice)
-    if d.dtype.kind == "f" and d.size and np.all(np.isfinite(d)) and np.all(d == np.round(d)):
+    if d.dtype.kind == "f" and np.all(np.isfinite(d)) and np.all(d == np.round(d)):
         d = d.astype(np.int64)
     if d.dtype.kind not in "iu":
         raise AdviceInputError(f"dice: expected integer faces, got an array of {d.dtype}")

@@ -58,7 +58,7 @@ def max_options(lattice: KeepLattice, n_boxes: int) -> int:
 
 
 @njit(cache=True)
-def _box_option_values(mask, up, flag, r, rules, values, opt_move, opt_score, n_opt, codes, vals, pts, i):
+def _box_option_values(mask, up, flag, r, rules, values, opt_move, opt_score, n_opt, codes, vals, pts, i, base):
     """Roll 3: codes[i, :n], vals[i, :n] (and pts[i, :n], the points entered, when pts has rows) for every
     entry roll r allows; returns (n, column of the best).
 
@@ -89,13 +89,13 @@ def _box_option_values(mask, up, flag, r, rules, values, opt_move, opt_score, n_
         vals[i, o] = v
         if pts.shape[0] > 0:
             pts[i, o] = s
-        if v > best_v:
-            best, best_v = o, v
+        if base + v > best_v:
+            best, best_v = o, base + v
     return n, best
 
 
 @njit(cache=True)
-def _keep_option_values(r, w, c, final_r, min_keep, n_boxes, tabs, codes, vals, i):
+def _keep_option_values(r, w, c, final_r, min_keep, n_boxes, tabs, codes, vals, i, base):
     """Roll 1 or 2: codes[i, :n], vals[i, :n] for every keep of roll r (w[:, c]: this roll's keep
     values, final_r: the value of stopping); returns (n, column of the best)."""
     roll_subs, n_subs, keep_size = tabs
@@ -108,8 +108,8 @@ def _keep_option_values(r, w, c, final_r, min_keep, n_boxes, tabs, codes, vals, 
         v = final_r if t == last else w[k, c]
         codes[i, n] = n_boxes + k
         vals[i, n] = v
-        if v > best_v:
-            best, best_v = n, v
+        if base + v > best_v:
+            best, best_v = n, base + v
         n += 1
     return n, best
 
@@ -121,13 +121,14 @@ def _pad_row(codes, vals, i, n):
         vals[i, o] = np.nan
 
 
-BLOCK = 8  # distinct states per task: their turns run as the columns of one keep-lattice array (vector loops)
-
-
 @njit(cache=True)
-def _advise_block(s_lo, s_hi, state_ptr, order, mask, upper, flag, roll_row, roll, rules, lattice, tabs, values, out):
+def _advise_block(
+    s_lo, s_hi, state_ptr, order, mask, upper, flag, roll_row, roll, rules, lattice, tabs, values, out, base
+):
     """The situations of states s_lo <= s < s_hi (situations order[state_ptr[s]:state_ptr[s + 1]] share
-    state s). The states whose situations need keep values share one lattice array, a column each."""
+    state s). The states whose situations need keep values share one lattice array, a column each.
+    The best option is the first with the highest base + value (the advisor ranks expected final
+    scores, points on the card + value, whose rounding can tie two values 1e-14 apart)."""
     codes, vals, n_opts, best, pts = out
     _, size_start, add, sub, _ = lattice
     n_keeps = add.shape[0]
@@ -172,7 +173,7 @@ def _advise_block(s_lo, s_hi, state_ptr, order, mask, upper, flag, roll_row, rol
                     if roll[i] == rl:
                         r = roll_row[i]
                         n_opts[i], best[i] = _keep_option_values(
-                            r, w, c, final[r, c], min_keep, n_boxes, tabs, codes, vals, i
+                            r, w, c, final[r, c], min_keep, n_boxes, tabs, codes, vals, i, base
                         )
                         _pad_row(codes, vals, i, n_opts[i])
     opt_move = np.empty((1, n_boxes), dtype=np.int64)
@@ -182,7 +183,20 @@ def _advise_block(s_lo, s_hi, state_ptr, order, mask, upper, flag, roll_row, rol
         i = order[t]
         if roll[i] == 3:
             n_opts[i], best[i] = _box_option_values(
-                mask[i], upper[i], flag[i], roll_row[i], rules, values, opt_move, opt_score, n_opt, codes, vals, pts, i
+                mask[i],
+                upper[i],
+                flag[i],
+                roll_row[i],
+                rules,
+                values,
+                opt_move,
+                opt_score,
+                n_opt,
+                codes,
+                vals,
+                pts,
+                i,
+                base,
             )
             _pad_row(codes, vals, i, n_opts[i])
 
@@ -192,7 +206,8 @@ def advise_batch(block_ptr, state_ptr, order, mask, upper, flag, roll_row, roll,
     """Every option of every situation, in parallel over blocks of states.
 
     order lists the situations grouped by state: state s is order[state_ptr[s]:state_ptr[s + 1]], block b
-    the states block_ptr[b] .. block_ptr[b + 1] - 1 (at most BLOCK). upper is capped at the variant's cap;
+    the states block_ptr[b] .. block_ptr[b + 1] - 1 (a few: their turns run as the columns of one
+    keep-lattice array, so the lattice passes are vector loops). upper is capped at the variant's cap;
     roll_row is the roll's row (its keep index minus the first roll's). out = (codes, vals, n_opts, best,
     pts): codes/vals (N, M) padded with -1 / NaN, n_opts (N,), best (N,): the column of the best option, the
     first of the highest value in option order; pts (N, M) the points of box options, or (0, 0): not wanted."""
@@ -212,11 +227,12 @@ def advise_batch(block_ptr, state_ptr, order, mask, upper, flag, roll_row, roll,
             tabs,
             values,
             out,
+            0.0,
         )
 
 
 @njit(cache=True)
-def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts):
+def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
     """One situation, all arguments packed (see pack_single): Numba unboxes each array argument of a call
     (a few tenths of a µs each), so the single call takes five instead of twenty."""
     rules, lattice, tabs = _unpack(ints, floats)
@@ -241,6 +257,7 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts):
         tabs,
         values,
         (codes, vals, n_opts, best, pts),
+        base,
     )
     return n_opts[0], best[0]
 
@@ -312,7 +329,9 @@ def pack_single(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple
     return np.concatenate(ints), np.concatenate(floats)
 
 
-def advise_one(packed, values, mask, upper, flag, roll_row, roll, codes, vals, pts) -> tuple[int, int]:
+def advise_one(packed, values, mask, upper, flag, roll_row, roll, codes, vals, pts, base=0.0) -> tuple[int, int]:
     """One situation into row 0 of codes, vals, pts (1, M) int64, float64, int64: (number of options, column
-    of the best). packed = pack_single(...); upper capped at the variant's cap."""
-    return _advise_one(mask, upper, flag, roll_row, roll, packed[0], packed[1], values, codes, vals, pts)
+    of the best: the first of the highest base + value). packed = pack_single(...); upper capped at the
+    variant's cap."""
+    ints, floats = packed
+    return _advise_one(mask, upper, flag, roll_row, roll, ints, floats, values, codes, vals, pts, float(base))
