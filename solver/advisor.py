@@ -7,6 +7,8 @@ the loss of an option is its distance to the best.
 
 from __future__ import annotations
 
+import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -128,6 +130,7 @@ class Advisor:
         self.n_dice = variant.n_dice
         self.n_boxes = len(variant.boxes)
         self._is_upper = tuple(b.is_upper for b in variant.boxes)
+        self._box_names = [variant.box_name(i) for i in range(len(variant.boxes))]
         self._bonuses = tuple((b.threshold, b.points) for b in variant.bonuses)
         self._has_flag, self._joker_index, self._cap = variant.has_flag, variant.joker_index, variant.upper_cap
         self.keep_index = {tuple(int(c) for c in row): k for k, row in enumerate(lat.counts)}
@@ -155,6 +158,7 @@ class Advisor:
         ]
         self._roll_of_dice = {faces: k - self.first_roll for k, faces in enumerate(self._keep_faces) if len(faces) == n}
         self._turn_cache: dict = {}
+        self._buffers = threading.local()
 
     # -- values -----------------------------------------------------------
     def future(self, card: Card) -> float:
@@ -208,12 +212,17 @@ class Advisor:
         if len(card.filled) == self.n_boxes:
             raise RuleError("the card is full: the game is over, there is nothing to advise")
         mask, up, flag, points = self._card_state(card)
-        if not np.isfinite(self.values[mask, up, flag]):
+        if not math.isfinite(self.values[mask, up, flag]):
             raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
         r = self._roll_row(dice)
-        codes = np.empty((1, self._width), dtype=np.int64)
-        vals = np.empty((1, self._width))
-        pts = np.empty((1, self._width), dtype=np.int64)
+        buffers = self._buffers.__dict__.get("out")
+        if buffers is None:  # one set per thread: the kernel writes into them, the caller reads them after
+            buffers = self._buffers.out = (
+                np.empty((1, self._width), dtype=np.int64),
+                np.empty((1, self._width)),
+                np.empty((1, self._width), dtype=np.int64),
+            )
+        codes, vals, pts = buffers
         n, best = advise_one(self._packed, self.values, mask, up, flag, r, roll, codes, vals, pts, points)
         return flag, points, r, n, best, codes[0], vals[0], pts[0]
 
@@ -222,7 +231,7 @@ class Advisor:
         return Option("keep", value, keep=self._keep_faces[k], text=self._keep_text[k])
 
     def _box_option(self, b: int, pts: int, extra: int, value: float) -> Option:
-        name = self.variant.box_name(b)
+        name = self._box_names[b]
         text = f"score {name} for {pts}" if pts > 0 else f"scratch {name} (0)"
         if extra:
             text += f", +{extra} extra"
@@ -261,8 +270,8 @@ class Advisor:
         extra = self._extra(flag, r)
         return _rank(
             [
-                self._box_option(int(c), int(p), extra, points + float(x))
-                for c, x, p in zip(codes[:n], vals[:n], pts[:n])
+                self._box_option(c, p, extra, points + x)
+                for c, x, p in zip(codes[:n].tolist(), vals[:n].tolist(), pts[:n].tolist())
             ]
         )
 
@@ -311,6 +320,7 @@ class OrderedAdvisor(Advisor):
         self.values = values
         self.engine = make_engine(variant, allow_slow=True)
         self.faces = variant.faces
+        self._box_names = [variant.box_name(i) for i in range(len(variant.boxes))]
         self.roll_row = {m: i for i, m in enumerate(multisets(variant.n_dice, len(self.faces)))}
         self._turn_cache: dict = {}
 
