@@ -12,7 +12,9 @@ roll 3, every entry the rules allow. Code b < B is box b, code B + k keeps the d
 `decode_option` turns a code back into a keep or a box. Values are points still to come: the expected
 final score minus the points already on the card.
 
-Pass the Engine (dp.make_engine) rather than the Variant where calls repeat: building it takes tens of ms.
+The best option of a situation is the first of the highest value in option order (the advisor's rule:
+a stable sort by value, descending). Pass the Engine (dp.make_engine; an Advisor holds one, `.engine`)
+rather than the Variant where calls repeat: building it takes tens of ms.
 """
 
 from __future__ import annotations
@@ -106,6 +108,8 @@ def prepare(engine: Engine | Variant) -> Prepared:
         faces,
         first,
     )
+    if len(_PREPARED) >= 16:  # engines made over and over (one per Advisor) must not pile up
+        _PREPARED.pop(next(iter(_PREPARED)))
     _PREPARED[id(engine)] = prepared
     return prepared
 
