@@ -7,14 +7,16 @@ the loss of an option is its distance to the best.
 
 from __future__ import annotations
 
+import math
+import threading
 from dataclasses import dataclass
-from itertools import product
 
 import numpy as np
 
+from .batch import prepare
 from .cards import Card
 from .dice import multisets
-from .dp import keep_values, make_engine, ordered_keep_values, roll_entries
+from .dp import advise_one, make_engine, ordered_keep_values, roll_entries
 from .rules import RuleError, Variant
 
 TIE = 1e-9
@@ -133,7 +135,11 @@ def _faces_text(faces) -> str:
 
 
 class Advisor:
-    """Advice for identical dice from a solved table."""
+    """Advice for identical dice from a solved table.
+
+    Every option's value comes from one call of the advice kernel (dp.advise_one, the single-situation
+    form of the batch kernel in solver/batch.py), so the one-at-a-time and the batch answers are the same
+    numbers."""
 
     def __init__(self, variant: Variant, values: np.ndarray):
         self.variant = variant
@@ -142,9 +148,37 @@ class Advisor:
         lat = self.engine.lattice
         assert lat is not None  # identical dice
         self.faces = variant.faces
+        self.n_dice = variant.n_dice
+        self.n_boxes = len(variant.boxes)
+        self._is_upper = tuple(b.is_upper for b in variant.boxes)
+        self._box_names = [variant.box_name(i) for i in range(len(variant.boxes))]
+        self._bonuses = tuple((b.threshold, b.points) for b in variant.bonuses)
+        self._has_flag, self._joker_index, self._cap = variant.has_flag, variant.joker_index, variant.upper_cap
         self.keep_index = {tuple(int(c) for c in row): k for k, row in enumerate(lat.counts)}
         self.first_roll = int(lat.size_start[variant.n_dice])
-        self._turn_cache: dict = {}
+        self._prep = prepare(self.engine)
+        self._packed = self._prep.packed
+        self._width = self._prep.n_options
+        # per keep-lattice row: the faces kept and the option's text (they depend on the keep alone)
+        self._keep_faces: list[tuple[int, ...]] = []
+        self._keep_text: list[str] = []
+        n = self.n_dice
+        for row in lat.counts:
+            faces = tuple(f for f, c in zip(self.faces, row) for _ in range(int(c)))
+            size = len(faces)
+            if size == n:
+                text = f"keep all: {_faces_text(faces)} (stop rolling)"
+            elif size == 0:
+                text = f"reroll all {n} dice"
+            else:
+                text = f"keep {_faces_text(faces)}, reroll {n - size} {'die' if n - size == 1 else 'dice'}"
+            self._keep_faces.append(faces)
+            self._keep_text.append(text)
+        self._keep_proto = [
+            vars(Option("keep", 0.0, keep=f, text=t)) for f, t in zip(self._keep_faces, self._keep_text)
+        ]
+        self._roll_of_dice = {faces: k - self.first_roll for k, faces in enumerate(self._keep_faces) if len(faces) == n}
+        self._buffers = threading.local()
 
     # -- values -----------------------------------------------------------
     def future(self, card: Card) -> float:
@@ -161,64 +195,96 @@ class Advisor:
 
     def _roll_row(self, dice) -> int:
         """Row of the rules' roll tables for these dice."""
-        return self.keep_index[self._counts(dice)] - self.first_roll
+        r = self._roll_of_dice.get(tuple(sorted(dice)))
+        if r is None:
+            raise RuleError(
+                f"dice {tuple(dice)}: {self.variant.name} rolls {self.n_dice} dice with faces "
+                f"{self.faces[0]}-{self.faces[-1]}"
+            )
+        return r
 
-    def _turn(self, card: Card):
-        """Keep values of this turn: (after roll 2, after roll 1), each (K,) future points.
+    def _card_state(self, card: Card) -> tuple[int, int, int, int]:
+        """(mask, capped upper total, flag, points on the card) in one pass (Card's properties take several)."""
+        mask = upper = total = 0
+        is_upper = self._is_upper
+        for b, p in card.filled.items():
+            mask |= 1 << b
+            total += p
+            if is_upper[b]:
+                upper += p
+        total += card.extra + sum(points for threshold, points in self._bonuses if upper >= threshold)
+        flag = int(self._has_flag and card.filled.get(self._joker_index, 0) > 0)
+        return mask, min(upper, self._cap), flag, total
 
-        A keep of every die means stopping: its row holds the final-roll value in both arrays.
-        """
-        key = card.state
-        cache = self._turn_cache  # one read: another thread (web server) may replace it meanwhile
-        if key not in cache:
-            cache = {key: keep_values(self.engine, self.values, *key)}
-            self._turn_cache = cache
-        return cache[key]
+    def _options(self, card: Card, dice, roll: int):
+        """The kernel's answer for one situation: (state, points on the card, roll row, n, best column,
+        codes, values, box points)."""
+        if len(card.filled) == self.n_boxes:
+            raise RuleError("the card is full: the game is over, there is nothing to advise")
+        mask, up, flag, points = self._card_state(card)
+        if not math.isfinite(self.values[mask, up, flag]):
+            raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
+        r = self._roll_row(dice)
+        buffers = self._buffers.__dict__.get("out")
+        if buffers is None:  # one set per thread: the kernel writes into them, the caller reads them after
+            buffers = self._buffers.out = (
+                np.empty((1, self._width), dtype=np.int64),
+                np.empty((1, self._width)),
+                np.empty((1, self._width), dtype=np.int64),
+            )
+        codes, vals, pts = buffers
+        n, best = advise_one(self._packed, self.values, mask, up, flag, r, roll, codes, vals, pts, points)
+        return flag, points, r, n, best, codes[0], vals[0], pts[0]
+
+    def _keep_option(self, code: int, value: float) -> Option:
+        k = code - self.n_boxes
+        return Option("keep", value, keep=self._keep_faces[k], text=self._keep_text[k])
+
+    def _box_option(self, b: int, pts: int, extra: int, value: float) -> Option:
+        name = self._box_names[b]
+        text = f"score {name} for {pts}" if pts > 0 else f"scratch {name} (0)"
+        if extra:
+            text += f", +{extra} extra"
+        return Option("box", value, box=b, points=pts, extra=extra, text=text)
+
+    def _extra(self, flag: int, r: int) -> int:
+        return self.variant.extra_points if flag and self.engine.rules.joker_roll[r] else 0
 
     # -- options ----------------------------------------------------------
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
         """Every distinct keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
         if roll not in (1, 2):
             raise RuleError(f"keeping dice is decided after roll 1 or 2, not roll {roll}")
-        self._check_card(card)
-        after_second, after_first = self._turn(card)
-        table = after_first if roll == 1 else after_second
-        min_keep = self.variant.min_keep_last_reroll if roll == 2 else 0
-        counts = self._counts(dice)
-        n = self.variant.n_dice
+        _, points, _, n, _, codes, vals, _ = self._options(card, dice, roll)
+        # ranked before the objects are made (the tie rule of _rank), and made without
+        # the dataclass __init__: this list is the hot path of `advise`
+        efs = [points + x for x in vals[:n].tolist()]
+        code_list = codes[:n].tolist()
+        keeps = [c - self.n_boxes for c in code_list]
+        order = sorted(range(n), key=self._keep_rank(efs, code_list))
+        best = max(efs)
+        protos, new = self._keep_proto, Option.__new__
         options = []
-        for kept in product(*(range(c + 1) for c in counts)):
-            size = sum(kept)
-            if size < min_keep:
-                continue
-            faces = tuple(f for f, c in zip(self.faces, kept) for _ in range(c))
-            if size == n:
-                text = f"keep all: {_faces_text(faces)} (stop rolling)"
-            elif size == 0:
-                text = f"reroll all {n} dice"
-            else:
-                text = f"keep {_faces_text(faces)}, reroll {n - size} {'die' if n - size == 1 else 'dice'}"
-            value = card.points + float(table[self.keep_index[kept]])
-            options.append(Option("keep", value, keep=faces, text=text))
-        return _rank(options)
+        for j in order:
+            o = new(Option)
+            d = protos[keeps[j]].copy()
+            d["expected_final_score"] = efs[j]
+            loss = best - efs[j]
+            d["loss"] = loss if loss >= TIE else 0.0
+            o.__dict__ = d
+            options.append(o)
+        return options
 
     def box_options(self, card: Card, dice) -> list[Option]:
         """Every entry the final roll allows, ranked."""
-        self._check_card(card)
-        v = self.variant
-        mask, _, flag = card.state
-        rules = self.engine.rules
-        r = self._roll_row(dice)
-        extra = v.extra_points if flag and rules.joker_roll[r] else 0
-        options = []
-        for b, pts in roll_entries(rules, mask, flag, r):
-            after = card.with_entry(b, pts, extra)
-            name = v.box_name(b)
-            text = f"score {name} for {pts}" if pts > 0 else f"scratch {name} (0)"
-            if extra:
-                text += f", +{extra} extra"
-            options.append(Option("box", self.expected_final(after), box=b, points=pts, extra=extra, text=text))
-        return _rank(options)
+        flag, points, r, n, _, codes, vals, pts = self._options(card, dice, 3)
+        extra = self._extra(flag, r)
+        return _rank(
+            [
+                self._box_option(c, p, extra, points + x)
+                for c, x, p in zip(codes[:n].tolist(), vals[:n].tolist(), pts[:n].tolist())
+            ]
+        )
 
     def advise(self, card: Card, dice, roll: int, box_now: bool = False) -> tuple[str, list[Option]]:
         """('keep' or 'box', ranked options) for this point of the turn."""
@@ -227,6 +293,32 @@ class Advisor:
         if roll == 3 or box_now:
             return "box", self.box_options(card, dice)
         return "keep", self.keep_options(card, dice, roll)
+
+    def best_action(self, card: Card, dice, roll: int) -> Option:
+        """The best option only (the first of advise's ranking), without building the others."""
+        if roll not in (1, 2, 3):
+            raise RuleError(f"roll must be 1, 2 or 3, not {roll}")
+        flag, points, r, n, _, codes, vals, pts = self._options(card, dice, roll)
+        efs = [points + x for x in vals[:n].tolist()]
+        if roll == 3:  # entries come in box order: the first within TIE of the best is the lowest box
+            top = max(efs)
+            j = next(i for i, e in enumerate(efs) if e >= top - TIE)
+            return self._box_option(int(codes[j]), int(pts[j]), self._extra(flag, r), efs[j])
+        j = min(range(n), key=self._keep_rank(efs, codes[:n].tolist()))
+        return self._keep_option(int(codes[j]), efs[j])
+
+    def _keep_rank(self, efs: list[float], codes: list[int]):
+        """Sort key of keep j: within TIE of the best, the tie rule of _rank (most dice, then the
+        smallest sorted faces); below it, by value."""
+        best, faces, n_boxes = max(efs), self._keep_faces, self.n_boxes
+
+        def key(j: int):
+            if efs[j] >= best - TIE:
+                kept = faces[codes[j] - n_boxes]
+                return (0, -len(kept), kept)
+            return (1, -efs[j], ())
+
+        return key
 
     def _check_card(self, card: Card) -> None:
         if card.full:
@@ -264,6 +356,7 @@ class OrderedAdvisor(Advisor):
         self.values = values
         self.engine = make_engine(variant, allow_slow=True)
         self.faces = variant.faces
+        self._box_names = [variant.box_name(i) for i in range(len(variant.boxes))]
         self.roll_row = {m: i for i, m in enumerate(multisets(variant.n_dice, len(self.faces)))}
         self._turn_cache: dict = {}
 
@@ -278,6 +371,23 @@ class OrderedAdvisor(Advisor):
             cache = {key: ordered_keep_values(self.engine, self.values, *key)}
             self._turn_cache = cache
         return cache[key]
+
+    def box_options(self, card: Card, dice) -> list[Option]:
+        """Every entry the final roll allows, ranked."""
+        self._check_card(card)
+        v = self.variant
+        mask, _, flag = card.state
+        rules = self.engine.rules
+        r = self._roll_row(dice)
+        extra = v.extra_points if flag and rules.joker_roll[r] else 0
+        options = []
+        for b, pts in roll_entries(rules, mask, flag, r):
+            after = card.with_entry(b, pts, extra)
+            options.append(self._box_option(b, pts, extra, self.expected_final(after)))
+        return _rank(options)
+
+    def best_action(self, card: Card, dice, roll: int) -> Option:
+        return self.advise(card, dice, roll)[1][0]
 
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
         """Every choice of dice to keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""

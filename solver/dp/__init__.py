@@ -15,11 +15,13 @@ The parts, in the order a solve uses them:
     ordered_play.py  the decisions of many Kniffel 7 games, turn by turn (simulation)
     solve.py       the engine of a variant and the layer-by-layer solve
     simulation.py  one turn of many games of optimal play
+    advice.py      the value of every option of many situations (advice in batches)
 
 All upper totals of one (mask, joker_held) are solved together: every array of the turn has the
 upper totals as its last, contiguous axis, so the keep-lattice passes are plain vector loops.
 """
 
+from .advice import AdviceTables, advice_tables, advise_batch, advise_one, max_options, pack_single
 from .entries import roll_entries
 from .identical import keep_values
 from .ordered import ordered_keep_values, ordered_turn
@@ -30,6 +32,12 @@ from .solve import Engine, count_states, make_engine, set_threads, solve, table_
 from .states import UpperStates, layer_items, upper_states
 
 __all__ = [
+    "AdviceTables",
+    "advice_tables",
+    "advise_batch",
+    "advise_one",
+    "max_options",
+    "pack_single",
     "Engine",
     "Rules",
     "UpperStates",

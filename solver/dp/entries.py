@@ -27,20 +27,28 @@ def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
 
     Fills opt_move[r, :n_opts[r]] and opt_score[r, :n_opts[r]] (the move and
     the points of each entry); n_opts[r] = -1 stands for the common case, every
-    free box with its normal score (see roll_entries). This is the one place
-    where the scratching and joker rules act. (All rolls in one call: a call
-    per roll costs more than its work.)
+    free box with its normal score (see roll_entries).
+    """
+    _roll_range_options(mask, flag, rules, 0, rules.score.shape[0], opt_move, opt_score, n_opts)
+
+
+@njit(cache=True)
+def _roll_range_options(mask, flag, rules, r_lo, r_hi, opt_move, opt_score, n_opts):
+    """_box_options for the final rolls r_lo <= r < r_hi only, into rows r - r_lo. This is the one place
+    where the scratching and joker rules act. (A range of rolls in one call: a call per roll costs more
+    than its work.)
     """
     score, joker_score, joker_roll, joker_upper, is_upper = rules[:5]
     params, norm_move, joker_move, zero_move = rules.params, rules.norm_move, rules.joker_move, rules.zero_move
-    n_rolls, n_boxes = score.shape
+    n_boxes = score.shape[1]
     mode = params[P_JOKER]
     jb = params[P_JOKER_BOX]
     restricted = params[P_RESTRICTED] != 0
     jb_filled = jb >= 0 and (mask >> jb) & 1 == 1
     free = _free_boxes(mask, n_boxes)
     n_free = free.shape[0]
-    for r in range(n_rolls):
+    for r in range(r_lo, r_hi):
+        o = r - r_lo
         joker = False
         if mode != 0 and joker_roll[r]:
             if mode == 1 or mode == 4:  # box maximum / fixed score: while the joker box holds points
@@ -54,44 +62,44 @@ def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
         if joker and mode == 2:
             u = joker_upper[r]
             if u >= 0 and (mask >> u) & 1 == 0:  # the matching upper box must be used
-                opt_move[r, 0] = norm_move[r, u]
-                opt_score[r, 0] = score[r, u]
+                opt_move[o, 0] = norm_move[r, u]
+                opt_score[o, 0] = score[r, u]
                 n = 1
             else:
                 for b in free[:n_free]:  # else any free lower box
                     if not is_upper[b]:
-                        opt_move[r, n] = joker_move[r, b]
-                        opt_score[r, n] = joker_score[r, b]
+                        opt_move[o, n] = joker_move[r, b]
+                        opt_score[o, n] = joker_score[r, b]
                         n += 1
                 if n == 0:
                     for b in free[:n_free]:  # else scratch an upper box
-                        opt_move[r, n] = zero_move[b]
-                        opt_score[r, n] = 0
+                        opt_move[o, n] = zero_move[b]
+                        opt_score[o, n] = 0
                         n += 1
-            n_opts[r] = n
+            n_opts[o] = n
             continue
         if not joker and not restricted:
-            n_opts[r] = -1  # the common case, left implicit: every free box, normal score
+            n_opts[o] = -1  # the common case, left implicit: every free box, normal score
             continue
         any_fit = False
         for b in free[:n_free]:
             if joker:
-                opt_move[r, n] = joker_move[r, b]
-                opt_score[r, n] = joker_score[r, b]
+                opt_move[o, n] = joker_move[r, b]
+                opt_score[o, n] = joker_score[r, b]
             else:
-                opt_move[r, n] = norm_move[r, b]
-                opt_score[r, n] = score[r, b]
-            any_fit = any_fit or opt_score[r, n] > 0
+                opt_move[o, n] = norm_move[r, b]
+                opt_score[o, n] = score[r, b]
+            any_fit = any_fit or opt_score[o, n] > 0
             n += 1
         if restricted and any_fit:
             kept = 0
             for i in range(n):  # a box may only be scratched when nothing fits
-                if opt_score[r, i] > 0:
-                    opt_move[r, kept] = opt_move[r, i]
-                    opt_score[r, kept] = opt_score[r, i]
+                if opt_score[o, i] > 0:
+                    opt_move[o, kept] = opt_move[o, i]
+                    opt_score[o, kept] = opt_score[o, i]
                     kept += 1
             n = kept
-        n_opts[r] = n
+        n_opts[o] = n
 
 
 def roll_entries(rules: Rules, mask: int, flag: int, r: int) -> list[tuple[int, int]]:
@@ -143,6 +151,20 @@ def _final_roll_values(mask, flag, ups, rules, values, out, first):
     free = _free_boxes(mask, n_boxes)
     n_free = free.shape[0]
     extra = float(params[P_EXTRA])
+    if nj == 1:  # one column (advice): the same sums in scalar loops, without a vector loop per option
+        for r in range(n_rolls):
+            best = -np.inf
+            implicit = n_opts[r] < 0
+            for i in range(n_free if implicit else n_opts[r]):
+                if implicit:
+                    v = float(rules.score[r, free[i]]) + vecs[rules.norm_move[r, free[i]], 0]
+                else:
+                    v = float(opt_score[r, i]) + vecs[opt_move[r, i], 0]
+                best = max(best, v)
+            if flag == 1 and rules.joker_roll[r]:
+                best += extra
+            out[first + r, 0] = best
+        return
     for r in range(n_rolls):
         row = first + r
         for j in range(nj):

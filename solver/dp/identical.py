@@ -25,6 +25,15 @@ def _keep_means(by_keep, add, size_start):
     n = size_start.shape[0] - 2
     nj = by_keep.shape[1]
     inv = 1.0 / n_faces
+    if nj == 1:  # one column (advice): the same sums in the same order, as scalars
+        for k in range(size_start[n] - 1, -1, -1):
+            acc = by_keep[add[k, 0], 0] + by_keep[add[k, 1], 0] + by_keep[add[k, 2], 0]
+            for f in range(3, n_faces - 2, 3):
+                acc += by_keep[add[k, f], 0] + by_keep[add[k, f + 1], 0] + by_keep[add[k, f + 2], 0]
+            for f in range(n_faces - n_faces % 3, n_faces):
+                acc += by_keep[add[k, f], 0]
+            by_keep[k, 0] = acc * inv
+        return
     for k in range(size_start[n] - 1, -1, -1):
         a, b, c = add[k, 0], add[k, 1], add[k, 2]  # three faces per pass: fewer loads and stores of row k
         for j in range(nj):
@@ -50,6 +59,15 @@ def _best_sub_keeps(by_keep, sub, size_start, min_keep):
     """
     n = size_start.shape[0] - 2
     nj = by_keep.shape[1]
+    if nj == 1:  # one column (advice): scalars
+        for k in range(size_start[min_keep + 1], size_start[n + 1]):
+            acc = by_keep[k, 0]
+            for f in range(sub.shape[1]):
+                s = sub[k, f]
+                if s >= 0:
+                    acc = max(acc, by_keep[s, 0])
+            by_keep[k, 0] = acc
+        return
     for k in range(size_start[min_keep + 1], size_start[n + 1]):
         for f in range(sub.shape[1]):
             s = sub[k, f]

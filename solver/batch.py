@@ -1,0 +1,271 @@
+"""Advice in numpy batches (identical dice): the value of every option of many situations in one call,
+and state values for arrays of states.
+
+A situation is one row of the arrays mask (filled boxes, bit i = box i in the variant's box order), upper
+(the upper total; totals at or above the highest bonus threshold are alike), joker (whether the joker box
+holds points; 0 where the variant has no such flag), dice (N, n_dice) faces in any order, and roll (1, 2 or
+3: the number of the roll just made).
+
+Options and their codes (see dp/advice.py): after roll 1 or 2, every distinct keep of the dice (keeping
+all dice = stop rolling; at roll 2 of a keep-a-die variant only keeps of at least that many dice); after
+roll 3, every entry the rules allow. Code b < B is box b, code B + k keeps the dice of keep-lattice row k;
+`decode_option` turns a code back into a keep or a box. Values are points still to come: the expected
+final score minus the points already on the card.
+
+The best option of a situation is the first of the highest value in option order (the advisor's rule:
+a stable sort by value, descending). Pass the Engine (dp.make_engine; an Advisor holds one, `.engine`)
+rather than the Variant where calls repeat: building it takes tens of ms.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .dice import KeepLattice
+from .dp import (
+    AdviceTables,
+    Engine,
+    advice_tables,
+    advise_batch,
+    make_engine,
+    max_options,
+    pack_single,
+    roll_entries,
+)
+from .errors import KniffelError
+from .rules import Variant
+
+BLOCK = 16  # distinct states per parallel task: their turns are the columns of one array (vector loops)
+
+
+class AdviceInputError(KniffelError):
+    """Arrays of situations or states that the batch calls cannot take."""
+
+
+class BatchAdvice(NamedTuple):
+    """Every option of every situation; row i is situation i, columns are its options in option order."""
+
+    codes: np.ndarray  # (N, M) int32 option codes, -1 past the situation's options
+    values: np.ndarray  # (N, M) float64 points still to come of each option, NaN past the options
+    n_options: np.ndarray  # (N,) int64 how many options each situation has
+    best: np.ndarray  # (N,) int64 column of the best option (the first of the highest value)
+
+    @property
+    def best_code(self) -> np.ndarray:
+        return self.codes[np.arange(len(self.best)), self.best]
+
+    @property
+    def best_value(self) -> np.ndarray:
+        return self.values[np.arange(len(self.best)), self.best]
+
+
+class Prepared(NamedTuple):
+    """What the advice kernel needs besides the table, built once per engine."""
+
+    engine: Engine
+    lattice: KeepLattice
+    tabs: AdviceTables
+    packed: tuple[np.ndarray, np.ndarray]  # pack_single(...): for the single-situation kernel
+    n_options: int  # M
+    roll_of_code: np.ndarray  # (n_dice + 1)^F: base-(n_dice+1) code of the face counts -> roll row, -1 if none
+    faces: np.ndarray  # (F,) the faces, ascending
+    first_roll: int  # keep-lattice index of the first roll of all dice
+
+
+_PREPARED: dict[int, Prepared] = {}
+_NO_POINTS = np.empty((0, 0), dtype=np.int64)
+
+
+def prepare(engine: Engine | Variant) -> Prepared:
+    """The kernel's tables for an engine (cached per engine object); refuses dice told apart."""
+    if isinstance(engine, Variant):
+        engine = _engine_for(engine)
+    hit = _PREPARED.get(id(engine))
+    if hit is not None and hit.engine is engine:
+        return hit
+    lat = engine.lattice
+    if lat is None:
+        raise AdviceInputError(
+            f"{engine.variant.name}: batch advice covers identical dice only; the dice of this variant are told "
+            f"apart (advise one situation at a time)"
+        )
+    v = engine.variant
+    n, faces = v.n_dice, np.array(v.faces, dtype=np.int64)
+    first = int(lat.size_start[n])
+    weights = (n + 1) ** np.arange(len(faces), dtype=np.int64)
+    roll_of_code = np.full((n + 1) ** len(faces), -1, dtype=np.int64)
+    roll_of_code[lat.counts[first:].astype(np.int64) @ weights] = np.arange(lat.counts.shape[0] - first)
+    tabs = advice_tables(lat)
+    prepared = Prepared(
+        engine,
+        lat,
+        tabs,
+        pack_single(engine.rules, lat, tabs),
+        max_options(lat, len(v.boxes)),
+        roll_of_code,
+        faces,
+        first,
+    )
+    if len(_PREPARED) >= 16:  # engines made over and over (one per Advisor) must not pile up
+        _PREPARED.pop(next(iter(_PREPARED)))
+    _PREPARED[id(engine)] = prepared
+    return prepared
+
+
+_ENGINES: dict[Variant, Engine] = {}
+
+
+def _engine_for(variant: Variant) -> Engine:
+    if not variant.identical_dice:
+        raise AdviceInputError(
+            f"{variant.name}: batch advice covers identical dice only; the dice of this variant are told apart "
+            f"(advise one situation at a time)"
+        )
+    if variant not in _ENGINES:
+        _ENGINES[variant] = make_engine(variant)
+    return _ENGINES[variant]
+
+
+def _int_array(name: str, x, n: int | None, allowed: str) -> np.ndarray:
+    """x as an int64 array of shape (n,) (a scalar is repeated); refuses non-integers."""
+    a = np.asarray(x)
+    if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):  # 3.0 is 3; [] is fine
+        a = a.astype(np.int64)
+    if a.dtype.kind not in "iub":
+        raise AdviceInputError(f"{name}: expected integers ({allowed}), got an array of {a.dtype}")
+    if a.ndim == 0 and n is not None:
+        a = np.full(n, a, dtype=np.int64)
+    if a.ndim != 1 or (n is not None and a.shape[0] != n):
+        want = "one value per situation" if n is None else f"shape ({n},), one value per situation"
+        raise AdviceInputError(f"{name}: expected {want}, got shape {a.shape}")
+    return a.astype(np.int64, copy=False)
+
+
+def _refuse(name: str, a: np.ndarray, bad: np.ndarray, allowed: str) -> None:
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise AdviceInputError(f"{name}[{i}] = {a[i]}: {allowed} ({int(bad.sum())} bad rows)")
+
+
+def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | None, full_ok: bool):
+    """Validated (mask, capped upper, flag) arrays of a reachable state each."""
+    v = engine.variant
+    n_boxes = len(v.boxes)
+    mask = _int_array("mask", mask, n, f"bit masks of the {n_boxes} boxes")
+    n = mask.shape[0]
+    upper = _int_array("upper", upper, n, "upper totals >= 0")
+    flag = _int_array("joker", joker, n, "0 or 1")
+    top = 1 << n_boxes if full_ok else (1 << n_boxes) - 1
+    _refuse("mask", mask, (mask < 0) | (mask >= top), f"a mask is 0 .. {top - 1} (at least one box free)")
+    _refuse("upper", upper, upper < 0, "an upper total is at least 0")
+    n_flags = values.shape[2]
+    allowed = "0 or 1 (does the joker box hold points?)" if n_flags == 2 else f"0 ({v.name} has no joker flag)"
+    _refuse("joker", flag, (flag < 0) | (flag >= n_flags), allowed)
+    up = np.minimum(upper, v.upper_cap)
+    bad = ~np.isfinite(values[mask, up, flag])
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise AdviceInputError(
+            f"situation {i}: the state mask={mask[i]}, upper={upper[i]}, joker={flag[i]} cannot occur under the "
+            f"rules of {v.name} (the filled upper boxes cannot make that total, or the joker flag needs its box "
+            f"filled) ({int(bad.sum())} such rows)"
+        )
+    return mask, up, flag
+
+
+def state_values(engine: Engine | Variant, values: np.ndarray, mask, upper, joker) -> np.ndarray:
+    """Points still to come at the start of a turn, for arrays of states (a full card: 0)."""
+    engine = engine if isinstance(engine, Engine) else make_engine(engine)
+    mask, up, flag = _states(engine, values, mask, upper, joker, None, full_ok=True)
+    return values[mask, up, flag]
+
+
+def roll_rows(prep: Prepared, dice) -> np.ndarray:
+    """The roll row of every row of dice (N, n_dice), faces checked."""
+    d = np.asarray(dice)
+    n = len(prep.engine.variant.dice)
+    if d.dtype.kind == "f" and np.all(np.isfinite(d)) and np.all(d == np.round(d)):
+        d = d.astype(np.int64)
+    if d.dtype.kind not in "iu":
+        raise AdviceInputError(f"dice: expected integer faces, got an array of {d.dtype}")
+    if d.ndim != 2 or d.shape[1] != n:
+        raise AdviceInputError(f"dice: expected shape (N, {n}), one row of {n} faces per situation, got {d.shape}")
+    faces = prep.faces
+    idx = np.searchsorted(faces, d)
+    bad = (idx >= len(faces)) | (faces[np.minimum(idx, len(faces) - 1)] != d)
+    if bad.any():
+        i, j = (int(x) for x in np.argwhere(bad)[0])
+        raise AdviceInputError(
+            f"dice[{i}, {j}] = {d[i, j]}: faces are {faces[0]}-{faces[-1]} ({int(bad.any(axis=1).sum())} bad rows)"
+        )
+    code = ((n + 1) ** idx).sum(axis=1)
+    return prep.roll_of_code[code]
+
+
+def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, upper, joker, dice, roll) -> BatchAdvice:
+    """The value of every option of every situation, and the best one (see the module docstring)."""
+    prep = prepare(engine)
+    engine = prep.engine
+    d = np.asarray(dice)
+    if d.ndim != 2:
+        raise AdviceInputError(f"dice: expected shape (N, {engine.variant.n_dice}), got {d.shape}")
+    n = d.shape[0]
+    mask, up, flag = _states(engine, values, mask, upper, joker, n, full_ok=False)
+    rows = roll_rows(prep, d)
+    roll = _int_array("roll", roll, n, "1, 2 or 3")
+    _refuse("roll", roll, (roll < 1) | (roll > 3), "the roll just made is 1, 2 or 3")
+    key = (mask * (engine.variant.upper_cap + 1) + up) * 2 + flag
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    state_ptr = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1, [n])).astype(np.int64)
+    block_ptr = np.append(np.arange(0, len(state_ptr) - 1, BLOCK), len(state_ptr) - 1).astype(np.int64)
+    m = prep.n_options
+    codes = np.empty((n, m), dtype=np.int32)
+    vals = np.empty((n, m))
+    n_opts = np.empty(n, dtype=np.int64)
+    best = np.empty(n, dtype=np.int64)
+    if n:
+        advise_batch(
+            block_ptr,
+            state_ptr,
+            order,
+            mask,
+            up,
+            flag,
+            rows,
+            roll,
+            engine.rules,
+            prep.lattice,
+            prep.tabs,
+            values,
+            (codes, vals, n_opts, best, _NO_POINTS),
+        )
+    return BatchAdvice(codes, vals, n_opts, best)
+
+
+def decode_option(engine: Engine | Variant, code: int, mask: int | None = None, joker: int = 0, dice=None):
+    """An option code as ("keep", faces kept) or ("box", box index, points, extra points).
+
+    Box points depend on the roll (and on the state for jokers): give mask, joker and dice to get them;
+    without them a box decodes as ("box", box index, None, None)."""
+    prep = prepare(engine)
+    v = prep.engine.variant
+    n_boxes = len(v.boxes)
+    code = int(code)
+    if 0 <= code < n_boxes:
+        if dice is None or mask is None:
+            return ("box", code, None, None)
+        r = int(roll_rows(prep, np.asarray(dice).reshape(1, -1))[0])
+        rules = prep.engine.rules
+        for b, pts in roll_entries(rules, mask, joker, r):
+            if b == code:
+                extra = v.extra_points if joker and rules.joker_roll[r] else 0
+                return ("box", b, pts, extra)
+        raise AdviceInputError(f"option code {code}: box {v.box_name(code)} is not an entry these dice allow")
+    k = code - n_boxes
+    if not 0 <= k < prep.lattice.counts.shape[0]:
+        raise AdviceInputError(f"option code {code}: codes are 0 .. {n_boxes + prep.lattice.counts.shape[0] - 1}")
+    faces = tuple(int(f) for f, c in zip(prep.faces, prep.lattice.counts[k]) for _ in range(int(c)))
+    return ("keep", faces)

@@ -1,0 +1,337 @@
+"""The advice kernel (identical dice): the value of every option of many situations at once.
+
+A situation is a state (mask, upper total, joker_held), a roll of the dice (a keep-lattice roll row)
+and the number of the roll just made (1-3). Its options:
+
+* roll 1 or 2: every distinct keep of the roll (keeping all dice = stop rolling), in the advisor's
+  order: the product over the faces of "keep 0 .. count of this face", the last face counting fastest;
+  at roll 2 keeps smaller than the variant's min_keep_last_reroll are left out.
+* roll 3: every entry the rules allow (box order, as _roll_range_options lists them).
+
+Option codes: a box b is code b (0 <= b < B); a keep is B + its keep-lattice index. A value is the
+expected number of points still to come from this decision on (this turn's box points, a bonus the
+entry reaches and extra points included), i.e. expected final score minus the points on the card.
+
+Situations that share a state share the turn's work: the caller sorts them by state and hands over
+the groups; each group computes the keep values of its turn once (only as far as its rolls need).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from ..dice import KeepLattice
+from .compile import njit
+from .entries import _final_roll_values, _free_boxes, _roll_range_options
+from .identical import _best_sub_keeps, _keep_means
+from .rules import P_CAP, P_EXTRA, P_MIN_KEEP, Rules
+
+
+class AdviceTables(NamedTuple):
+    """Per roll of the keep lattice: its distinct sub-multisets (itself included, last) in the advisor's order."""
+
+    roll_subs: np.ndarray  # (R, S) int64 keep indices, -1 padded
+    n_subs: np.ndarray  # (R,) int64
+    keep_size: np.ndarray  # (K,) int64 number of dice kept
+
+
+def advice_tables(lattice: KeepLattice) -> AdviceTables:
+    counts = lattice.counts
+    n = int(lattice.size_start.shape[0] - 2)
+    first = int(lattice.size_start[n])
+    index = {tuple(int(c) for c in row): k for k, row in enumerate(counts)}
+    rows = [[index[kept] for kept in product(*(range(int(c) + 1) for c in roll))] for roll in counts[first:]]
+    subs = np.full((len(rows), max(map(len, rows))), -1, dtype=np.int64)
+    for r, ks in enumerate(rows):
+        subs[r, : len(ks)] = ks
+    sizes = counts.sum(axis=1).astype(np.int64)
+    return AdviceTables(subs, np.array([len(ks) for ks in rows], dtype=np.int64), sizes)
+
+
+def max_options(lattice: KeepLattice, n_boxes: int) -> int:
+    """Columns of the option arrays: the most options a situation can have."""
+    return max(int(advice_tables(lattice).n_subs.max()), n_boxes)
+
+
+@njit(cache=True)
+def _box_option_values(mask, up, flag, r, rules, values, opt_move, opt_score, n_opt, codes, vals, pts, i, base):
+    """Roll 3: codes[i, :n], vals[i, :n] (and pts[i, :n], the points entered, when pts has rows) for every
+    entry roll r allows; returns (n, column of the best).
+
+    Same arithmetic as _final_roll_values, so the best entry equals the final-roll value bit for bit."""
+    n_boxes = rules.score.shape[1]
+    params, bonus_cum = rules.params, rules.bonus_cum
+    cap = params[P_CAP]
+    free = _free_boxes(mask, n_boxes)
+    _roll_range_options(mask, flag, rules, r, r + 1, opt_move, opt_score, n_opt)
+    n = n_opt[0]
+    implicit = n < 0
+    if implicit:
+        n = free.shape[0]
+    extra = float(params[P_EXTRA]) if flag == 1 and rules.joker_roll[r] else 0.0
+    best, best_v = 0, -np.inf
+    for o in range(n):
+        if implicit:
+            m, s = rules.norm_move[r, free[o]], rules.score[r, free[o]]
+        else:
+            m, s = opt_move[0, o], opt_score[0, o]
+        b = rules.move_box[m]
+        nu = min(up + rules.move_inc[m], cap)
+        nf = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+        v = float(s) + (bonus_cum[nu] - bonus_cum[up] + values[mask | (1 << b), nu, nf])
+        if extra != 0.0:
+            v += extra
+        codes[i, o] = b
+        vals[i, o] = v
+        if pts.shape[0] > 0:
+            pts[i, o] = s
+        if base + v > best_v:
+            best, best_v = o, base + v
+    return n, best
+
+
+@njit(cache=True)
+def _keep_option_values(r, w, c, final_r, min_keep, n_boxes, tabs, codes, vals, i, base):
+    """Roll 1 or 2: codes[i, :n], vals[i, :n] for every keep of roll r (w[:, c]: this roll's keep
+    values, final_r: the value of stopping); returns (n, column of the best)."""
+    roll_subs, n_subs, keep_size = tabs
+    n, best, best_v = 0, 0, -np.inf
+    last = n_subs[r] - 1
+    for t in range(n_subs[r]):
+        k = roll_subs[r, t]
+        if keep_size[k] < min_keep:
+            continue
+        v = final_r if t == last else w[k, c]
+        codes[i, n] = n_boxes + k
+        vals[i, n] = v
+        if base + v > best_v:
+            best, best_v = n, base + v
+        n += 1
+    return n, best
+
+
+@njit(cache=True)
+def _pad_row(codes, vals, i, n):
+    for o in range(n, codes.shape[1]):
+        codes[i, o] = -1
+        vals[i, o] = np.nan
+
+
+@njit(cache=True)
+def _advise_block(
+    s_lo, s_hi, state_ptr, order, mask, upper, flag, roll_row, roll, rules, lattice, tabs, values, out, base
+):
+    """The situations of states s_lo <= s < s_hi (situations order[state_ptr[s]:state_ptr[s + 1]] share
+    state s). The states whose situations need keep values share one lattice array, a column each.
+    The best option is the first with the highest base + value (the advisor ranks expected final
+    scores, points on the card + value, whose rounding can tie two values 1e-14 apart)."""
+    codes, vals, n_opts, best, pts = out
+    _, size_start, add, sub, _ = lattice
+    n_keeps = add.shape[0]
+    n_boxes = rules.score.shape[1]
+    first_roll = size_start[size_start.shape[0] - 2]
+    n_st = s_hi - s_lo
+    col = np.full(n_st, -1, dtype=np.int64)
+    n_cols, need_first = 0, False
+    for s in range(s_lo, s_hi):
+        need = 3
+        for t in range(state_ptr[s], state_ptr[s + 1]):
+            need = min(need, roll[order[t]])
+        if need < 3:
+            col[s - s_lo] = n_cols
+            n_cols += 1
+            need_first = need_first or need == 1
+    if n_cols > 0:
+        w = np.zeros((n_keeps, n_cols))
+        ups = np.empty(1, dtype=np.int64)
+        for s in range(s_lo, s_hi):
+            c = col[s - s_lo]
+            if c >= 0:
+                i = order[state_ptr[s]]
+                ups[0] = upper[i]
+                _final_roll_values(mask[i], flag[i], ups, rules, values, w[:, c : c + 1], first_roll)
+        final = w[first_roll:].copy()
+        _keep_means(w, add, size_start)  # keep values after roll 2
+        min_keep = rules.params[P_MIN_KEEP]
+        for rl in (2, 1):
+            if rl == 1:
+                if not need_first:
+                    break
+                _best_sub_keeps(w, sub, size_start, min_keep)
+                _keep_means(w, add, size_start)  # keep values after roll 1
+                min_keep = 0
+            for s in range(s_lo, s_hi):
+                c = col[s - s_lo]
+                if c < 0:
+                    continue
+                for t in range(state_ptr[s], state_ptr[s + 1]):
+                    i = order[t]
+                    if roll[i] == rl:
+                        r = roll_row[i]
+                        n_opts[i], best[i] = _keep_option_values(
+                            r, w, c, final[r, c], min_keep, n_boxes, tabs, codes, vals, i, base
+                        )
+                        _pad_row(codes, vals, i, n_opts[i])
+    opt_move = np.empty((1, n_boxes), dtype=np.int64)
+    opt_score = np.empty((1, n_boxes), dtype=np.int64)
+    n_opt = np.empty(1, dtype=np.int64)
+    for t in range(state_ptr[s_lo], state_ptr[s_hi]):
+        i = order[t]
+        if roll[i] == 3:
+            n_opts[i], best[i] = _box_option_values(
+                mask[i],
+                upper[i],
+                flag[i],
+                roll_row[i],
+                rules,
+                values,
+                opt_move,
+                opt_score,
+                n_opt,
+                codes,
+                vals,
+                pts,
+                i,
+                base,
+            )
+            _pad_row(codes, vals, i, n_opts[i])
+
+
+@njit(cache=True, parallel=True)
+def advise_batch(block_ptr, state_ptr, order, mask, upper, flag, roll_row, roll, rules, lattice, tabs, values, out):
+    """Every option of every situation, in parallel over blocks of states.
+
+    order lists the situations grouped by state: state s is order[state_ptr[s]:state_ptr[s + 1]], block b
+    the states block_ptr[b] .. block_ptr[b + 1] - 1 (a few: their turns run as the columns of one
+    keep-lattice array, so the lattice passes are vector loops). upper is capped at the variant's cap;
+    roll_row is the roll's row (its keep index minus the first roll's). out = (codes, vals, n_opts, best,
+    pts): codes/vals (N, M) padded with -1 / NaN, n_opts (N,), best (N,): the column of the best option, the
+    first of the highest value in option order; pts (N, M) the points of box options, or (0, 0): not wanted."""
+    for b in prange(block_ptr.shape[0] - 1):
+        _advise_block(
+            block_ptr[b],
+            block_ptr[b + 1],
+            state_ptr,
+            order,
+            mask,
+            upper,
+            flag,
+            roll_row,
+            roll,
+            rules,
+            lattice,
+            tabs,
+            values,
+            out,
+            0.0,
+        )
+
+
+@njit(cache=True)
+def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
+    """One situation, all arguments packed (see pack_single): Numba unboxes each array argument of a call
+    (a few tenths of a µs each), so the single call takes five instead of twenty."""
+    rules, lattice, tabs = _unpack(ints, floats)
+    ptr = np.arange(2)
+    order = np.zeros(1, dtype=np.int64)
+    mask, upper, flag = np.full(1, m), np.full(1, u), np.full(1, f)
+    roll_row, roll = np.full(1, r), np.full(1, rl)
+    n_opts = np.empty(1, dtype=np.int64)
+    best = np.empty(1, dtype=np.int64)
+    _advise_block(
+        0,
+        1,
+        ptr,
+        order,
+        mask,
+        upper,
+        flag,
+        roll_row,
+        roll,
+        rules,
+        lattice,
+        tabs,
+        values,
+        (codes, vals, n_opts, best, pts),
+        base,
+    )
+    return n_opts[0], best[0]
+
+
+@njit(cache=True)
+def _arr1(buf, o):
+    n = int(buf[o])
+    return buf[o + 1 : o + 1 + n], o + 1 + n
+
+
+@njit(cache=True)
+def _arr2(buf, o):
+    n0, n1 = int(buf[o]), int(buf[o + 1])
+    return buf[o + 2 : o + 2 + n0 * n1].reshape((n0, n1)), o + 2 + n0 * n1
+
+
+@njit(cache=True)
+def _unpack(ints, floats):
+    """The inverse of pack_single: Rules, KeepLattice and AdviceTables as views of two buffers."""
+    score, o = _arr2(ints, 0)
+    joker_score, o = _arr2(ints, o)
+    joker_roll, o = _arr1(ints, o)
+    joker_upper, o = _arr1(ints, o)
+    is_upper, o = _arr1(ints, o)
+    params, o = _arr1(ints, o)
+    move_box, o = _arr1(ints, o)
+    move_inc, o = _arr1(ints, o)
+    move_flag, o = _arr1(ints, o)
+    norm_move, o = _arr2(ints, o)
+    joker_move, o = _arr2(ints, o)
+    zero_move, o = _arr1(ints, o)
+    size_start, o = _arr1(ints, o)
+    add, o = _arr2(ints, o)
+    sub, o = _arr2(ints, o)
+    roll_subs, o = _arr2(ints, o)
+    n_subs, o = _arr1(ints, o)
+    keep_size, o = _arr1(ints, o)
+    bonus_cum, p = _arr1(floats, 0)
+    roll_prob, p = _arr1(floats, p)
+    rules = Rules(
+        score,
+        joker_score,
+        joker_roll,
+        joker_upper,
+        is_upper,
+        bonus_cum,
+        params,
+        move_box,
+        move_inc,
+        move_flag,
+        norm_move,
+        joker_move,
+        zero_move,
+    )
+    lattice = KeepLattice(add[:0], size_start, add, sub, roll_prob)  # counts: unused by the kernels
+    return rules, lattice, AdviceTables(roll_subs, n_subs, keep_size)
+
+
+def pack_single(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[np.ndarray, np.ndarray]:
+    """(ints, floats): every array the advice kernel reads, in two buffers (for _advise_one)."""
+    ints: list[np.ndarray] = []
+    floats: list[np.ndarray] = []
+    arrays = [*rules, *lattice[1:], *tabs]
+    for a in arrays:
+        a = np.asarray(a)
+        buf = floats if a.dtype.kind == "f" else ints
+        buf.append(np.array(a.shape, dtype=np.int64))
+        buf.append(a.ravel().astype(np.float64 if a.dtype.kind == "f" else np.int64))
+    return np.concatenate(ints), np.concatenate(floats)
+
+
+def advise_one(packed, values, mask, upper, flag, roll_row, roll, codes, vals, pts, base=0.0) -> tuple[int, int]:
+    """One situation into row 0 of codes, vals, pts (1, M) int64, float64, int64: (number of options, column
+    of the best: the first of the highest base + value). packed = pack_single(...); upper capped at the
+    variant's cap."""
+    ints, floats = packed
+    return _advise_one(mask, upper, flag, roll_row, roll, ints, floats, values, codes, vals, pts, float(base))
