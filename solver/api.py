@@ -163,6 +163,29 @@ class Table:
             raise RuleError(f"state (mask {mask}, upper {upper}, joker {bool(joker)}) cannot occur in {v.name}")
         return float(value)
 
+    def best_action(self, card: CardLike = None, dice: DiceLike = "", roll: int = 1) -> Option:
+        """The best option only (what advise(...).best is), without building the others."""
+        parsed = self.card(card)
+        rolled = as_dice(self.variant, dice)
+        if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or roll not in (1, 2, 3):
+            raise RuleError(f"roll must be 1, 2 or 3, not {roll!r}")
+        return self.advisor.best_action(parsed, rolled, int(roll))
+
+    def state_values(self, mask, upper, joker) -> np.ndarray:
+        """Points still to come at the start of a turn for arrays of states (a checked lookup)."""
+        from . import batch
+
+        return batch.state_values(self.advisor.engine, self.values, mask, upper, joker)
+
+    def option_values_batch(self, mask, upper, joker, dice, roll):
+        """Every option's value (points still to come) for N situations at once: numpy arrays in (filled-box
+        bitmask in RULES.md box order, upper total, joker box holds points, dice as (N, n_dice), roll 1-3),
+        a batch.BatchAdvice out (codes, values, n_options, best; batch.decode_option turns a code into a
+        keep or a box). One parallel Numba kernel; identical dice only."""
+        from . import batch
+
+        return batch.option_values_batch(self.advisor.engine, self.values, mask, upper, joker, dice, roll)
+
     def advise(
         self, card: CardLike = None, dice: DiceLike = "", roll: int = 1, *, box_now: bool = False, spread: bool = False
     ) -> Advice:

@@ -242,7 +242,34 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
             values,
             (codes, vals, n_opts, best, _NO_POINTS),
         )
-    return BatchAdvice(codes, vals, n_opts, best)
+    return BatchAdvice(codes, vals, n_opts, _tie_rule(prep, codes, vals, n_opts, best))
+
+
+TIE = 1e-9  # as advisor.TIE
+_TIE_RANKS: dict[int, np.ndarray] = {}
+
+
+def _tie_rule(prep: Prepared, codes, vals, n_opts, best) -> np.ndarray:
+    """The kernel's best (the first highest value) moved to the advisor's choice among the options within
+    TIE of it: the lowest box; the keep with the most dice, then the smallest sorted faces."""
+    if not len(best):
+        return best
+    n_boxes = len(prep.engine.variant.boxes)
+    ranks = _TIE_RANKS.get(id(prep))
+    if ranks is None:
+        counts = prep.lattice.counts
+        keeps = [tuple(f for f, c in zip(prep.faces.tolist(), row) for _ in range(c)) for row in counts.tolist()]
+        order = sorted(range(len(keeps)), key=lambda k: (-len(keeps[k]), keeps[k]))
+        ranks = np.empty(n_boxes + len(keeps), dtype=np.int64)
+        ranks[:n_boxes] = np.arange(n_boxes)
+        ranks[n_boxes + np.array(order)] = np.arange(len(keeps))
+        _TIE_RANKS[id(prep)] = ranks
+    rows = np.arange(len(best))
+    top = vals[rows, best]
+    valid = np.arange(vals.shape[1])[None, :] < n_opts[:, None]
+    tied = valid & (vals >= (top - TIE)[:, None])
+    rank = np.where(tied, ranks[np.where(valid, codes, 0)], np.iinfo(np.int64).max)
+    return rank.argmin(axis=1)
 
 
 def decode_option(engine: Engine | Variant, code: int, mask: int | None = None, joker: int = 0, dice=None):
