@@ -18,12 +18,23 @@ Nothing here is clever:
   the best keep after the second roll, then the best keep after the first
   roll, then the expectation over the first roll.
 
+Beside the values, for tests of score distributions and target play:
+
+* ``distribution(filled)`` / ``option_distribution(filled, dice, roll, option)``
+  / ``choice(filled, dice, roll)``: the exact distribution of the points still
+  to come under the max-expected policy with a FIXED tie rule (see the comment
+  block above ``TIE`` in ``NaiveSolver``), and the policy's choices;
+* ``target_probability(filled, need)`` /
+  ``target_option_probability(filled, dice, roll, option, need)``: the maximum
+  over all strategies of P(points still to come >= need).
+
 Rolls of ordinary (identical) dice are sorted tuples; their probabilities are
 obtained by enumerating every ordered outcome (6**m of them) and counting.
 For ``kniffel7`` the dice differ, so a roll is an ordered tuple (die -> face)
 and a keep is a set of dice by identity.
 """
 
+import math
 from collections import Counter
 from itertools import combinations, combinations_with_replacement, product
 
@@ -274,6 +285,11 @@ class NaiveSolver:
                 )
         self.memo = {}
         self._tables = None  # lazily built roll/keep tables
+        self.dist_memo = {}  # state -> distribution of points to come
+        self.target_memo = {}  # state -> array over need of target probabilities
+        self._last_policy = None
+        self._last_target_turn = None
+        self._tlen = None
 
     # ------------------------------------------------------------------ tables
     def _build_tables(self):
@@ -497,6 +513,427 @@ class NaiveSolver:
         """Allowed (box, points, extra) entries for final roll ``dice`` given ``filled``."""
         fs, _, jflag = self._state_parts(dict(filled))
         return self.options(fs, jflag, list(dice))
+
+    # ====================================================================
+    # Distributions of the points to come, and target probabilities
+    # ====================================================================
+    #
+    # Conventions shared by every method below:
+    #
+    # * ``filled``: the card as everywhere in this class, a dict box -> points
+    #   entered.  Nothing else is needed: upper bonuses already paid follow from
+    #   the upper boxes, extra points earned earlier do not count (only points
+    #   STILL TO COME are counted) and the joker / Super-Points flag is "the
+    #   joker box (kniffel, yahtzee, super_kniffel) is in ``filled`` with points
+    #   > 0".
+    # * ``dice``: ordinary dice: the faces in any order (sorted here);
+    #   kniffel7: the ordered tuple die 0..n-1 -> face.
+    # * ``roll``: 1 or 2 = a keep decision after that roll (rerolls left),
+    #   3 = the final roll (only a box entry is possible).
+    # * ``option``:
+    #     - a str: enter the roll ``dice`` in that box now (after roll 3, or
+    #       after roll 1 or 2, i.e. stop rolling and enter).  Where a box allows
+    #       several entries (score or scratch 0, Super-Points 60 or the normal
+    #       score), the distribution uses the entry with the highest value
+    #       (ties: most points, then most extra points); the target probability
+    #       uses the best of them for the given need.
+    #     - otherwise a keep after roll 1 or 2: ordinary dice: the kept faces
+    #       (any order, sorted here; a sub-multiset of ``dice``); kniffel7: the
+    #       kept die indices (0-based, any order).  Keeping all dice = stop: the
+    #       roll is final and is entered by the policy's entry rule.
+    #
+    # The max-expected POLICY with its fixed TIE RULE (options whose value is
+    # >= best - TIE count as tied):
+    #
+    # * keeps after roll 1 or 2: most dice kept first (keeping all = stop:
+    #   after roll 1 its value is the final-roll value of the roll, it is not
+    #   rerolled); among equal counts the smallest sorted tuple of kept faces
+    #   (ordinary dice) or the smallest ascending tuple of kept die indices
+    #   (kniffel7).  With keep_one the empty keep after roll 2 is not allowed.
+    # * entries after the final roll: the lowest box index in ``self.boxes``;
+    #   within one box (score vs. scratch, Super-Points vs. normal score) the
+    #   most points, then the most extra points.
+    #
+    # Values of options: an entry is gain + V(next state) (gain = points +
+    # extra + upper bonuses crossed); a keep after roll 2 is the expectation of
+    # the final-roll values over the rerolled dice; a keep after roll 1 is the
+    # expectation of the after-roll-2 values (best allowed keep there).
+
+    TIE = 1e-9
+
+    def _keep_key(self, keep):
+        """Sort key of the tie rule for keeps (smaller = preferred)."""
+        if self.identical:
+            return (-len(keep), keep)
+        idx = tuple(i for i, f in enumerate(keep) if f is not None)
+        return (-len(idx), idx)
+
+    def _is_stop(self, keep):
+        return self._kept_count(keep) == self.n
+
+    def _entries(self, state, roll):
+        """Allowed entries of the final roll ``roll``: (box, pts, extra, gain, next_state)."""
+        filled_set, upper, jflag = state
+        out = []
+        for box, pts, extra in self.options(filled_set, jflag, roll):
+            bonus, nxt = self._after_entry(filled_set, upper, jflag, box, pts)
+            out.append((box, pts, extra, pts + extra + bonus, nxt))
+        return out
+
+    def _pick_entry(self, entries):
+        """(best value, chosen entry) among ``entries`` by the tie rule."""
+        vals = [gain + self._V(nxt) for _, _, _, gain, nxt in entries]
+        best = max(vals)
+        pos = {b: i for i, b in enumerate(self.boxes)}
+        tied = [e for e, v in zip(entries, vals) if v >= best - self.TIE]
+        chosen = min(tied, key=lambda e: (pos[e[0]], -e[1], -e[2]))
+        return best, chosen
+
+    def _pick_keeps(self, after_table, final, roll):
+        """Best value and chosen keep (tie rule) for every roll at a keep decision.
+
+        ``after_table``: value of each roll at the next decision (final values
+        for roll 2, after-roll-2 values for roll 1); ``final``: final-roll
+        values (what stopping is worth).  Returns (value dict, keep dict).
+        """
+        rolls, _, keeps_of, outcomes = self._tables
+        exp = {}
+        value, choice = {}, {}
+        for r in rolls:
+            cands = []
+            for k in keeps_of[r]:
+                if roll == 2 and self.keep_one and self._kept_count(k) == 0:
+                    continue  # house rule: at least one die kept after roll 2
+                if self._is_stop(k):
+                    v = final[r]
+                else:
+                    if k not in exp:
+                        exp[k] = sum(p * after_table[o] for o, p in outcomes[k])
+                    v = exp[k]
+                cands.append((k, v))
+            best = max(v for _, v in cands)
+            tied = [k for k, v in cands if v >= best - self.TIE]
+            value[r] = best
+            choice[r] = min(tied, key=self._keep_key)
+        return value, choice
+
+    def _policy(self, state):
+        """The whole policy of one turn from ``state`` (start of turn, not full).
+
+        Returns dict with 'entry' (roll -> chosen entry tuple), 'final'
+        (roll -> value), 'second' (roll -> value after roll 2), 'keep2' and
+        'keep1' (roll -> chosen keep after roll 2 / roll 1).
+        """
+        if self._tables is None:
+            self._build_tables()
+        rolls = self._tables[0]
+        entry, final = {}, {}
+        for r in rolls:
+            final[r], entry[r] = self._pick_entry(self._entries(state, r))
+        second, keep2 = self._pick_keeps(final, final, 2)
+        _, keep1 = self._pick_keeps(second, final, 1)
+        return {"entry": entry, "final": final, "second": second,
+                "keep2": keep2, "keep1": keep1}
+
+    def _policy_cached(self, state):
+        # one-entry cache: enough for repeated option_* calls on one state
+        if self._last_policy is None or self._last_policy[0] != state:
+            self._last_policy = (state, self._policy(state))
+        return self._last_policy[1]
+
+    def _advance(self, mass, keeps):
+        """Apply the chosen keeps to a probability mass over rolls.
+
+        Returns (stopped, rolled): mass that stops here (roll is final) and the
+        mass over the rolls shown after the reroll.
+        """
+        outcomes = self._tables[3]
+        stopped, rolled = Counter(), Counter()
+        for r, m in mass.items():
+            k = keeps[r]
+            if self._is_stop(k):
+                stopped[r] += m
+            else:
+                for o, p in outcomes[k]:
+                    rolled[o] += m * p
+        return stopped, rolled
+
+    @staticmethod
+    def _mix_into(acc, weight, dist, shift):
+        for pts, p in dist.items():
+            acc[pts + shift] = acc.get(pts + shift, 0.0) + weight * p
+
+    def _dist_of_final_mass(self, final_mass, entry):
+        """Distribution of points to come given a mass over final rolls and their entries."""
+        groups = Counter()  # (gain, next state) -> probability
+        for r, m in final_mass.items():
+            _, _, _, gain, nxt = entry[r]
+            groups[(gain, nxt)] += m
+        out = {}
+        for (gain, nxt), m in groups.items():
+            self._mix_into(out, m, self._dist(nxt), gain)
+        return out
+
+    def _dist(self, state):
+        if state in self.dist_memo:
+            return self.dist_memo[state]
+        if all(b in state[0] for b in self.boxes):
+            res = {0: 1.0}
+        else:
+            pol = self._policy(state)
+            first = self._tables[1]
+            stopped1, mass2 = self._advance(first, pol["keep1"])
+            stopped2, mass3 = self._advance(mass2, pol["keep2"])
+            final_mass = Counter(stopped1)
+            final_mass.update(stopped2)
+            final_mass.update(mass3)
+            res = self._dist_of_final_mass(final_mass, pol["entry"])
+        self.dist_memo[state] = res
+        return res
+
+    def distribution(self, filled):
+        """Distribution of the points still to come from the start of a turn.
+
+        ``filled``: dict box -> points (see the conventions above).  Returns a
+        dict {points to come: probability} (floats, summing to 1) under the
+        max-expected policy with the fixed tie rule.  Its mean is
+        ``state_value(filled)``.
+        """
+        return dict(sorted(self._dist(self._state_parts(dict(filled))).items()))
+
+    # ---------------------------------------------------------- option helpers
+    def _norm_dice(self, dice):
+        if self._tables is None:
+            self._build_tables()
+        dice = tuple(int(f) for f in dice)
+        if len(dice) != self.n:
+            raise ValueError("need %d dice, got %r" % (self.n, dice))
+        if self.identical:
+            dice = tuple(sorted(dice))
+        if dice not in self._tables[2]:
+            raise ValueError("impossible roll %r" % (dice,))
+        return dice
+
+    def _norm_keep(self, dice, option):
+        """The option (kept faces / kept die indices) as an internal keep of ``dice``."""
+        if self.identical:
+            keep = tuple(sorted(int(f) for f in option))
+            if keep not in self._tables[2][dice]:
+                raise ValueError("%r is not a sub-multiset of %r" % (option, dice))
+            return keep
+        idx = set(int(i) for i in option)
+        if len(idx) != len(tuple(option)) or not idx <= set(range(self.n)):
+            raise ValueError("bad die indices %r" % (option,))
+        return tuple(dice[i] if i in idx else None for i in range(self.n))
+
+    def _option_setup(self, filled, dice, roll, option):
+        state = self._state_parts(dict(filled))
+        if all(b in state[0] for b in self.boxes):
+            raise ValueError("the card is full")
+        dice = self._norm_dice(dice)
+        if roll not in (1, 2, 3):
+            raise ValueError("roll must be 1, 2 or 3")
+        if isinstance(option, str):
+            entries = [e for e in self._entries(state, dice) if e[0] == option]
+            if not entries:
+                raise ValueError("box %r is not an allowed entry for %r" % (option, dice))
+            return state, dice, ("entry", entries)
+        if roll == 3:
+            raise ValueError("after the final roll the option must be a box")
+        keep = self._norm_keep(dice, option)
+        if roll == 2 and self.keep_one and self._kept_count(keep) == 0:
+            raise ValueError("keep_one: at least one die must be kept after roll 2")
+        return state, dice, ("keep", keep)
+
+    def option_distribution(self, filled, dice, roll, option):
+        """Distribution of the points to come (this turn's entry included) after an option.
+
+        At roll ``roll`` (1, 2: a keep decision; 3: final roll) with ``dice``
+        showing on card ``filled`` the player takes ``option`` (a box name:
+        enter now; else a keep: kept faces, or kept die indices for kniffel7;
+        keeping all dice = stop and enter by the policy) and then follows the
+        max-expected policy with the tie rule.  Returns {points: probability}.
+        """
+        state, dice, (kind, what) = self._option_setup(filled, dice, roll, option)
+        if kind == "entry":
+            _, (_, _, _, gain, nxt) = self._pick_entry_in_box(what)
+            out = {}
+            self._mix_into(out, 1.0, self._dist(nxt), gain)
+            return dict(sorted(out.items()))
+        pol = self._policy_cached(state)
+        keep = what
+        if self._is_stop(keep):
+            final_mass = {dice: 1.0}
+        else:
+            _, mass = self._advance({dice: 1.0}, {dice: keep})
+            if roll == 1:
+                stopped2, mass3 = self._advance(mass, pol["keep2"])
+                final_mass = Counter(stopped2)
+                final_mass.update(mass3)
+            else:
+                final_mass = mass
+        return dict(sorted(self._dist_of_final_mass(final_mass, pol["entry"]).items()))
+
+    def _pick_entry_in_box(self, entries):
+        """Entry within ONE box: highest value, ties: most points, most extra."""
+        vals = [gain + self._V(nxt) for _, _, _, gain, nxt in entries]
+        best = max(vals)
+        tied = [e for e, v in zip(entries, vals) if v >= best - self.TIE]
+        return best, min(tied, key=lambda e: (-e[1], -e[2]))
+
+    def choice(self, filled, dice, roll):
+        """The option the max-expected policy (with the tie rule) takes at a decision.
+
+        Same argument conventions as ``option_distribution``.  Returns, for roll
+        1 or 2, the keep in the option form (sorted kept faces; kniffel7: kept
+        die indices) where keeping all dice means stop; for roll 3 the box the
+        roll is entered in (also the box used after a stop).
+        """
+        state = self._state_parts(dict(filled))
+        if all(b in state[0] for b in self.boxes):
+            raise ValueError("the card is full")
+        dice = self._norm_dice(dice)
+        pol = self._policy_cached(state)
+        if roll == 3:
+            return pol["entry"][dice][0]
+        if roll not in (1, 2):
+            raise ValueError("roll must be 1, 2 or 3")
+        keep = pol["keep1" if roll == 1 else "keep2"][dice]
+        if self.identical:
+            return keep
+        return tuple(i for i, f in enumerate(keep) if f is not None)
+
+    # ------------------------------------------------------ target probability
+    def _target_len(self):
+        """Length L of the need arrays: every points-to-come value is <= L - 2."""
+        if self._tlen is None:
+            faces = sorted(set(f for fs in self.die_faces for f in fs))
+            per_turn = 0
+            for b in self.boxes:
+                for r in combinations_with_replacement(faces, self.n):
+                    per_turn = max(per_turn, score(self.variant, b, r))
+            if self.variant == "kniffel7":
+                per_turn = max(per_turn, 60)  # Super-Points
+            extra = {"kniffel": 50, "kniffel-meister": 50,
+                     "yahtzee": 100, "yahtzee-free-joker": 100}.get(self.variant, 0)
+            bound = len(self.boxes) * (per_turn + extra) + sum(p for _, p in self.bonuses)
+            self._tlen = bound + 2
+        return self._tlen
+
+    def _shifted(self, state, gain):
+        """Array over need: P_next(need - gain), 1 where need - gain <= 0."""
+        nxt = self._target(state)
+        L = len(nxt)
+        out = np.ones(L)
+        if gain < L:
+            out[gain:] = nxt[: L - gain]
+        return out
+
+    def _target_final(self, state):
+        """Roll -> array over need of the best final-roll entry."""
+        rolls = self._tables[0]
+        cache = {}
+        res = {}
+        for r in rolls:
+            best = None
+            for _, _, _, gain, nxt in self._entries(state, r):
+                if (gain, nxt) not in cache:
+                    cache[(gain, nxt)] = self._shifted(nxt, gain)
+                a = cache[(gain, nxt)]
+                best = a.copy() if best is None else np.maximum(best, a)
+            res[r] = best
+        return res
+
+    def _target_keeps(self, after_table, final, roll):
+        """Roll -> array over need: best keep (per need) at a keep decision."""
+        rolls, _, keeps_of, outcomes = self._tables
+        exp = {}
+        res = {}
+        for r in rolls:
+            best = None
+            for k in keeps_of[r]:
+                if roll == 2 and self.keep_one and self._kept_count(k) == 0:
+                    continue
+                if self._is_stop(k):
+                    a = final[r]
+                else:
+                    if k not in exp:
+                        exp[k] = sum(p * after_table[o] for o, p in outcomes[k])
+                    a = exp[k]
+                best = a.copy() if best is None else np.maximum(best, a)
+            res[r] = best
+        return res
+
+    def _target_turn(self, state):
+        final = self._target_final(state)
+        second = self._target_keeps(final, final, 2)
+        return final, second
+
+    def _target(self, state):
+        """Array P[need], need = 0 .. L-1: max over strategies of P(points to come >= need)."""
+        if state in self.target_memo:
+            return self.target_memo[state]
+        L = self._target_len()
+        if all(b in state[0] for b in self.boxes):
+            arr = np.zeros(L)
+            arr[0] = 1.0
+        else:
+            if self._tables is None:
+                self._build_tables()
+            final, second = self._target_turn(state)
+            first_level = self._target_keeps(second, final, 1)
+            arr = np.zeros(L)
+            for r, p in self._tables[1].items():
+                arr += p * first_level[r]
+            arr[0] = 1.0
+        self.target_memo[state] = arr
+        return arr
+
+    def _need_index(self, arr, need):
+        """P(points to come >= need) read from an array over need."""
+        if need <= 0:
+            return 1.0
+        need = math.ceil(need)
+        if need >= len(arr):
+            return 0.0
+        return float(arr[need])
+
+    def target_probability(self, filled, need):
+        """max over all strategies of P(points still to come >= need) from the start of a turn.
+
+        ``filled``: dict box -> points as for ``distribution``.  need <= 0 -> 1.0.
+        """
+        if need <= 0:
+            return 1.0
+        return self._need_index(self._target(self._state_parts(dict(filled))), need)
+
+    def target_option_probability(self, filled, dice, roll, option, need):
+        """Like ``option_distribution`` but the maximal P(points to come >= need).
+
+        After ``option`` the player plays on to maximise the probability of
+        reaching ``need`` (this turn's entry included); for a box option the
+        best entry of that box for this need is used.
+        """
+        if need <= 0:
+            return 1.0
+        state, dice, (kind, what) = self._option_setup(filled, dice, roll, option)
+        if kind == "entry":
+            best = None
+            for _, _, _, gain, nxt in what:
+                a = self._shifted(nxt, gain)
+                best = a if best is None else np.maximum(best, a)
+            return self._need_index(best, need)
+        keep = what
+        # one-entry cache: enough for repeated calls on one state
+        if self._last_target_turn is None or self._last_target_turn[0] != state:
+            self._last_target_turn = (state, self._target_turn(state))
+        final, second = self._last_target_turn[1]
+        if self._is_stop(keep):
+            arr = final[dice]
+        else:
+            table = second if roll == 1 else final
+            arr = sum(p * table[o] for o, p in self._tables[3][keep])
+        return self._need_index(arr, need)
 
 
 # ---------------------------------------------------------------------------
