@@ -1,0 +1,86 @@
+"""Target tables (issue 13) against the brute-force recursion of tests/naive.py."""
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from naive import NaiveSolver
+
+from solver.cards import Card, box_values
+from solver.targets import build_target_table, target_probability
+from solver.variants import PRESETS
+
+TOL = 1e-9
+
+# Reduced variants: few boxes and dice, every special rule (restricted scratching and the box-maximum
+# joker, forced and free jokers, extra points, Yatzy's boxes, six dice), bonuses within reach.
+REDUCED = [
+    ("kniffel", ["ones", "sixes", "kniffel", "chance"], 2, [(6, 10)]),
+    ("kniffel", ["twos", "full_house", "kniffel"], 3, [(4, 7)]),
+    ("kniffel", ["fives", "three_of_a_kind", "kniffel", "chance"], 3, [(10, 20)]),
+    ("kniffel-meister", ["ones", "kniffel", "chance"], 3, [(2, 5)]),
+    ("kniffel-keep-one", ["ones", "sixes", "kniffel", "chance"], 3, [(9, 10)]),
+    ("yahtzee", ["ones", "twos", "yahtzee", "chance"], 2, [(3, 35)]),
+    ("yahtzee", ["threes", "yahtzee", "full_house", "small_straight"], 3, [(6, 10)]),
+    ("yahtzee-free-joker", ["sixes", "yahtzee", "full_house", "large_straight"], 3, [(12, 5)]),
+    ("yatzy", ["ones", "one_pair", "two_pairs", "yatzy"], 3, [(2, 50)]),
+    ("yatzy6", ["twos", "yatzy", "chance"], 4, [(4, 50)]),
+]
+
+
+def card_of(variant, filled: dict) -> Card:
+    return Card(variant, {variant.box_index(k): p for k, p in filled.items()})
+
+
+def naive_for(name, boxes=None, n_dice=None, bonuses=None):
+    base = "kniffel" if name == "kniffel-keep-one" else name
+    return NaiveSolver(base, boxes=boxes, n_dice=n_dice, bonuses=bonuses, keep_one=name == "kniffel-keep-one")
+
+
+def check_card(variant, table, naive, filled, needs):
+    card = card_of(variant, filled)
+    for n in needs:
+        got = target_probability(variant, table, card, card.points + n) if n >= 1 else 1.0
+        want = naive.target_probability(filled, n)
+        assert abs(got - want) < TOL, (filled, n, got, want)
+
+
+@pytest.mark.parametrize("name,boxes,n_dice,bonuses", REDUCED)
+def test_reduced_variants_every_need(name, boxes, n_dice, bonuses):
+    variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    table = build_target_table(variant)  # N = the highest score: every need
+    naive = naive_for(name, boxes, n_dice, bonuses)
+    check_card(variant, table, naive, {}, range(1, table.n_max + 1))
+    rng = random.Random(13)
+    for k in (1, 2):
+        for keys in itertools.combinations(boxes, k):
+            for _ in range(3):
+                filled = {key: rng.choice(box_values(variant, variant.box_index(key))) for key in keys}
+                check_card(variant, table, naive, filled, range(1, table.n_max + 1, 3))
+
+
+def test_cut_off_is_exact():
+    """A table up to N agrees with the full table on every need up to N."""
+    variant = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3, bonuses=[(6, 10)])
+    full = build_target_table(variant)
+    cut = build_target_table(variant, n_max=40)
+    assert cut.layout.size < full.layout.size
+    for n in range(1, 41):
+        assert target_probability(variant, cut, Card(variant), n) == target_probability(variant, full, Card(variant), n)
+
+
+def test_never_increases_with_need():
+    variant = PRESETS["yahtzee"].reduced(boxes=["ones", "twos", "yahtzee", "chance"], n_dice=3, bonuses=[(3, 35)])
+    table = build_target_table(variant)
+    lay = table.layout
+    for mask in range(1 << len(variant.boxes)):
+        for flag in range(lay.length.shape[1]):
+            ln = int(lay.length[mask, flag])
+            if ln == 0:
+                continue
+            n_ups = len(table.engine.upper.totals(mask, flag))
+            start = lay.offset[mask, flag]
+            p = np.asarray(table.flat[start : start + n_ups * ln]).reshape(n_ups, ln)
+            assert (np.diff(p, axis=1) <= 1e-15).all() and (p <= 1 + 1e-12).all() and (p >= 0).all()
+            assert p[:, -1].max() > 0  # L is the most the item can still score: reachable
