@@ -86,6 +86,49 @@ def get_table(variant, settings: Settings):
         return solve_table(variant, settings, engine)
 
 
+def solve_target_table(variant, settings: Settings):
+    """Build the target table (issue 13) with a progress bar, save it atomically, return it as stored."""
+    from tqdm import tqdm
+
+    from . import target_tables, targets
+
+    engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
+    n = targets.default_n(variant, engine)
+    from .dp.target import item_lengths, solve_target, target_layout
+
+    layout = target_layout(engine, n, item_lengths(engine, n))
+    bar = tqdm(
+        total=layout.size,
+        desc=f"target table {variant.name} (N={n})",
+        unit="value",
+        unit_scale=True,
+        disable=None if settings.progress else True,
+        file=sys.stderr,
+        leave=False,
+    )
+    t0 = time.perf_counter()
+    with bar:
+        flat = solve_target(engine, layout, bar.update)
+    meta = target_tables.save_target(variant, flat, layout, settings.tables_dir, seconds=time.perf_counter() - t0)
+    return targets.TargetTable(variant, engine, target_tables.stored(flat), layout), meta
+
+
+def get_target_table(variant, settings: Settings):
+    """Load the variant's target table; build it first (with a notice) when it is missing."""
+    from . import target_tables, targets
+
+    engine = targets.target_engine(variant)
+    try:
+        flat, layout, _ = target_tables.load_target(variant, engine, settings.tables_dir)
+        return targets.TargetTable(variant, engine, flat, layout)
+    except target_tables.TargetTableMissing:
+        click.echo(
+            f"kniffel: no target table for {variant.name} yet, building it once (saved to {settings.tables_dir})",
+            err=True,
+        )
+        return solve_target_table(variant, settings)[0]
+
+
 def _settings(ctx) -> Settings:
     return ctx.find_object(Settings)
 
@@ -138,9 +181,10 @@ def cli(ctx, tables_path, threads, no_progress):
 @click.option("--all", "all_variants", is_flag=True, help="Solve every preset.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per variant on stdout.")
+@click.option("--target", "with_target", is_flag=True, help="Also build the target table (playing to reach a score).")
 @click.pass_context
-def solve(ctx, variant_names, all_variants, keep_one, as_json):
-    """Solve VARIANT... and write tables/<variant>.npy (+ .json)."""
+def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
+    """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy."""
     settings = _settings(ctx)
     if all_variants:
         variants = [v for v in PRESETS.values() if v.identical_dice]
@@ -153,10 +197,26 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
         variants = [find_variant(n, keep_one) for n in variant_names]
     else:
         raise click.UsageError("name at least one VARIANT, or --all")
+    if with_target:
+        from .targets import target_engine
+
+        for variant in variants:
+            target_engine(variant)  # Kniffel 7: refused before any work
     for variant in variants:
         _, meta = solve_table(variant, settings)
+        if with_target:
+            from .target_tables import target_paths
+
+            _, tmeta = solve_target_table(variant, settings)
+            if not as_json:
+                click.echo(
+                    f"{variant.name}: target table up to {tmeta['n_max']} points, {tmeta['size']:,} values in "
+                    f"{tmeta['seconds']:.2f} s -> {target_paths(variant, settings.tables_dir)[0]}"
+                )
+            meta = {**meta, "target_n_max": tmeta["n_max"], "target_seconds": tmeta["seconds"]}
         if as_json:
-            click.echo(json.dumps({k: meta[k] for k in ("variant", "start_value", "seconds", "states", "fingerprint")}))
+            keys = ("variant", "start_value", "seconds", "states", "fingerprint", "target_n_max", "target_seconds")
+            click.echo(json.dumps({k: meta[k] for k in keys if k in meta}))
         else:
             click.echo(
                 f"{variant.name}: start value {meta['start_value']:.7f}, {meta['states']:,} states "
@@ -192,6 +252,35 @@ def value(ctx, variant_name, card, keep_one, as_json):
             f"{variant.name}: {parsed.points} points on the card + {future:.4f} expected to come "
             f"= {parsed.points + future:.4f} expected final score"
         )
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
+@click.option("--target", type=int, required=True, help="The final score to reach (at least).")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def chances(ctx, variant_name, card, target, keep_one, as_json):
+    """The highest probability of finishing with at least TARGET points, from a card at the start of a turn."""
+    from . import targets
+
+    variant = find_variant(variant_name, keep_one)
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    parsed = parse_card(variant, card)
+    if parsed.full:
+        raise targets.TargetError("the card is full: the game is over, no target is left to reach")
+    if target < 1:
+        raise targets.TargetError(f"target {target}: a target is a final score of at least 1")
+    table = get_target_table(variant, _settings(ctx))
+    result = targets.chances(variant, table, parsed, target)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    click.echo(
+        f"{variant.name}: from card {parsed.format() or '(empty)'} ({parsed.points} points), the best play "
+        f"reaches {target} or more with probability {result.probability:.6f} ({result.probability:.2%})"
+    )
 
 
 @cli.command()
@@ -267,14 +356,17 @@ def _variant_or_default(variant_name):
 @click.option("--all", "show_all", is_flag=True, help="Show every option, not just the top 10.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (schema in README).")
+@click.option("--target", type=int, default=None, help="Play to finish with at least this score (not for the mean).")
 @click.pass_context
-def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_json):
+def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_json, target):
     """What to keep after this roll, or which box to fill (default variant: kniffel)."""
     from .advisor import format_dice, parse_dice
 
     variant = find_variant(_variant_or_default(variant_name), keep_one)
     parsed = parse_card(variant, card)
     rolled = parse_dice(variant, dice)
+    if target is not None:
+        return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)
     advisor = _advisor(variant, _settings(ctx))
     action, options = advisor.advise(parsed, rolled, roll, box_now)
     best = options[0]
@@ -307,6 +399,61 @@ def advise(ctx, variant_name, card, dice, roll, box_now, show_all, keep_one, as_
     )
     for row in _option_rows(options, None if show_all else 10):
         click.echo(row)
+
+
+def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json, target):
+    """advise --target: every option ranked by the probability of finishing with at least target."""
+    from . import targets
+    from .advisor import format_dice
+
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    if card.full:
+        raise targets.TargetError("the card is full: the game is over, no target is left to reach")
+    if target < 1:
+        raise targets.TargetError(f"target {target}: a target is a final score of at least 1")
+    settings = _settings(ctx)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    action, options = targets.target_options(variant, table, advisor, card, rolled, roll, target, box_now)
+    best = options[0]
+    then = None
+    if action == "keep" and len(best.option.keep) == variant.n_dice:  # stopping: the box comes next
+        then = targets.target_options(variant, table, advisor, card, rolled, 3, target)[1][0]
+    probability = targets.target_probability(variant, table, card, target)
+    if as_json:
+        out = {
+            "variant": variant.name,
+            "card": card.format(),
+            "dice": list(rolled),
+            "roll": roll,
+            "target": target,
+            "action": action,
+            "probability": probability,
+            "expected_final_score": advisor.expected_final(card),
+            "best": best.as_dict(variant),
+            "then": then.as_dict(variant) if then else None,
+            "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
+            "options_total": len(options),
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
+        f"(card {card.format() or 'empty'}: {card.points} points; target {target}: "
+        f"{probability:.2%} at the start of this turn)"
+    )
+    click.echo(
+        f"Best for the target: {best.option.text}"
+        + (f", then {then.option.text}" if then else "")
+        + f"  -> reaches {target} with probability {best.probability:.4%}"
+    )
+    shown = options if show_all else options[:10]
+    width = max(len(o.option.text) for o in shown)
+    click.echo(f"  {'#':>3}  {'option':<{width}}  {'P(>= target)':>12}  {'expected':>9}")
+    for i, o in enumerate(shown, 1):
+        click.echo(f"  {i:>3}  {o.option.text:<{width}}  {o.probability:>12.4%}  {o.option.expected_final_score:>9.2f}")
+    if len(shown) < len(options):
+        click.echo(f"  ... {len(options) - len(shown)} more (--all shows every option)")
 
 
 @cli.command()
@@ -354,12 +501,16 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, keep_one)
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
+@click.option("--target", type=int, default=None, help="Play to reach this score instead; report how often it is.")
 @click.pass_context
-def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
+def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target):
     """Play many games with the optimal strategy and report the score distribution."""
     from tqdm import tqdm
 
     from . import simulate as sim
+
+    if target is not None:
+        return _simulate_target(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json, target)
 
     if plot:
         try:
@@ -420,6 +571,41 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     click.echo(sim.text_histogram(played.scores))
     if plot:
         click.echo(f"histogram written to {plot}")
+
+
+def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
+    """simulate --target: games played to reach the target; the fraction that did, with its error."""
+    from tqdm import tqdm
+
+    from . import targets
+
+    variant = find_variant(variant_name, keep_one)
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    if target < 1:
+        raise targets.TargetError(f"target {target}: a target is a final score of at least 1")
+    settings = _settings(ctx)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    t0 = time.perf_counter()
+    with tqdm(
+        total=games,
+        desc=f"simulate {variant.name} to {target}",
+        unit="game",
+        file=sys.stderr,
+        disable=None if settings.progress else True,
+        leave=False,
+    ) as bar:
+        run = targets.simulate_target(variant, table, advisor, games, target, seed=seed, progress=bar.update)
+    seconds = time.perf_counter() - t0
+    expected = targets.target_probability(variant, table, parse_card(variant, ""), target)
+    out = {"variant": variant.name, **run.as_dict(), "probability": expected, "seconds": round(seconds, 3)}
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.title}: {games:,} games played to reach {target} (seed {seed}, {seconds:.2f} s): "
+        f"reached in {run.p_reached:.4%} ± {run.stderr:.4%} (table: {expected:.4%})"
+    )
 
 
 @cli.command()

@@ -1,10 +1,12 @@
-"""Target tables on disk: tables/<variant>.target.npy (the flat float64 array of solver/dp/target.py)
-plus the sidecar <variant>.target.json (rules fingerprint, N, layout, SHA-256 of the .npy bytes).
+"""Target tables on disk: tables/<variant>.target.npy (the flat array of solver/dp/target.py, computed
+in float64 and stored in float32: benchmarks/bench_target.py --check-float32 shows that no advice
+changes) plus the sidecar <variant>.target.json (rules fingerprint, N, the layout's item lengths,
+SHA-256 of the .npy bytes and of the lengths).
 
-The layout is a pure function of the rules and N, so only its name and size are stored; loading
-rebuilds it and checks the size. Writes are atomic (temporary files in the same folder, fsync,
-rename); loading verifies the checksum and refuses anything else with a message naming the file and
-the fix.
+The layout is a pure function of the rules and N; the sidecar carries the item lengths so that
+loading need not recompute the most each state can still score. Writes are atomic (temporary files
+in the same folder, fsync, rename); loading verifies both checksums and refuses anything else with a
+message naming the file and the fix.
 """
 
 from __future__ import annotations
@@ -19,13 +21,14 @@ import numpy as np
 
 from . import __version__
 from .dp import Engine
-from .dp.target import TargetLayout, target_layout
+from .dp.target import TargetLayout, layout_order, target_layout
 from .errors import KniffelError
 from .variants import Variant
 
 TARGET_FORMAT = 1
 LAYOUT = "compact-v1"  # per (mask, flag): representative upper totals x needs 1..min(N, most still possible)
-MAX_SIDECAR_BYTES = 1 << 16
+MAX_SIDECAR_BYTES = 1 << 20
+STORED_DTYPE = np.float32
 
 
 class TargetTableError(KniffelError):
@@ -55,16 +58,26 @@ def _write_synced(path: Path, write) -> None:
         os.fsync(fh.fileno())
 
 
-def save_target(
-    variant: Variant, flat: np.ndarray, layout: TargetLayout, directory: Path, *, seconds: float, start: float
-) -> dict:
-    """Write the table and its sidecar atomically; return the sidecar."""
+def _lengths_digest(lengths: list[int]) -> str:
+    return hashlib.sha256(np.asarray(lengths, dtype="<i8").tobytes()).hexdigest()
+
+
+def stored(flat: np.ndarray) -> np.ndarray:
+    """The table as it is stored (and used after a build, so that advice never depends on whether
+    the table was just built or loaded)."""
+    return np.ascontiguousarray(flat, dtype=STORED_DTYPE)
+
+
+def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, directory: Path, *, seconds: float) -> dict:
+    """Write the table (as stored(flat)) and its sidecar atomically; return the sidecar."""
     directory.mkdir(parents=True, exist_ok=True)
     npy, meta_path = target_paths(variant, directory)
     tmp_npy = npy.with_name(f".{npy.name}.{os.getpid()}.tmp")
     tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
     try:
-        _write_synced(tmp_npy, lambda fh: np.save(fh, np.ascontiguousarray(flat, dtype=np.float64)))
+        _write_synced(tmp_npy, lambda fh: np.save(fh, stored(flat)))
+        masks, flags = layout_order(variant)
+        lengths = layout.length[masks, flags].tolist()
         meta = {
             "variant": variant.name,
             "kind": "target",
@@ -74,11 +87,12 @@ def save_target(
             "n_max": int(layout.n_max),
             "layout": LAYOUT,
             "size": int(layout.size),
-            "dtype": "float64",
+            "dtype": np.dtype(STORED_DTYPE).name,
             "sha256": _sha256(tmp_npy),
-            "start_probability_at_n_max": float(start),
             "seconds": round(float(seconds), 3),
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "lengths_sha256": _lengths_digest(lengths),
+            "lengths": lengths,  # L of each work item in layout_order (solver/dp/target.py)
         }
         _write_synced(tmp_meta, lambda fh: fh.write((json.dumps(meta, indent=2) + "\n").encode()))
         os.replace(tmp_npy, npy)  # the table first: a sidecar never describes an older table
@@ -103,7 +117,15 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
         meta = json.loads(meta_path.read_text())
     except (OSError, ValueError) as exc:
         raise TargetTableError(f"target table sidecar {meta_path} is unreadable ({exc}); {fix}") from None
-    if not isinstance(meta, dict) or not isinstance(meta.get("n_max"), int) or not isinstance(meta.get("sha256"), str):
+    lengths = meta.get("lengths") if isinstance(meta, dict) else None
+    if (
+        not isinstance(meta, dict)
+        or not isinstance(meta.get("n_max"), int)
+        or not isinstance(meta.get("sha256"), str)
+        or not isinstance(lengths, list)
+        or not all(isinstance(x, int) for x in lengths)
+        or meta.get("lengths_sha256") != _lengths_digest(lengths)
+    ):
         raise TargetTableError(f"target table sidecar {meta_path} is damaged; {fix}")
     if (
         meta.get("format") != TARGET_FORMAT
@@ -117,9 +139,15 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
         flat = np.load(npy, allow_pickle=False, mmap_mode="r")
     except (OSError, ValueError) as exc:
         raise TargetTableError(f"target table {npy} is damaged ({exc}); {fix}") from None
-    layout = target_layout(engine, meta["n_max"])
-    if flat.ndim != 1 or flat.dtype != np.float64 or flat.shape[0] != layout.size:
+    masks, flags = layout_order(variant)
+    if len(lengths) != len(masks):
+        raise TargetTableError(f"target table sidecar {meta_path} does not fit the rules' states; {fix}")
+    length = np.zeros(engine.upper.row.shape, dtype=np.int64)
+    length[masks, flags] = lengths
+    layout = target_layout(engine, meta["n_max"], length)
+    if flat.ndim != 1 or flat.dtype != STORED_DTYPE or flat.shape[0] != layout.size:
         raise TargetTableError(
-            f"target table {npy} has shape {flat.shape} {flat.dtype}, expected ({layout.size},) float64; {fix}"
+            f"target table {npy} has shape {flat.shape} {flat.dtype}, expected ({layout.size},) "
+            f"{np.dtype(STORED_DTYPE).name}; {fix}"
         )
     return flat, layout, meta

@@ -72,13 +72,14 @@ def default_n(variant: Variant, engine: Engine | None = None) -> int:
 
 
 def build_target_table(
-    variant: Variant, n_max: int | None = None, progress=None, engine: Engine | None = None
+    variant: Variant, n_max: int | None = None, progress=None, engine: Engine | None = None, min_filled: int = 0
 ) -> TargetTable:
-    """Solve the target table up to need n_max (default: default_n), in float64."""
+    """Solve the target table up to need n_max (default: default_n), in float64 (`min_filled`:
+    only the cards with at least that many boxes filled, see solve_target)."""
     engine = engine or target_engine(variant)
     n = n_max or default_n(variant, engine)
     layout = target_layout(engine, n, item_lengths(engine, n))
-    return TargetTable(variant, engine, solve_target(engine, layout, progress), layout)
+    return TargetTable(variant, engine, solve_target(engine, layout, progress, min_filled), layout)
 
 
 def _check_card(variant: Variant, card: Card) -> None:

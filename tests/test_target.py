@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from naive import NaiveSolver
 
+from solver import dp
 from solver.cards import Card, box_values
 from solver.targets import build_target_table, target_probability
 from solver.variants import PRESETS
@@ -84,3 +85,67 @@ def test_never_increases_with_need():
             p = np.asarray(table.flat[start : start + n_ups * ln]).reshape(n_ups, ln)
             assert (np.diff(p, axis=1) <= 1e-15).all() and (p <= 1 + 1e-12).all() and (p >= 0).all()
             assert p[:, -1].max() > 0  # L is the most the item can still score: reachable
+
+
+PRESET_NAMES = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
+
+
+def endgame_cards(variant, rng, count):
+    """Cards with one or two boxes free; the joker box often holds points (jokers, extra points) and
+    the upper boxes often sit just below the bonus threshold."""
+    keys = [b.key for b in variant.boxes]
+    for i in range(count):
+        free = rng.sample(keys, 1 + i % 2)
+        card = {}
+        for k in keys:
+            if k in free:
+                continue
+            values = box_values(variant, variant.box_index(k))
+            card[k] = rng.choice(values) if rng.random() < 0.5 else values[len(values) * 2 // 3]
+        if variant.joker_box in card and rng.random() < 0.7:
+            card[variant.joker_box] = max(box_values(variant, variant.joker_index))
+        yield card
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_endgame_cards_of_every_preset(name):
+    variant = PRESETS[name]
+    n_boxes = len(variant.boxes)
+    table = build_target_table(variant, n_max=300, min_filled=n_boxes - 2)
+    naive = naive_for(name)
+    rng = random.Random(PRESET_NAMES.index(name))
+    for filled in endgame_cards(variant, rng, 4):
+        card = card_of(variant, filled)
+        most = int(table.layout.length[card.mask, card.flag])
+        check_card(variant, table, naive, filled, range(1, min(most + 3, table.n_max + 1), max(1, most // 25)))
+
+
+@pytest.mark.parametrize("name,boxes,n_dice,bonuses", REDUCED[:6])
+def test_target_play_never_worse_than_max_expected_play(name, boxes, n_dice, bonuses):
+    """For every target T, the target strategy reaches T at least as often as max-expected play
+    (the exact distribution of the naive reference)."""
+    variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    table = build_target_table(variant)
+    dist = naive_for(name, boxes, n_dice, bonuses).distribution({})
+    gained = 0
+    for t in range(1, table.n_max + 1):
+        expected_play = sum(p for points, p in dist.items() if points >= t)
+        target_play = target_probability(variant, table, Card(variant), t)
+        assert target_play >= expected_play - 1e-12, t
+        gained += target_play > expected_play + 1e-9
+    assert gained > 0  # and it does better somewhere
+
+
+def test_simulated_target_play_agrees_with_the_table():
+    from solver.advisor import Advisor
+    from solver.targets import simulate_target
+
+    name, boxes, n_dice, bonuses = REDUCED[2]
+    variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    table = build_target_table(variant)
+    advisor = Advisor(variant, dp.solve(variant)[0])
+    for target in (40, 60):
+        run = simulate_target(variant, table, advisor, 4000, target, seed=target)
+        p = target_probability(variant, table, Card(variant), target)
+        assert 0.05 < p < 0.95
+        assert abs(run.p_reached - p) < 3 * np.sqrt(p * (1 - p) / run.games), (target, run.p_reached, p)

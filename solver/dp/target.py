@@ -232,13 +232,15 @@ def _target_layer(masks, flags, ups_ptr, ups_list, rules, lattice, flat, offset,
                 flat[start + c0 + k] = result[k]
 
 
-def solve_target(engine: Engine, layout: TargetLayout, progress=None) -> np.ndarray:
-    """The flat target table (see the module's doc); progress(n_values) after each layer."""
+def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled: int = 0) -> np.ndarray:
+    """The flat target table (see the module's doc); progress(n_values) after each layer.
+    `min_filled` > 0 solves only the cards with at least that many boxes filled (end-game tests);
+    the others stay 0."""
     variant, up = engine.variant, engine.upper
     if engine.lattice is None:
         raise ValueError("target tables are built for identical dice only")
     flat = np.zeros(layout.size)
-    for n_filled in range(len(variant.boxes) - 1, -1, -1):
+    for n_filled in range(len(variant.boxes) - 1, min_filled - 1, -1):
         masks, flags = layer_items(variant, n_filled)
         sizes = np.diff(up.ups_ptr)[up.row[masks, flags]] * layout.length[masks, flags]
         order = np.argsort(-sizes, kind="stable")  # big items first balances threads
