@@ -96,7 +96,8 @@ def latency(name: str, runs: int) -> None:
             subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)
             times.append(time.perf_counter() - t0)
         print(
-            f"{label}: median {statistics.median(times):.3f} s (min {min(times):.3f}, max {max(times):.3f}, {runs} runs)"
+            f"{label}: median {statistics.median(times):.3f} s "
+            f"(min {min(times):.3f}, max {max(times):.3f}, {runs} runs)"
         )
 
 
