@@ -120,13 +120,19 @@ def get_target_table(variant, settings: Settings):
     engine = targets.target_engine(variant)
     try:
         flat, layout, _ = target_tables.load_target(variant, engine, settings.tables_dir)
-        return targets.TargetTable(variant, engine, flat, layout)
     except target_tables.TargetTableMissing:
         click.echo(
             f"kniffel: no target table for {variant.name} yet, building it once (saved to {settings.tables_dir})",
             err=True,
         )
         return solve_target_table(variant, settings)[0]
+    if layout.n_max != targets.default_n(variant, engine):
+        raise target_tables.TargetTableError(
+            f"target table {target_tables.target_paths(variant, settings.tables_dir)[0]} was built up to "
+            f"{layout.n_max} points, this version uses {targets.default_n(variant, engine)}; rebuild it with "
+            f"`kniffel solve {variant.name} --target`"
+        )
+    return targets.TargetTable(variant, engine, flat, layout)
 
 
 def _settings(ctx) -> Settings:
@@ -268,10 +274,7 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     variant = find_variant(variant_name, keep_one)
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
     parsed = parse_card(variant, card)
-    if parsed.full:
-        raise targets.TargetError("the card is full: the game is over, no target is left to reach")
-    if target < 1:
-        raise targets.TargetError(f"target {target}: a target is a final score of at least 1")
+    targets.check_target(variant, parsed, target)
     table = get_target_table(variant, _settings(ctx))
     result = targets.chances(variant, table, parsed, target)
     if as_json:
@@ -406,11 +409,7 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     from . import targets
     from .advisor import format_dice
 
-    targets.target_engine(variant)  # Kniffel 7: one line, before any work
-    if card.full:
-        raise targets.TargetError("the card is full: the game is over, no target is left to reach")
-    if target < 1:
-        raise targets.TargetError(f"target {target}: a target is a final score of at least 1")
+    targets.check_target(variant, card, target)  # before any table is loaded or built
     settings = _settings(ctx)
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
@@ -580,9 +579,7 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     from . import targets
 
     variant = find_variant(variant_name, keep_one)
-    targets.target_engine(variant)  # Kniffel 7: one line, before any work
-    if target < 1:
-        raise targets.TargetError(f"target {target}: a target is a final score of at least 1")
+    targets.check_target(variant, parse_card(variant, ""), target)  # before any table is loaded or built
     settings = _settings(ctx)
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)

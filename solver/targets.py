@@ -82,6 +82,22 @@ def build_target_table(
     return TargetTable(variant, engine, solve_target(engine, layout, progress, min_filled), layout)
 
 
+def check_target(variant: Variant, card: Card, target: int) -> None:
+    """Refuse, before any table is loaded or built, what no target table answers: dice told apart,
+    a full card, a target below 1 or more than N above the card's points (N of default_n)."""
+    if not variant.identical_dice:
+        raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
+    _check_card(variant, card)
+    if target < 1:
+        raise TargetError(f"target {target}: a target is a final score of at least 1")
+    n_max = default_n(variant)
+    if target - card.points > n_max:
+        raise TargetError(
+            f"target {target}: the {variant.name} target table reaches {n_max} more points, so from this "
+            f"card ({card.points} points) targets up to {card.points + n_max}"
+        )
+
+
 def _check_card(variant: Variant, card: Card) -> None:
     if card.full:
         raise TargetError("the card is full: the game is over, no target is left to reach")

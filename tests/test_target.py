@@ -1,6 +1,7 @@
 """Target tables (issue 13) against the brute-force recursion of tests/naive.py."""
 
 import itertools
+import json
 import random
 
 import numpy as np
@@ -149,3 +150,73 @@ def test_simulated_target_play_agrees_with_the_table():
         p = target_probability(variant, table, Card(variant), target)
         assert 0.05 < p < 0.95
         assert abs(run.p_reached - p) < 3 * np.sqrt(p * (1 - p) / run.games), (target, run.p_reached, p)
+
+
+# -- the command line ------------------------------------------------------------------------------
+def cli_run(tdir, *args):
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args])
+
+
+def one_line_error(res, fragment):
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("kniffel: error:") and fragment in lines[0], res.stderr
+    assert "Traceback" not in res.output
+
+
+FULL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"
+
+
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["chances", "kniffel", "--target", "0"], "at least 1"),
+        (["chances", "kniffel", "--target", "401"], "targets up to 400"),
+        (["chances", "kniffel", "--card", "chance=30", "--target", "431"], "targets up to 430"),
+        (["chances", "kniffel", "--card", FULL_CARD, "--target", "100"], "card is full"),
+        (["chances", "kniffel7", "--target", "300"], "1.45 million"),
+        (["advise", "kniffel", "--dice", "33516", "--target", "-5"], "at least 1"),
+        (["advise", "kniffel", "--dice", "33516", "--target", "999"], "targets up to 400"),
+        (["advise", "kniffel7", "--dice", "2,3,7,1,6,7,4", "--target", "300"], "day and a half"),
+        (["simulate", "kniffel", "--target", "0"], "at least 1"),
+        (["simulate", "kniffel7", "--target", "300"], "1.45 million"),
+        (["solve", "kniffel7", "--target"], "1.45 million"),
+    ],
+)
+def test_bad_input_is_one_line_before_any_work(tmp_path, args, fragment):
+    one_line_error(cli_run(tmp_path, *args), fragment)
+    assert not list(tmp_path.iterdir())  # refused before any table was built
+
+
+@pytest.fixture(scope="module")
+def kniffel_tables(tmp_path_factory):
+    """Value and target tables of kniffel, built once through the CLI (about two minutes)."""
+    d = tmp_path_factory.mktemp("tables")
+    res = cli_run(d, "solve", "kniffel", "--target", "--json")
+    assert res.exit_code == 0, res.output
+    return d
+
+
+@pytest.mark.slow
+def test_chances_and_advise_target_on_kniffel(kniffel_tables):
+    res = cli_run(kniffel_tables, "chances", "kniffel", "--card", "chance=22", "--target", "300", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert set(out) == {"variant", "card", "target", "probability"} and 0.1 < out["probability"] < 0.5
+    res = cli_run(kniffel_tables, "advise", "kniffel", "--dice", "33516", "--target", "300", "--json", "--all")
+    assert res.exit_code == 0, res.output
+    adv = json.loads(res.stdout)
+    probs = [o["probability"] for o in adv["options"]]
+    assert probs == sorted(probs, reverse=True) and all("expected_final_score" in o for o in adv["options"])
+    start = cli_run(kniffel_tables, "chances", "kniffel", "--target", "300", "--json")
+    assert abs(max(probs) - json.loads(start.stdout)["probability"]) < 0.3  # a first roll moves it, not wildly
+    # the target table is checksummed: one flipped byte is refused with the fix
+    npy = kniffel_tables / "kniffel.target.npy"
+    data = bytearray(npy.read_bytes())
+    data[-3] ^= 0xFF
+    npy.write_bytes(bytes(data))
+    one_line_error(cli_run(kniffel_tables, "chances", "kniffel", "--target", "300"), "kniffel solve kniffel --target")
