@@ -210,6 +210,11 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
             target_engine(variant)  # Kniffel 7: refused before any work
     for variant in variants:
         _, meta = solve_table(variant, settings)
+        if not as_json:
+            click.echo(
+                f"{variant.name}: start value {meta['start_value']:.7f}, {meta['states']:,} states "
+                f"solved in {meta['seconds']:.2f} s -> {tables.paths(variant, settings.tables_dir)[0]}"
+            )
         if with_target:
             from .target_tables import target_paths
 
@@ -223,11 +228,6 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
         if as_json:
             keys = ("variant", "start_value", "seconds", "states", "fingerprint", "target_n_max", "target_seconds")
             click.echo(json.dumps({k: meta[k] for k in keys if k in meta}))
-        else:
-            click.echo(
-                f"{variant.name}: start value {meta['start_value']:.7f}, {meta['states']:,} states "
-                f"solved in {meta['seconds']:.2f} s -> {tables.paths(variant, settings.tables_dir)[0]}"
-            )
 
 
 @cli.command()
