@@ -220,3 +220,42 @@ def test_chances_and_advise_target_on_kniffel(kniffel_tables):
     data[-3] ^= 0xFF
     npy.write_bytes(bytes(data))
     one_line_error(cli_run(kniffel_tables, "chances", "kniffel", "--target", "300"), "kniffel solve kniffel --target")
+
+
+# -- the table on disk ---------------------------------------------------------------------------
+def test_save_load_round_trip_and_damage(tmp_path):
+    from solver.target_tables import (
+        TargetTableError,
+        TargetTableMissing,
+        load_target,
+        save_target,
+        stored,
+        target_paths,
+    )
+
+    variant = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3, bonuses=[(6, 10)])
+    table = build_target_table(variant)
+    with pytest.raises(TargetTableMissing):
+        load_target(variant, table.engine, tmp_path)
+    meta = save_target(variant, table.flat, table.layout, tmp_path, seconds=1.0)
+    assert meta["n_max"] == table.n_max and meta["dtype"] == "float32"
+    flat, layout, _ = load_target(variant, table.engine, tmp_path)
+    assert np.array_equal(flat, stored(table.flat)) and np.array_equal(layout.offset, table.layout.offset)
+    assert np.abs(flat - table.flat).max() < 1e-7
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    npy, side = target_paths(variant, tmp_path)
+    good = npy.read_bytes()
+    npy.write_bytes(good[:-4] + bytes(b ^ 0x55 for b in good[-4:]))
+    with pytest.raises(TargetTableError, match=r"damaged.*kniffel solve .* --target"):
+        load_target(variant, table.engine, tmp_path)
+    npy.write_bytes(good)
+    sidecar = json.loads(side.read_text())
+    side.write_text(json.dumps({**sidecar, "fingerprint": "0" * 16}))
+    with pytest.raises(TargetTableError, match="other rules"):
+        load_target(variant, table.engine, tmp_path)
+    side.write_text(json.dumps({**sidecar, "lengths": sidecar["lengths"][:-1]}))
+    with pytest.raises(TargetTableError, match="damaged"):
+        load_target(variant, table.engine, tmp_path)
+    side.write_text("{not json")
+    with pytest.raises(TargetTableError, match="unreadable"):
+        load_target(variant, table.engine, tmp_path)
