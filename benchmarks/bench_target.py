@@ -73,16 +73,12 @@ def check_float32(table: TargetTable, values: np.ndarray, situations: int, seed:
         _, narrow = target_options(variant, single, advisor, card, dice, roll, target)
         by_text = {o.option.text: o.probability for o in narrow}
         worst = max(worst, max(abs(o.probability - by_text[o.option.text]) for o in wide))
-        if wide[0].option.text != narrow[0].option.text:
-            gap = abs(wide[0].probability - by_text[wide[0].option.text])
-            if narrow[0].probability - by_text[wide[0].option.text] > 1e-6 or gap > 1e-6:
-                changed += 1
-            else:
-                near += 1  # a tie (within 1e-6) ordered differently
+        changed += wide[0].option.text != narrow[0].option.text
+        near += any(a.option.text != b.option.text for a, b in zip(wide, narrow))  # any rank moved
         checked += 1
     print(
-        f"float32 check, {checked} random situations: best option changed {changed} times, "
-        f"ties reordered {near} times, largest probability difference {worst:.2e}"
+        f"float32 check, {checked} random situations: best option changed {changed} times, some lower rank "
+        f"changed {near} times, largest probability difference {worst:.2e}"
     )
 
 

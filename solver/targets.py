@@ -175,9 +175,22 @@ class TargetOption:
         return {**self.option.as_dict(variant), "probability": self.probability}
 
 
+PROBABILITY_TIE = 1e-6  # probabilities closer than this count as equal (float32 storage moves them < 1e-7)
+
+
 def _rank(options: list[TargetOption]) -> list[TargetOption]:
-    """By probability, ties by expected final score (the order is stable)."""
-    return sorted(options, key=lambda o: (-o.probability, -o.option.expected_final_score))
+    """By probability; options within PROBABILITY_TIE of a better one are ranked among themselves by
+    expected final score, so the float32 rounding of the table does not decide between them."""
+    by_p = sorted(options, key=lambda o: (-o.probability, -o.option.expected_final_score))
+    ranked: list[TargetOption] = []
+    i = 0
+    while i < len(by_p):  # groups of options whose probabilities chain within the tie distance
+        j = i + 1
+        while j < len(by_p) and by_p[j - 1].probability - by_p[j].probability < PROBABILITY_TIE:
+            j += 1
+        ranked.extend(sorted(by_p[i:j], key=lambda o: -o.option.expected_final_score))
+        i = j
+    return ranked
 
 
 def target_keep_probabilities(table: TargetTable, card: Card, n: int) -> tuple[np.ndarray, np.ndarray]:
