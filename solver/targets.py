@@ -117,16 +117,16 @@ def need(table: TargetTable, card: Card, target: int) -> int:
 
 
 def _lookup(table: TargetTable, card: Card, n: int) -> float:
-    if n <= 0:
-        return 1.0
     lay = table.layout
     mask, upper, flag = card.state
-    ln = int(lay.length[mask, flag])
-    if n > ln:
-        return 0.0
     col = int(lay.col[lay.row[mask, flag], upper])
     if col < 0:
         raise TargetError(f"the card {card.format()!r} cannot occur under the rules of {table.variant.name}")
+    if n <= 0:
+        return 1.0
+    ln = int(lay.length[mask, flag])
+    if n > ln:
+        return 0.0
     return float(table.flat[int(lay.offset[mask, flag]) + col * ln + n - 1])
 
 
