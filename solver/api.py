@@ -208,6 +208,24 @@ class Table:
             self.variant, parsed, rolled, int(roll), action, self.advisor.expected_final(parsed), tuple(options), then
         )
 
+    def distribution(self, card: CardLike = None, at_least: Sequence[int] = ()):
+        """The exact final-score distribution of the advisor's play from this card (a
+        distribution.Distribution: pmf, mean, std, median, percentiles, p_at_least, as_dict())."""
+        from . import distribution
+
+        if not self.variant.identical_dice:
+            raise RuleError(f"{self.variant.name}: the exact distribution covers identical dice only")
+        return distribution.distribution(self.variant, self.values, self.card(card), at_least, self.advisor.engine)
+
+    def odds(self, cards: Sequence[CardLike], names: Sequence[str] | None = None):
+        """Each player's chance to win from these cards (same round, independent dice, max-expected play)."""
+        from . import distribution
+
+        if not self.variant.identical_dice:
+            raise RuleError(f"{self.variant.name}: odds cover identical dice only")
+        parsed = [self.card(c) for c in cards]
+        return distribution.odds(self.variant, self.values, parsed, None if names is None else list(names))
+
     def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
         from .spread import moments, option_stds
 

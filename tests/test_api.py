@@ -129,3 +129,14 @@ def test_wheel_install_runs_anywhere(tmp_path):
     assert lines[4].startswith(str(site))
     assert (tmp_path / "data" / "kniffel" / "tables" / "kniffel.npy").exists()
     assert not (site / "tables").exists()
+
+
+def test_distribution_and_odds_through_the_table(table):
+    card = "chance=22,kniffel=50,einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,dreierpasch=20"
+    result = table.distribution(card, at_least=(250,))
+    assert abs(result.mean - table.value(card)) < 1e-9 and abs(sum(result.pmf) - 1) < 1e-12
+    odds = table.odds(["chance=22", "kniffel=50"], names=["Anna", "Ben"]).as_dict()
+    assert [p["name"] for p in odds["players"]] == ["Anna", "Ben"]
+    assert abs(sum(p["win"] for p in odds["players"]) + odds["tie"] - 1) < 1e-12
+    with pytest.raises(solver.KniffelError):
+        table.odds(["chance=22"])
