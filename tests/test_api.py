@@ -94,6 +94,7 @@ def test_variants_and_lookup():
         solver.load("nope")
 
 
+@pytest.mark.slow
 def test_wheel_install_runs_anywhere(tmp_path):
     """A plain wheel, installed into its own folder and run from elsewhere: tables go to the user's data
     folder (not site-packages), the shipped Kniffel 7 table answers at once."""

@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 
 SOLVE = textwrap.dedent(
@@ -35,6 +37,7 @@ def solve_with(threads: int) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_tables_are_bit_identical_with_one_and_two_threads():
     one, two = solve_with(1), solve_with(2)
     assert one.pop("threads") == 1 and two.pop("threads") == 2
