@@ -70,6 +70,55 @@ def get_table(variant, settings: Settings):
 DEFAULT_GAME_FILE = "kniffel-game.json"
 
 
+def solve_target_table(variant, settings: Settings):
+    """Build the target table (issue 13) with a progress bar, save it atomically, return it as stored."""
+    from tqdm import tqdm
+
+    from . import target_tables, targets
+
+    engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
+    n = targets.default_n(variant, engine)
+    from .dp.target import item_lengths, solve_target, target_layout
+
+    layout = target_layout(engine, n, item_lengths(engine, n))
+    bar = tqdm(
+        total=layout.size,
+        desc=f"target table {variant.name} (N={n})",
+        unit="value",
+        unit_scale=True,
+        disable=None if settings.progress else True,
+        file=sys.stderr,
+        leave=False,
+    )
+    t0 = time.perf_counter()
+    with bar:
+        flat = solve_target(engine, layout, bar.update)
+    meta = target_tables.save_target(variant, flat, layout, settings.tables_dir, seconds=time.perf_counter() - t0)
+    return targets.TargetTable(variant, engine, target_tables.stored(flat), layout), meta
+
+
+def get_target_table(variant, settings: Settings):
+    """Load the variant's target table; build it first (with a notice) when it is missing."""
+    from . import target_tables, targets
+
+    engine = targets.target_engine(variant)
+    try:
+        flat, layout, _ = target_tables.load_target(variant, engine, settings.tables_dir)
+    except target_tables.TargetTableMissing:
+        click.echo(
+            f"kniffel: no target table for {variant.name} yet, building it once (saved to {settings.tables_dir})",
+            err=True,
+        )
+        return solve_target_table(variant, settings)[0]
+    if layout.n_max != targets.default_n(variant, engine):
+        raise target_tables.TargetTableError(
+            f"target table {target_tables.target_paths(variant, settings.tables_dir)[0]} was built up to "
+            f"{layout.n_max} points, this version uses {targets.default_n(variant, engine)}; rebuild it with "
+            f"`kniffel solve {variant.name} --target`"
+        )
+    return targets.TargetTable(variant, engine, flat, layout)
+
+
 def _settings(ctx) -> Settings:
     return ctx.find_object(Settings)
 
@@ -159,9 +208,10 @@ def cli(ctx, tables_path, threads, no_progress, lang):
 @click.option("--all", "all_variants", is_flag=True, help="Solve every preset.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per variant on stdout.")
+@click.option("--target", "with_target", is_flag=True, help="Also build the target table (playing to reach a score).")
 @click.pass_context
-def solve(ctx, variant_names, all_variants, keep_one, as_json):
-    """Solve VARIANT... and write tables/<variant>.npy (+ .json).
+def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
+    """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy.
 
     \b
     Example:  kniffel solve kniffel yahtzee yatzy
@@ -179,15 +229,31 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json):
         variants = [find_variant(n, keep_one) for n in variant_names]
     else:
         raise click.UsageError("name at least one VARIANT, or --all")
+    if with_target:
+        from .targets import target_engine
+
+        for variant in variants:
+            target_engine(variant)  # Kniffel 7: refused before any work
     for variant in variants:
         _, meta = solve_table(variant, settings)
-        if as_json:
-            click.echo(json.dumps({k: meta[k] for k in ("variant", "start_value", "seconds", "states", "fingerprint")}))
-        else:
+        if not as_json:
             click.echo(
                 f"{variant.name}: start value {meta['start_value']:.7f}, {meta['states']:,} states "
                 f"solved in {meta['seconds']:.2f} s -> {tables.paths(variant, settings.tables_dir)[0]}"
             )
+        if with_target:
+            from .target_tables import target_paths
+
+            _, tmeta = solve_target_table(variant, settings)
+            if not as_json:
+                click.echo(
+                    f"{variant.name}: target table up to {tmeta['n_max']} points, {tmeta['size']:,} values in "
+                    f"{tmeta['seconds']:.2f} s -> {target_paths(variant, settings.tables_dir)[0]}"
+                )
+            meta = {**meta, "target_n_max": tmeta["n_max"], "target_seconds": tmeta["seconds"]}
+        if as_json:
+            keys = ("variant", "start_value", "seconds", "states", "fingerprint", "target_n_max", "target_seconds")
+            click.echo(json.dumps({k: meta[k] for k in keys if k in meta}))
 
 
 @cli.command()
@@ -220,6 +286,32 @@ def value(ctx, variant_name, card, keep_one, as_json):
             f"{table.variant.name}: {parsed.points} points on the card + {future:.4f} expected to come "
             f"= {parsed.points + future:.4f} expected final score"
         )
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
+@click.option("--target", type=int, required=True, help="The final score to reach (at least).")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def chances(ctx, variant_name, card, target, keep_one, as_json):
+    """The highest probability of finishing with at least TARGET points, from a card at the start of a turn."""
+    from . import targets
+
+    variant = find_variant(variant_name, keep_one)
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    parsed = parse_card(variant, card)
+    targets.check_target(variant, parsed, target)
+    table = get_target_table(variant, _settings(ctx))
+    result = targets.chances(variant, table, parsed, target)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    click.echo(
+        f"{variant.name}: from card {parsed.format() or '(empty)'} ({parsed.points} points), the best play "
+        f"reaches {target} or more with probability {result.probability:.6f} ({result.probability:.2%})"
+    )
 
 
 @cli.command()
@@ -326,9 +418,10 @@ def _looks_like_dice(text: str) -> bool:
 @click.option("--all", "show_all", is_flag=True, help="Show every option, not just the top 10.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (schema in README).")
+@click.option("--target", type=int, default=None, help="Play to finish with at least this score (not for the mean).")
 @lang_option
 @click.pass_context
-def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, keep_one, as_json):
+def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, keep_one, as_json, target):
     """What to keep after this roll, or which box to fill (default variant: kniffel).
 
     \b
@@ -348,6 +441,11 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
     dice = dice if dice is not None else dice_arg
     if dice is None:
         raise click.UsageError(t("err_advise_dice", variant=variant.name))
+    if target is not None:
+        from .advisor import parse_dice
+
+        parsed, rolled = parse_card(variant, card), parse_dice(variant, dice)
+        return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)
     table = _table(variant, _settings(ctx))
     advice = table.advise(card, dice, roll, box_now=box_now, spread=True)
     if as_json:
@@ -378,6 +476,57 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
             click.echo(rule)
     for row in _option_rows(variant, options, None if show_all else 10, rolled):
         click.echo(row)
+
+
+def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json, target):
+    """advise --target: every option ranked by the probability of finishing with at least target."""
+    from . import targets
+    from .advisor import format_dice
+
+    targets.check_target(variant, card, target)  # before any table is loaded or built
+    settings = _settings(ctx)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    action, options = targets.target_options(variant, table, advisor, card, rolled, roll, target, box_now)
+    best = options[0]
+    then = None
+    if action == "keep" and len(best.option.keep) == variant.n_dice:  # stopping: the box comes next
+        then = targets.target_options(variant, table, advisor, card, rolled, 3, target)[1][0]
+    probability = targets.target_probability(variant, table, card, target)
+    if as_json:
+        out = {
+            "variant": variant.name,
+            "card": card.format(),
+            "dice": list(rolled),
+            "roll": roll,
+            "target": target,
+            "action": action,
+            "probability": probability,
+            "expected_final_score": advisor.expected_final(card),
+            "best": best.as_dict(variant),
+            "then": then.as_dict(variant) if then else None,
+            "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
+            "options_total": len(options),
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
+        f"(card {card.format() or 'empty'}: {card.points} points; target {target}: "
+        f"{probability:.2%} at the start of this turn)"
+    )
+    click.echo(
+        f"Best for the target: {best.option.text}"
+        + (f", then {then.option.text}" if then else "")
+        + f"  -> reaches {target} with probability {best.probability:.4%}"
+    )
+    shown = options if show_all else options[:10]
+    width = max(len(o.option.text) for o in shown)
+    click.echo(f"  {'#':>3}  {'option':<{width}}  {'P(>= target)':>12}  {'expected':>9}")
+    for i, o in enumerate(shown, 1):
+        click.echo(f"  {i:>3}  {o.option.text:<{width}}  {o.probability:>12.4%}  {o.option.expected_final_score:>9.2f}")
+    if len(shown) < len(options):
+        click.echo(f"  ... {len(options) - len(shown)} more (--all shows every option)")
 
 
 @cli.command()
@@ -455,8 +604,9 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
+@click.option("--target", type=int, default=None, help="Play to reach this score instead; report how often it is.")
 @click.pass_context
-def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
+def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target):
     """Play many games with the optimal strategy and report the score distribution.
 
     \b
@@ -466,6 +616,9 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot):
     from tqdm import tqdm
 
     from . import simulation as sim
+
+    if target is not None:
+        return _simulate_target(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json, target)
 
     if plot:
         plt = _plot_backend(Path(plot))  # checked before the simulation, not after it
@@ -649,6 +802,39 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
             f"  {p.name:<{width}}  {p.win:>8.3%}  {p.expected_final_score:>9.2f}  {p.std:>6.2f}  {p.card or 'empty'}"
         )
     click.echo(f"  tie for first: {result.tie:.3%}")
+
+
+def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
+    """simulate --target: games played to reach the target; the fraction that did, with its error."""
+    from tqdm import tqdm
+
+    from . import targets
+
+    variant = find_variant(variant_name, keep_one)
+    targets.check_target(variant, parse_card(variant, ""), target)  # before any table is loaded or built
+    settings = _settings(ctx)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    t0 = time.perf_counter()
+    with tqdm(
+        total=games,
+        desc=f"simulate {variant.name} to {target}",
+        unit="game",
+        file=sys.stderr,
+        disable=None if settings.progress else True,
+        leave=False,
+    ) as bar:
+        run = targets.simulate_target(variant, table, advisor, games, target, seed=seed, progress=bar.update)
+    seconds = time.perf_counter() - t0
+    expected = targets.target_probability(variant, table, parse_card(variant, ""), target)
+    out = {"variant": variant.name, **run.as_dict(), "probability": expected, "seconds": round(seconds, 3)}
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.title}: {games:,} games played to reach {target} (seed {seed}, {seconds:.2f} s): "
+        f"reached in {run.p_reached:.4%} ± {run.stderr:.4%} (table: {expected:.4%})"
+    )
 
 
 @cli.command()

@@ -1,0 +1,290 @@
+"""Target tables: for every state at the start of a turn and every need n (points still needed), the
+maximum probability of scoring at least n more points.
+
+It is the expected-value recursion with vectors as values. A final roll is worth, for each need n,
+the max over its allowed entries of P_next(n - points - bonus - extra); the keep-lattice passes of
+identical.py (element-wise means and maxes) then run unchanged over a longer column axis: upper
+totals x needs. P(n <= 0) = 1. P_s(n) reads only needs <= n of the next states, so a table up to
+N is exact for every need up to N.
+
+Layout (compact): the work item (mask, flag) stores, for each upper total it solves (states.py's
+representatives) and each need 1..L, one float64, where L = min(N, the most the item can still
+score); needs above L have probability 0. flat[offset + col * L + n - 1], col = the upper total's
+position among the item's solved totals.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from .compile import njit
+from .entries import _box_options, _final_roll_values
+from .identical import _best_sub_keeps, _keep_means, _start_of_turn
+from .rules import P_CAP, P_EXTRA, P_MIN_KEEP
+from .solve import Engine, _fill_equivalent, table_shape
+from .states import layer_items
+
+BLOCK = 128  # columns per pass of the turn kernel: (K, BLOCK) float64 stays in the L2 cache
+
+
+class TargetLayout(NamedTuple):
+    """Where each state's needs lie in the flat target table."""
+
+    n_max: int  # N: the largest need stored
+    offset: np.ndarray  # (2^B, flags) int64: start of the item's block
+    length: np.ndarray  # (2^B, flags) int64: L, the needs stored per upper total (0: none)
+    col: np.ndarray  # (rows, cap + 1) int64: position of each upper total's representative, -1 unreachable
+    row: np.ndarray  # (2^B, flags) int64: UpperStates.row
+    size: int
+
+
+# -- the most a state can still score -------------------------------------------------------------
+@njit(cache=True, parallel=True)
+def _max_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, best):
+    """best[mask, u, flag] = the most the state can still score: every roll can come, so it is the
+    final-roll value (the expected-value one, with best as the next values) maximised over rolls."""
+    n_rolls = rules.score.shape[0]
+    for i in prange(masks.shape[0]):
+        mask, flag = masks[i], flags[i]
+        u = upper_row[mask, flag]
+        ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]].copy()
+        out = np.empty((n_rolls, ups.shape[0]))
+        _final_roll_values(mask, flag, ups, rules, best, out, 0)
+        for j in range(ups.shape[0]):
+            m = out[0, j]
+            for r in range(1, n_rolls):
+                m = max(m, out[r, j])
+            best[mask, ups[j], flag] = m
+
+
+def max_remaining(engine: Engine) -> np.ndarray:
+    """The most each state (mask, upper, flag) can still score; NaN where unreachable."""
+    variant, up = engine.variant, engine.upper
+    best = np.full(table_shape(variant), np.nan)
+    best[(1 << len(variant.boxes)) - 1] = 0.0
+    for n_filled in range(len(variant.boxes) - 1, -1, -1):
+        masks, flags = layer_items(variant, n_filled)
+        _max_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, best)
+        _fill_equivalent(masks, flags, up.row, up.canon, best)
+    return best
+
+
+def layout_order(variant) -> tuple[np.ndarray, np.ndarray]:
+    """(masks, flags) of every work item in the order of the flat table: late layers first."""
+    items = [layer_items(variant, n) for n in range(len(variant.boxes) - 1, -1, -1)]
+    return np.concatenate([m for m, _ in items]), np.concatenate([f for _, f in items])
+
+
+def item_lengths(engine: Engine, n_max: int, best: np.ndarray | None = None) -> np.ndarray:
+    """L of every work item: min(N, the most any of its states can still score)."""
+    if best is None:
+        best = max_remaining(engine)
+    most = np.where(np.isnan(best), 0.0, best).max(axis=1)  # (2^B, flags)
+    return np.minimum(np.rint(most).astype(np.int64), n_max)
+
+
+def target_layout(engine: Engine, n_max: int, length: np.ndarray | None = None) -> TargetLayout:
+    """The compact layout of a target table up to need n_max (a pure function of the rules and N;
+    `length` = item_lengths(engine, n_max) when already known)."""
+    variant, up = engine.variant, engine.upper
+    if length is None:
+        length = item_lengths(engine, n_max)
+    col = np.full(up.canon.shape, -1, dtype=np.int64)
+    for row in range(up.canon.shape[0]):
+        ups = up.ups_list[up.ups_ptr[row] : up.ups_ptr[row + 1]]
+        reach = np.flatnonzero(up.canon[row] >= 0)
+        col[row, reach] = np.searchsorted(ups, up.canon[row, reach])  # ups are sorted
+    masks, flags = layout_order(variant)
+    sizes = np.diff(up.ups_ptr)[up.row[masks, flags]] * length[masks, flags]
+    offset = np.zeros_like(length)
+    offset[masks, flags] = np.cumsum(sizes) - sizes
+    return TargetLayout(n_max, offset, length, col, up.row, int(sizes.sum()))
+
+
+# -- the turn kernel over (upper total, need) columns ---------------------------------------------
+@njit(cache=True)
+def _lookup(flat, offset, length, col, row, mask, u, flag, n):
+    """P(at least n more points) at state (mask, u, flag) from a target table."""
+    if n <= 0:
+        return 1.0
+    ln = length[mask, flag]
+    if n > ln:
+        return 0.0
+    return flat[offset[mask, flag] + col[row[mask, flag], u] * ln + n - 1]
+
+
+@njit(cache=True)
+def _item_setup(mask, flag, ups, rules, offset, length, col, row):
+    """What a turn of work item (mask, flag) needs for every block of its columns: the entries of
+    each final roll, and per (move, upper total j): where the next state's needs start in flat
+    (base), how many it stores (nlen) and the bonus points the move earns (shift)."""
+    n_rolls, n_boxes = rules.score.shape
+    cap = rules.params[P_CAP]
+    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_opts = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    n_moves, n_ups = rules.move_box.shape[0], ups.shape[0]
+    base = np.zeros((n_moves, n_ups), dtype=np.int64)
+    nlen = np.zeros((n_moves, n_ups), dtype=np.int64)
+    shift = np.zeros((n_moves, n_ups), dtype=np.int64)
+    for m in range(n_moves):
+        b = rules.move_box[m]
+        if (mask >> b) & 1 == 0:
+            nmask = mask | (1 << b)
+            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+            ln = length[nmask, nflag]
+            for j in range(n_ups):
+                nu = min(ups[j] + rules.move_inc[m], cap)
+                nlen[m, j] = ln
+                base[m, j] = offset[nmask, nflag] + col[row[nmask, nflag], nu] * ln - 1
+                shift[m, j] = int(rules.bonus_cum[nu] - rules.bonus_cum[ups[j]])
+    free = np.empty(n_boxes, dtype=np.int64)
+    n_free = 0
+    for b in range(n_boxes):
+        if (mask >> b) & 1 == 0:
+            free[n_free] = b
+            n_free += 1
+    return opt_move, opt_score, n_opts, free[:n_free], base, nlen, shift
+
+
+@njit(cache=True)
+def _target_final_rolls(flag, setup, run_j, run_n, run_c, rules, flat, w, first):
+    """w[first + r, c]: the best probability of reaching the column's need when ending the turn with
+    roll r. Columns come in runs: run i covers columns run_c[i] .. run_c[i+1]-1 at upper total j =
+    run_j[i] and needs run_n[i], run_n[i] + 1, ...: the next state's needs are then a shifted
+    contiguous slice, one vector loop per (roll, entry, run)."""
+    opt_move, opt_score, n_opts, free, base, nlen, shift = setup
+    n_rolls = rules.score.shape[0]
+    extra = rules.params[P_EXTRA]
+    n_runs = run_j.shape[0]
+    nc = w.shape[1]
+    for r in range(n_rolls):
+        out_row = first + r
+        for c in range(nc):
+            w[out_row, c] = 0.0
+        bonus_extra = extra if flag == 1 and rules.joker_roll[r] else 0
+        implicit = n_opts[r] < 0
+        for e in range(free.shape[0] if implicit else n_opts[r]):
+            if implicit:
+                m = rules.norm_move[r, free[e]]
+                s = rules.score[r, free[e]]
+            else:
+                m = opt_move[r, e]
+                s = opt_score[r, e]
+            for i in range(n_runs):
+                j, c0, c1 = run_j[i], run_c[i], run_c[i + 1]
+                # need n at column c0 + k is run_n[i] + k; the next need is n - gained
+                n0 = run_n[i] - (s + bonus_extra + shift[m, j])
+                k_one = min(max(1 - n0, 0), c1 - c0)  # next need <= 0: certain
+                for k in range(k_one):
+                    w[out_row, c0 + k] = 1.0
+                k_end = min(max(nlen[m, j] - n0 + 1, k_one), c1 - c0)  # next need in 1..L_next: read it
+                src = base[m, j] + n0
+                for k in range(k_one, k_end):
+                    w[out_row, c0 + k] = max(w[out_row, c0 + k], flat[src + k])
+                # beyond L_next the probability is 0: nothing to do
+
+
+@njit(cache=True, parallel=True)
+def _target_layer(masks, flags, ups_ptr, ups_list, rules, lattice, flat, offset, length, col, row):
+    """Solve the target columns of every (mask, flag) work item of one layer."""
+    n_keeps = lattice.add.shape[0]
+    first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
+    for i in prange(masks.shape[0]):
+        mask, flag = masks[i], flags[i]
+        ln = length[mask, flag]
+        if ln == 0:
+            continue
+        rw = row[mask, flag]
+        ups = ups_list[ups_ptr[rw] : ups_ptr[rw + 1]]
+        total = ups.shape[0] * ln
+        start = offset[mask, flag]
+        w = np.empty((n_keeps, BLOCK))
+        result = np.empty(BLOCK)
+        setup = _item_setup(mask, flag, ups, rules, offset, length, col, row)
+        run_j = np.empty(BLOCK + 1, dtype=np.int64)
+        run_n = np.empty(BLOCK + 1, dtype=np.int64)
+        run_c = np.empty(BLOCK + 2, dtype=np.int64)
+        for c0 in range(0, total, BLOCK):
+            c1 = min(c0 + BLOCK, total)
+            # the runs of this block: one per upper total it touches
+            n_runs = 0
+            c = c0
+            while c < c1:
+                j, n = c // ln, c % ln + 1
+                run_j[n_runs] = j
+                run_n[n_runs] = n
+                run_c[n_runs] = c - c0
+                n_runs += 1
+                c = min(c1, (j + 1) * ln)
+            run_c[n_runs] = c1 - c0
+            if c1 - c0 < BLOCK:  # a short last block: the spare columns repeat the last one
+                run_c[n_runs] = BLOCK
+            _target_final_rolls(
+                flag, setup, run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1], rules, flat, w, first_roll
+            )
+            _start_of_turn(w, rules, lattice, result)
+            for k in range(c1 - c0):
+                flat[start + c0 + k] = result[k]
+
+
+def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled: int = 0) -> np.ndarray:
+    """The flat target table (see the module's doc); progress(n_values) after each layer.
+    `min_filled` > 0 solves only the cards with at least that many boxes filled (end-game tests);
+    the others stay 0."""
+    variant, up = engine.variant, engine.upper
+    if engine.lattice is None:
+        raise ValueError("target tables are built for identical dice only")
+    flat = np.zeros(layout.size)
+    for n_filled in range(len(variant.boxes) - 1, min_filled - 1, -1):
+        masks, flags = layer_items(variant, n_filled)
+        sizes = np.diff(up.ups_ptr)[up.row[masks, flags]] * layout.length[masks, flags]
+        order = np.argsort(-sizes, kind="stable")  # big items first balances threads
+        masks, flags = masks[order], flags[order]
+        _target_layer(
+            masks,
+            flags,
+            up.ups_ptr,
+            up.ups_list,
+            engine.rules,
+            engine.lattice,
+            flat,
+            layout.offset,
+            layout.length,
+            layout.col,
+            layout.row,
+        )
+        if progress is not None:
+            progress(int(sizes.sum()))
+    return flat
+
+
+def target_lookup(layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, flag: int, need: int) -> float:
+    """P(at least `need` more points) at a state, under target play (need <= N)."""
+    return float(_lookup(flat, layout.offset, layout.length, layout.col, layout.row, mask, upper, flag, need))
+
+
+def target_keep_values(
+    engine: Engine, layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, flag: int, need: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Probability of reaching `need` more points for every keep of one turn: (after roll 2, after
+    roll 1), indexed by keep-lattice row, as identical.keep_values gives expected points."""
+    lattice, rules = engine.lattice, engine.rules
+    assert lattice is not None
+    first_roll = int(lattice.size_start[-2])
+    w = np.empty((lattice.add.shape[0], 1))
+    ups = np.array([upper], dtype=np.int64)
+    setup = _item_setup(mask, flag, ups, rules, layout.offset, layout.length, layout.col, layout.row)
+    runs = np.zeros(1, dtype=np.int64), np.array([need], dtype=np.int64), np.array([0, 1], dtype=np.int64)
+    _target_final_rolls(flag, setup, *runs, rules, flat, w, first_roll)
+    _keep_means(w, lattice.add, lattice.size_start)
+    after_second = w[:, 0].copy()
+    _best_sub_keeps(w, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
+    _keep_means(w, lattice.add, lattice.size_start)
+    after_first = w[:, 0].copy()
+    after_first[first_roll:] = after_second[first_roll:]
+    return after_second, after_first

@@ -1,0 +1,322 @@
+"""Playing to reach a target score: the probability of finishing with at least T, and every option
+of a situation ranked by it (each also with its expected final score from the value table).
+
+Plain functions over a TargetTable (the flat table of solver/dp/target.py, its layout and the
+engine), for the CLI and for the Table API. The tables themselves: solver/dp/target.py (kernel),
+solver/target_tables.py (disk).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import NamedTuple
+
+import numpy as np
+
+from .advisor import Advisor, Option
+from .cards import Card
+from .dp import Engine, make_engine
+from .dp.target import TargetLayout, item_lengths, max_remaining, solve_target, target_keep_values, target_layout
+from .errors import KniffelError
+from .rules import Variant
+
+# N, the largest need stored, per preset: the 99th percentile of the final score under max-expected
+# play (1,000,000 simulated games each, `kniffel simulate VARIANT -n 1000000`), rounded up to a
+# multiple of 50. An opponent beats it in fewer than one game in a hundred, and from a card with
+# points p every target up to p + N is covered. Yatzy's N is its highest possible score, 374.
+TARGET_N = {
+    "kniffel": 400,  # 99th percentile 390
+    "kniffel-keep-one": 400,
+    "kniffel-meister": 400,  # 377
+    "yahtzee": 500,  # 474
+    "yahtzee-free-joker": 500,
+    "yatzy": 374,  # 325; 374 is every score there is
+    "yatzy6": 400,  # 359
+}
+
+KNIFFEL7_REFUSAL = (
+    "{name}: no target table for dice told apart: it would hold about 1.45 million turn states x "
+    "hundreds of needs, about a day and a half with the current kernel"
+)
+
+
+class TargetError(KniffelError):
+    """A target that the table cannot answer, or a variant without target tables."""
+
+
+class TargetTable(NamedTuple):
+    variant: Variant
+    engine: Engine
+    flat: np.ndarray
+    layout: TargetLayout
+
+    @property
+    def n_max(self) -> int:
+        return self.layout.n_max
+
+
+def target_engine(variant: Variant) -> Engine:
+    """The engine of a variant that has target tables (identical dice); Kniffel 7 is refused."""
+    if not variant.identical_dice:
+        raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
+    return make_engine(variant)
+
+
+def default_n(variant: Variant, engine: Engine | None = None) -> int:
+    """N of a preset (TARGET_N); for other variants (reduced ones in tests) the highest score."""
+    if variant.name in TARGET_N:
+        return TARGET_N[variant.name]
+    best = max_remaining(engine or target_engine(variant))
+    return max(1, int(round(best[0, 0, 0])))
+
+
+def build_target_table(
+    variant: Variant, n_max: int | None = None, progress=None, engine: Engine | None = None, min_filled: int = 0
+) -> TargetTable:
+    """Solve the target table up to need n_max (default: default_n), in float64 (`min_filled`:
+    only the cards with at least that many boxes filled, see solve_target)."""
+    engine = engine or target_engine(variant)
+    n = n_max or default_n(variant, engine)
+    layout = target_layout(engine, n, item_lengths(engine, n))
+    return TargetTable(variant, engine, solve_target(engine, layout, progress, min_filled), layout)
+
+
+def check_target(variant: Variant, card: Card, target: int) -> None:
+    """Refuse, before any table is loaded or built, what no target table answers: dice told apart,
+    a full card, a target below 1 or more than N above the card's points (N of default_n)."""
+    if not variant.identical_dice:
+        raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
+    _check_card(variant, card)
+    if target < 1:
+        raise TargetError(f"target {target}: a target is a final score of at least 1")
+    n_max = default_n(variant)
+    if target - card.points > n_max:
+        raise TargetError(
+            f"target {target}: the {variant.name} target table reaches {n_max} more points, so from this "
+            f"card ({card.points} points) targets up to {card.points + n_max}"
+        )
+
+
+def _check_card(variant: Variant, card: Card) -> None:
+    if card.full:
+        raise TargetError("the card is full: the game is over, no target is left to reach")
+
+
+def need(table: TargetTable, card: Card, target: int) -> int:
+    """Points still needed to finish with at least `target`; checked against the table's N."""
+    if target < 1:
+        raise TargetError(f"target {target}: a target is a final score of at least 1")
+    n = target - card.points
+    if n > table.n_max:
+        raise TargetError(
+            f"target {target}: the {table.variant.name} target table reaches {table.n_max} more points, so "
+            f"from this card ({card.points} points) targets up to {card.points + table.n_max}"
+        )
+    return n
+
+
+def _lookup(table: TargetTable, card: Card, n: int) -> float:
+    if n <= 0:
+        return 1.0
+    lay = table.layout
+    mask, upper, flag = card.state
+    ln = int(lay.length[mask, flag])
+    if n > ln:
+        return 0.0
+    col = int(lay.col[lay.row[mask, flag], upper])
+    if col < 0:
+        raise TargetError(f"the card {card.format()!r} cannot occur under the rules of {table.variant.name}")
+    return float(table.flat[int(lay.offset[mask, flag]) + col * ln + n - 1])
+
+
+def target_probability(variant: Variant, table: TargetTable, card: Card, target: int) -> float:
+    """The highest probability of finishing the game with at least `target` points from `card` at the
+    start of a turn."""
+    _check_card(variant, card)
+    return _lookup(table, card, need(table, card, target))
+
+
+@dataclass(frozen=True)
+class Chances:
+    """`kniffel chances`: the result object (as_dict is the --json schema)."""
+
+    variant: str
+    card: str
+    target: int
+    probability: float
+    # P(at least target) under max-expected play, from the exact distribution (another module):
+    # filled in by the caller when available, omitted from as_dict until then
+    probability_expected_play: float | None = None
+
+    def as_dict(self) -> dict:
+        d = {"variant": self.variant, "card": self.card, "target": self.target, "probability": self.probability}
+        if self.probability_expected_play is not None:
+            d["probability_expected_play"] = self.probability_expected_play
+        return d
+
+
+def chances(variant: Variant, table: TargetTable, card: Card, target: int, expected_play_probability=None) -> Chances:
+    """The target probability of a card; `expected_play_probability(card, target)`, when given, adds
+    the probability under max-expected play for comparison."""
+    p = target_probability(variant, table, card, target)
+    other = None if expected_play_probability is None else float(expected_play_probability(card, target))
+    return Chances(variant.name, card.format(), target, p, other)
+
+
+@dataclass(frozen=True)
+class TargetOption:
+    """An option of the advisor (keep or box) with its probability of reaching the target."""
+
+    option: Option
+    probability: float
+
+    def as_dict(self, variant: Variant) -> dict:
+        return {**self.option.as_dict(variant), "probability": self.probability}
+
+
+PROBABILITY_TIE = 1e-6  # probabilities closer than this count as equal (float32 storage moves them < 1e-7)
+
+
+def _rank(options: list[TargetOption]) -> list[TargetOption]:
+    """By probability; options within PROBABILITY_TIE of a better one are ranked among themselves by
+    expected final score, so the float32 rounding of the table does not decide between them."""
+    by_p = sorted(options, key=lambda o: (-o.probability, -o.option.expected_final_score))
+    ranked: list[TargetOption] = []
+    i = 0
+    while i < len(by_p):  # groups of options whose probabilities chain within the tie distance
+        j = i + 1
+        while j < len(by_p) and by_p[j - 1].probability - by_p[j].probability < PROBABILITY_TIE:
+            j += 1
+        ranked.extend(sorted(by_p[i:j], key=lambda o: -o.option.expected_final_score))
+        i = j
+    return ranked
+
+
+def target_keep_probabilities(table: TargetTable, card: Card, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """P(reaching need n) of every keep (keep-lattice rows): (after roll 2, after roll 1)."""
+    mask, upper, flag = card.state
+    return target_keep_values(table.engine, table.layout, table.flat, mask, upper, flag, n)
+
+
+def target_options(
+    variant: Variant,
+    table: TargetTable,
+    advisor: Advisor,
+    card: Card,
+    dice,
+    roll: int,
+    target: int,
+    box_now: bool = False,
+) -> tuple[str, list[TargetOption]]:
+    """('keep' or 'box', every option ranked by the probability of finishing with at least
+    `target`); each option also carries its expected final score (advisor, value table)."""
+    _check_card(variant, card)
+    n = need(table, card, target)
+    action, options = advisor.advise(card, dice, roll, box_now)
+    if action == "box":
+        ranked = []
+        for o in options:
+            after = card.with_entry(o.box, o.points, o.extra)
+            ranked.append(
+                TargetOption(o, 1.0 if after.points >= target else _lookup(table, after, target - after.points))
+            )
+        return action, _rank(ranked)
+    if n <= 0:
+        return action, _rank([TargetOption(o, 1.0) for o in options])
+    after_second, after_first = target_keep_probabilities(table, card, n)
+    probs = after_first if roll == 1 else after_second
+    counts_of = {o.keep: tuple(sum(1 for d in o.keep if d == f) for f in variant.faces) for o in options}
+    ranked = [TargetOption(o, float(probs[advisor.keep_index[counts_of[o.keep]]])) for o in options]
+    return action, _rank(ranked)
+
+
+# -- playing to the target (simulate --target) ----------------------------------------------------
+@dataclass(frozen=True)
+class TargetRun:
+    games: int
+    target: int
+    reached: int
+    seed: int
+
+    @property
+    def p_reached(self) -> float:
+        return self.reached / self.games
+
+    @property
+    def stderr(self) -> float:
+        p = self.p_reached
+        return float(np.sqrt(max(p * (1 - p), 0.0) / self.games))
+
+    def as_dict(self) -> dict:
+        return {
+            "games": self.games,
+            "target": self.target,
+            "seed": self.seed,
+            "p_reached": self.p_reached,
+            "stderr": self.stderr,
+        }
+
+
+def _sub_keeps(dice: tuple[int, ...], faces) -> list[tuple[int, ...]]:
+    counts = [sum(1 for d in dice if d == f) for f in faces]
+    return [
+        tuple(f for f, c in zip(faces, kept) for _ in range(c)) for kept in product(*(range(c + 1) for c in counts))
+    ]
+
+
+def simulate_target(
+    variant: Variant, table: TargetTable, advisor: Advisor, games: int, target: int, seed: int = 0, progress=None
+) -> TargetRun:
+    """Play `games` games, each decision the one that maximises the probability of finishing with at
+    least `target` (ties: the first option in the order the advisor lists them). A plain Python loop:
+    a few milliseconds per game."""
+    rng = np.random.default_rng(seed)
+    faces = variant.faces
+    need(table, Card(variant), target)  # the target must be within the table
+    reached = 0
+    cache: dict = {}
+    for _ in range(games):
+        card = Card(variant)
+        while not card.full:
+            card = _play_turn(variant, table, advisor, card, target, rng, faces, cache)
+        reached += card.points >= target
+        if progress is not None:
+            progress(1)
+    return TargetRun(games, target, reached, seed)
+
+
+def _play_turn(variant, table, advisor, card, target, rng, faces, cache) -> Card:
+    n_dice = variant.n_dice
+    n = target - card.points
+    dice = tuple(sorted(int(x) for x in rng.choice(faces, n_dice)))
+    for roll in (1, 2):
+        if n <= 0:
+            break
+        key = (card.state, n)
+        if key not in cache:
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[key] = target_keep_probabilities(table, card, n)
+        after_second, after_first = cache[key]
+        probs = after_first if roll == 1 else after_second
+        min_keep = variant.min_keep_last_reroll if roll == 2 else 0
+        best, best_p = None, -1.0
+        for kept in _sub_keeps(dice, faces):
+            if len(kept) < min_keep:
+                continue
+            p = float(probs[advisor.keep_index[tuple(sum(1 for d in kept if d == f) for f in faces)]])
+            if p > best_p:
+                best, best_p = kept, p
+        assert best is not None
+        if len(best) == n_dice:
+            break  # stop rolling
+        dice = tuple(sorted(best + tuple(int(x) for x in rng.choice(faces, n_dice - len(best)))))
+    best_card, best_p = None, -1.0
+    for o in advisor.box_options(card, dice):  # ranked by expected score: ties go to the better one
+        after = card.with_entry(o.box, o.points, o.extra)
+        p = _lookup(table, after, target - after.points)  # 1 once reached, 0 on a full card short of it
+        if p > best_p:
+            best_card, best_p = after, p
+    assert best_card is not None
+    return best_card
