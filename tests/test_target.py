@@ -10,8 +10,8 @@ from naive import NaiveSolver
 
 from solver import dp
 from solver.cards import Card, box_values
-from solver.targets import build_target_table, target_probability
 from solver.rules import PRESETS
+from solver.targets import build_target_table, target_probability
 
 TOL = 1e-9
 
