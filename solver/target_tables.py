@@ -1,6 +1,7 @@
-"""Target tables on disk: tables/<variant>.target.npy (the flat array of solver/dp/target.py, computed
-in float64 and stored in float32: benchmarks/bench_target.py --check-float32 shows that no advice
-changes) plus the sidecar <variant>.target.json (rules fingerprint, N, the layout's item lengths,
+"""Target tables on disk: tables/<variant>.target.npy (the flat float64 array of solver/dp/target.py;
+float32 would halve the file, but benchmarks/bench_target.py found the best option changed in 5 of 3,000
+random situations, all between options less than 1e-6 apart, so float64 it is) plus the sidecar
+<variant>.target.json (rules fingerprint, N, the layout's item lengths,
 SHA-256 of the .npy bytes and of the lengths).
 
 The layout is a pure function of the rules and N; the sidecar carries the item lengths so that
@@ -28,7 +29,7 @@ from .rules import Variant
 TARGET_FORMAT = 1
 LAYOUT = "compact-v1"  # per (mask, flag): representative upper totals x needs 1..min(N, most still possible)
 MAX_SIDECAR_BYTES = 1 << 20
-STORED_DTYPE = np.float32
+STORED_DTYPE = np.float64  # the dtype on disk (see the module's doc)
 
 
 class TargetTableError(KniffelError):

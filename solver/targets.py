@@ -117,16 +117,16 @@ def need(table: TargetTable, card: Card, target: int) -> int:
 
 
 def _lookup(table: TargetTable, card: Card, n: int) -> float:
-    if n <= 0:
-        return 1.0
     lay = table.layout
     mask, upper, flag = card.state
-    ln = int(lay.length[mask, flag])
-    if n > ln:
-        return 0.0
     col = int(lay.col[lay.row[mask, flag], upper])
     if col < 0:
         raise TargetError(f"the card {card.format()!r} cannot occur under the rules of {table.variant.name}")
+    if n <= 0:
+        return 1.0
+    ln = int(lay.length[mask, flag])
+    if n > ln:
+        return 0.0
     return float(table.flat[int(lay.offset[mask, flag]) + col * ln + n - 1])
 
 
@@ -175,12 +175,12 @@ class TargetOption:
         return {**self.option.as_dict(variant), "probability": self.probability}
 
 
-PROBABILITY_TIE = 1e-6  # probabilities closer than this count as equal (float32 storage moves them < 1e-7)
+PROBABILITY_TIE = 1e-6  # probabilities closer than this count as equal: the expected score decides
 
 
 def _rank(options: list[TargetOption]) -> list[TargetOption]:
     """By probability; options within PROBABILITY_TIE of a better one are ranked among themselves by
-    expected final score, so the float32 rounding of the table does not decide between them."""
+    expected final score (a difference of a millionth in probability is no reason to lose points)."""
     by_p = sorted(options, key=lambda o: (-o.probability, -o.option.expected_final_score))
     ranked: list[TargetOption] = []
     i = 0
