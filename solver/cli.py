@@ -549,9 +549,9 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
     from . import targets, win
     from .advisor import format_dice
 
-    targets.target_engine(variant)  # Kniffel 7: one line, before any work
-    opponent = parse_card(variant, opponent_text)
+    opponent = parse_card(variant, opponent_text)  # bad cards: one line, before any engine is built
     win.check_opponent(card, opponent)
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
