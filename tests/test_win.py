@@ -106,7 +106,7 @@ def run_cli(tmp_path, *args):
     [
         (["advise", "kniffel", "33516", "--target", "200", "--opponent", "chance=20"], "--opponent"),
         (["advise", "kniffel", "33516", "--opponent", "nonsense=3"], "nonsense"),
-        (["advise", "yatzy", "33516", "--opponent", "kniffel=50"], "kniffel"),
+        (["advise", "yatzy", "33516", "--opponent", "sixes=7"], "sixes"),
         (["simulate", "kniffel", "--versus", "--target", "200"], "--versus"),
     ],
 )
