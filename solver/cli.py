@@ -297,14 +297,22 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
     parsed = parse_card(variant, card)
     targets.check_target(variant, parsed, target)
-    table = get_target_table(variant, _settings(ctx))
-    result = targets.chances(variant, table, parsed, target)
+    from .win import probability_expected_play
+
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    table = get_target_table(variant, settings)
+    result = targets.chances(
+        variant, table, parsed, target, lambda c, t: probability_expected_play(variant, values, c, t)
+    )
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
     click.echo(
         f"{variant.name}: from card {parsed.format() or '(empty)'} ({parsed.points} points), the best play "
-        f"reaches {target} or more with probability {result.probability:.6f} ({result.probability:.2%})"
+        f"reaches {target} or more with probability {result.probability:.6f} ({result.probability:.2%}); "
+        f"playing for the maximum expected score: {result.probability_expected_play:.6f} "
+        f"({result.probability_expected_play:.2%})"
     )
 
 
@@ -398,9 +406,10 @@ def _looks_like_dice(text: str) -> bool:
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output (schema in README).")
 @click.option("--target", type=int, default=None, help="Play to finish with at least this score (not for the mean).")
+@click.option("--opponent", default=None, help="Play to beat this card's player (who plays for the mean).")
 @lang_option
 @click.pass_context
-def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, keep_one, as_json, target):
+def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, keep_one, as_json, target, opponent):
     """What to keep after this roll, or which box to fill (default variant: kniffel).
 
     \b
@@ -420,11 +429,17 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
     dice = dice if dice is not None else dice_arg
     if dice is None:
         raise click.UsageError(t("err_advise_dice", variant=variant.name))
-    if target is not None:
+    if target is not None and opponent is not None:
+        from .win import OpponentError
+
+        raise OpponentError("--target and --opponent do not go together: play to reach a score or to beat a card")
+    if target is not None or opponent is not None:
         from .advisor import parse_dice
 
-        rolled = parse_dice(variant, dice)
-        return _advise_target(ctx, variant, parse_card(variant, card), rolled, roll, box_now, show_all, as_json, target)
+        parsed, rolled = parse_card(variant, card), parse_dice(variant, dice)
+        if opponent is not None:
+            return _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent)
+        return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)
     table = _table(variant, _settings(ctx))
     advice = table.advise(card, dice, roll, box_now=box_now, spread=True)
     if as_json:
@@ -508,6 +523,63 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
         click.echo(f"  ... {len(options) - len(shown)} more (--all shows every option)")
 
 
+def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):
+    """advise --opponent: every option ranked by the probability of beating the opponent's final score."""
+    from . import targets, win
+    from .advisor import format_dice
+
+    opponent = parse_card(variant, opponent_text)  # bad cards: one line, before any engine is built
+    win.check_opponent(card, opponent)
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    opp_pmf = win.opponent_pmf(variant, values, opponent)
+    action, options = win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now)
+    best = options[0]
+    then = None
+    if action == "keep" and len(best.option.keep) == variant.n_dice:  # stopping: the box comes next
+        then = win.opponent_options(variant, table, advisor, card, rolled, 3, opp_pmf)[1][0]
+    p_win = win.win_probability(opp_pmf, card, table)
+    opp_mean = float(np.arange(opp_pmf.shape[0]) @ opp_pmf)
+    if as_json:
+        out = {
+            "variant": variant.name,
+            "card": card.format(),
+            "opponent": opponent.format(),
+            "dice": list(rolled),
+            "roll": roll,
+            "action": action,
+            "win": p_win,
+            "opponent_expected_final_score": opp_mean,
+            "expected_final_score": advisor.expected_final(card),
+            "best": best.as_dict(variant),
+            "then": then.as_dict(variant) if then else None,
+            "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
+            "options_total": len(options),
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   (card {card.format() or 'empty'}: "
+        f"{card.points} points; opponent {opponent.points} points, expects {opp_mean:.1f}; "
+        f"P(win) {p_win:.2%} at the start of this turn, a tie is not a win)"
+    )
+    click.echo(
+        f"Best to win: {best.option.text}"
+        + (f", then {then.option.text}" if then else "")
+        + f"  -> beats the opponent with probability {best.win:.4%}"
+    )
+    shown = options if show_all else options[:10]
+    width = max(len(o.option.text) for o in shown)
+    click.echo(f"  {'#':>3}  {'option':<{width}}  {'P(win)':>9}  {'expected':>9}")
+    for i, o in enumerate(shown, 1):
+        click.echo(f"  {i:>3}  {o.option.text:<{width}}  {o.win:>9.4%}  {o.option.expected_final_score:>9.2f}")
+    if len(shown) < len(options):
+        click.echo(f"  ... {len(options) - len(shown)} more (--all shows every option)")
+
+
 @cli.command()
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
 @click.option("--roll-for-me", is_flag=True, help="Roll the dice instead of asking for them.")
@@ -584,8 +656,9 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
 @click.option("--target", type=int, default=None, help="Play to reach this score instead; report how often it is.")
+@click.option("--versus", is_flag=True, help="Pairs of games: the win strategy against a max-expected player.")
 @click.pass_context
-def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target):
+def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, versus):
     """Play many games with the optimal strategy and report the score distribution.
 
     \b
@@ -596,6 +669,14 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target):
 
     from . import simulation as sim
 
+    if versus:
+        from .win import VERSUS_DEFAULT_PAIRS, OpponentError
+
+        if target is not None or plot:
+            raise OpponentError("--versus goes without --target and --plot")
+        if ctx.get_parameter_source("games") is click.core.ParameterSource.DEFAULT:
+            games = VERSUS_DEFAULT_PAIRS  # each pair costs exact opponent distributions: far slower than a game
+        return _simulate_versus(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json)
     if target is not None:
         return _simulate_target(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json, target)
 
@@ -813,6 +894,42 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     click.echo(
         f"{variant.title}: {games:,} games played to reach {target} (seed {seed}, {seconds:.2f} s): "
         f"reached in {run.p_reached:.4%} ± {run.stderr:.4%} (table: {expected:.4%})"
+    )
+
+
+def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
+    """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
+    from tqdm import tqdm
+
+    from . import targets, win
+    from .spread import moments
+
+    variant = find_variant(variant_name, keep_one)
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    t0 = time.perf_counter()
+    with tqdm(
+        total=pairs,
+        desc=f"simulate {variant.name} versus",
+        unit="pair",
+        file=sys.stderr,
+        disable=None if settings.progress else True,
+        leave=False,
+    ) as bar:
+        m2 = moments(variant, values, settings.tables_dir)
+        run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
+    seconds = time.perf_counter() - t0
+    out = {"variant": variant.name, **run.as_dict(), "seconds": round(seconds, 3)}
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.title}: {pairs:,} pairs, win strategy against a max-expected player (seed {seed}, "
+        f"{seconds:.1f} s): {run.wins} wins, {run.ties} ties, {run.losses} losses; win rate (ties half) "
+        f"{run.win_rate:.2%} ± {run.stderr:.2%}; wins / (wins + losses) {run.h2h:.2%} ± {run.h2h_stderr:.2%}"
     )
 
 

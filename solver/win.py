@@ -1,0 +1,319 @@
+"""Playing to win (issue 13): against an opponent who plays for the maximum expected score.
+
+Each option is valued  sum_i P(opponent finishes with i) * P(I finish with at least i + 1 | option):
+the opponent's final-score pmf comes from the exact forward pass (distribution.final_pmf), my
+probabilities from the target table, for every need at once (dp.target_vectors). A tie (equal final
+scores) counts as not winning. Exact when the opponent's card is full; otherwise it is the usual
+rule of playing against the opponent's distribution as if it were fixed (the opponent does not
+react to me because it plays for the mean), not the exact two-player optimum (about 2^48 states).
+
+Needs beyond the target table's reach (more than N points above my card) count as unreachable, so
+an opponent score above my points + N counts as a loss: a lower bound, off by at most
+P(opponent finishes above my points + N).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from math import erf
+
+import numpy as np
+
+from .advisor import Advisor, Option
+from .cards import Card
+from .distribution import final_pmf
+from .dp.forward import forward_pmf
+from .dp.target_vectors import target_keep_vectors
+from .errors import KniffelError
+from .rules import Variant
+from .targets import TargetTable
+
+VERSUS_DEFAULT_PAIRS = 200  # simulate --versus without -n
+# simulate --versus: the opponent's exact pmf (forward pass) once it has at most this many boxes left;
+# earlier, a forward pass costs seconds to minutes per state (29 s from one filled yatzy box on the
+# loaded test machine), so a discretised normal with the exact mean and standard deviation stands in
+EXACT_LEFT = 5
+WIN_TIE = 1e-9  # win probabilities closer than this count as equal (then the higher expected score first)
+
+
+class OpponentError(KniffelError):
+    """An opponent request that cannot be answered."""
+
+
+def probability_expected_play(variant: Variant, values: np.ndarray, card: Card, target: int) -> float:
+    """P(final score >= target) when the rest of the game is played for the maximum expected score
+    (the exact distribution of the forward pass)."""
+    pmf = final_pmf(variant, values, card)
+    return float(pmf[max(target, 0) :].sum())
+
+
+def check_opponent(card: Card, opponent: Card) -> None:
+    if card.full:
+        raise OpponentError("the card is full: the game is over, there is nothing to advise")
+    if opponent.variant != card.variant:
+        raise OpponentError(
+            f"the opponent's card is a {opponent.variant.name} card, yours is {card.variant.name}: "
+            "both play the same variant"
+        )
+
+
+# -- my side: P(reaching every need) ----------------------------------------------------------------
+def state_vector(table: TargetTable, card: Card) -> np.ndarray:
+    """P(at least n more points) from `card` at the start of a turn, n = 1..L (0 beyond L)."""
+    if card.full:
+        return np.zeros(0)
+    lay = table.layout
+    mask, upper, flag = card.state
+    ln = int(lay.length[mask, flag])
+    col = int(lay.col[lay.row[mask, flag], upper])
+    if col < 0:
+        raise OpponentError(f"the card {card.format()!r} cannot occur under the rules of {table.variant.name}")
+    start = int(lay.offset[mask, flag]) + col * ln
+    return np.asarray(table.flat[start : start + ln], dtype=np.float64)
+
+
+def turn_vectors(table: TargetTable, card: Card) -> tuple[np.ndarray, np.ndarray]:
+    """(after roll 2, after roll 1): (K, L) probabilities of reaching every need, per keep."""
+    mask, upper, flag = card.state
+    return target_keep_vectors(table.engine, table.layout, table.flat, mask, upper, flag)
+
+
+def win_values(opponent_pmf: np.ndarray, points: int, vectors: np.ndarray) -> np.ndarray:
+    """P(my final > opponent's final) for each row of `vectors` (P(at least n more), n = 1..L) when I
+    have `points` now: opponent scores below `points` are beaten for sure, score i needs i + 1 - points."""
+    beaten = float(opponent_pmf[:points].sum())
+    seg = opponent_pmf[points : points + vectors.shape[-1]]
+    return beaten + vectors[..., : seg.shape[0]] @ seg
+
+
+def win_probability(opponent_pmf: np.ndarray, card: Card, table: TargetTable) -> float:
+    """P(I beat the opponent) from `card` at the start of a turn (or full), playing to win."""
+    return float(win_values(opponent_pmf, card.points, state_vector(table, card)))
+
+
+# -- advise --opponent ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WinOption:
+    option: Option
+    win: float  # P(finishing above the opponent), a tie is not a win
+
+    def as_dict(self, variant: Variant) -> dict:
+        return {**self.option.as_dict(variant), "win": self.win}
+
+
+def _rank(options: list[WinOption]) -> list[WinOption]:
+    """By win probability; within WIN_TIE of each other by expected final score."""
+    return sorted(options, key=lambda o: (-round(o.win / WIN_TIE), -o.option.expected_final_score))
+
+
+def opponent_pmf(variant: Variant, values: np.ndarray, opponent: Card) -> np.ndarray:
+    """The opponent's final-score pmf under max-expected play (a point mass for a full card)."""
+    return final_pmf(variant, values, opponent)
+
+
+def opponent_options(
+    variant: Variant,
+    table: TargetTable,
+    advisor: Advisor,
+    card: Card,
+    dice,
+    roll: int,
+    opp_pmf: np.ndarray,
+    box_now: bool = False,
+) -> tuple[str, list[WinOption]]:
+    """('keep' or 'box', every option ranked by the probability of beating the opponent)."""
+    action, options = advisor.advise(card, dice, roll, box_now)
+    if action == "box":
+        ranked = []
+        for o in options:
+            after = card.with_entry(o.box, o.points, o.extra)
+            ranked.append(WinOption(o, win_probability(opp_pmf, after, table)))
+        return action, _rank(ranked)
+    after_second, after_first = turn_vectors(table, card)
+    wins = win_values(opp_pmf, card.points, after_first if roll == 1 else after_second)
+    ranked = [WinOption(o, float(wins[advisor.keep_index[_counts(variant, o.keep)]])) for o in options]
+    return action, _rank(ranked)
+
+
+def _counts(variant: Variant, dice) -> tuple[int, ...]:
+    return tuple(sum(1 for d in dice if d == f) for f in variant.faces)
+
+
+# -- simulate --versus ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Versus:
+    pairs: int
+    wins: int
+    ties: int
+    losses: int
+    seed: int
+
+    @property
+    def win_rate(self) -> float:
+        """Ties counted half."""
+        return (self.wins + 0.5 * self.ties) / self.pairs
+
+    @property
+    def stderr(self) -> float:
+        x = np.array([1.0] * self.wins + [0.5] * self.ties + [0.0] * self.losses)
+        return float(x.std(ddof=1) / np.sqrt(self.pairs)) if self.pairs > 1 else float("nan")
+
+    @property
+    def h2h(self) -> float:
+        """Wins / (wins + losses): ties left out, as the published head-to-head figure counts."""
+        decided = self.wins + self.losses
+        return self.wins / decided if decided else float("nan")
+
+    @property
+    def h2h_stderr(self) -> float:
+        decided = self.wins + self.losses
+        p = self.h2h
+        return float(np.sqrt(p * (1 - p) / decided)) if decided else float("nan")
+
+    def as_dict(self) -> dict:
+        return {
+            "pairs": self.pairs,
+            "seed": self.seed,
+            "wins": self.wins,
+            "ties": self.ties,
+            "losses": self.losses,
+            "win_rate": self.win_rate,
+            "stderr": self.stderr,
+            "h2h": self.h2h,
+            "h2h_stderr": self.h2h_stderr,
+        }
+
+
+def _sub_keeps(dice: tuple[int, ...], faces) -> list[tuple[int, ...]]:
+    counts = [sum(1 for d in dice if d == f) for f in faces]
+    return [
+        tuple(f for f, c in zip(faces, kept) for _ in range(c)) for kept in product(*(range(c + 1) for c in counts))
+    ]
+
+
+def _roll(rng, faces, n: int) -> tuple[int, ...]:
+    return tuple(int(x) for x in rng.choice(faces, n))
+
+
+def _play_turn(variant, advisor, card, rng, choose_keep, choose_box) -> Card:
+    """One turn: choose_keep(dice, roll) -> kept faces, choose_box(dice) -> the card after."""
+    n_dice = variant.n_dice
+    dice = tuple(sorted(_roll(rng, variant.faces, n_dice)))
+    for roll in (1, 2):
+        kept = choose_keep(dice, roll)
+        if len(kept) == n_dice:
+            break
+        dice = tuple(sorted(kept + _roll(rng, variant.faces, n_dice - len(kept))))
+    return choose_box(dice)
+
+
+def _expected_turn(variant, advisor: Advisor, card: Card, rng) -> Card:
+    """The max-expected player's turn: the advisor's first option each time."""
+
+    def keep(dice, roll):
+        return advisor.keep_options(card, dice, roll)[0].keep
+
+    def box(dice):
+        o = advisor.box_options(card, dice)[0]
+        return card.with_entry(o.box, o.points, o.extra)
+
+    return _play_turn(variant, advisor, card, rng, keep, box)
+
+
+def _win_turn(variant, table, advisor, card, opp_pmf, rng, vector_cache) -> Card:
+    """My turn, each decision maximising P(beating the opponent's final score) (ties in that
+    probability: the option the advisor ranks first, i.e. the higher expected score)."""
+    key = card.state
+    if key not in vector_cache:
+        if len(vector_cache) > 20_000:
+            vector_cache.clear()
+        vector_cache[key] = turn_vectors(table, card)
+    after_second, after_first = vector_cache[key]
+    by_roll = {1: win_values(opp_pmf, card.points, after_first), 2: win_values(opp_pmf, card.points, after_second)}
+    min_keep = variant.min_keep_last_reroll
+
+    def keep(dice, roll):
+        wins = by_roll[roll]
+        best, best_w = (), -1.0
+        for o in advisor.keep_options(card, dice, roll):  # by expected score: ties go to the better one
+            if roll == 2 and len(o.keep) < min_keep:
+                continue
+            w = float(wins[advisor.keep_index[_counts(variant, o.keep)]])
+            if w > best_w + WIN_TIE:
+                best, best_w = o.keep, w
+        return best
+
+    def box(dice):
+        best_card, best_w = None, -1.0
+        for o in advisor.box_options(card, dice):
+            after = card.with_entry(o.box, o.points, o.extra)
+            w = win_probability(opp_pmf, after, table)
+            if w > best_w + WIN_TIE:
+                best_card, best_w = after, w
+        assert best_card is not None
+        return best_card
+
+    return _play_turn(variant, advisor, card, rng, keep, box)
+
+
+def simulate_versus(
+    variant: Variant,
+    values: np.ndarray,
+    table: TargetTable,
+    advisor: Advisor,
+    pairs: int,
+    seed: int = 0,
+    progress=None,
+    m2: np.ndarray | None = None,
+    exact_left: int = EXACT_LEFT,
+) -> Versus:
+    """`pairs` games of the win strategy (me) against a max-expected player, independent dice. Each
+    round the opponent plays first; at the start of my turn I take the opponent's final-score pmf from
+    its card: exact (forward pass, cached per opponent state within the run, shifted by its points)
+    when it has at most `exact_left` boxes left or `m2` is None, else a discretised normal with the
+    exact mean (values) and second moment (m2, the moment table of solver/spread.py)."""
+    my_rng = np.random.default_rng([seed, 1])
+    opp_rng = np.random.default_rng([seed, 2])
+    engine = table.engine
+    pmf_cache: dict = {}
+    vector_cache: dict = {}
+    wins = ties = losses = 0
+    for _ in range(pairs):
+        me, opp = Card(variant), Card(variant)
+        while not me.full:
+            opp = _expected_turn(variant, advisor, opp, opp_rng)
+            pmf = _opponent_final(engine, values, opp, pmf_cache, m2, exact_left)
+            me = _win_turn(variant, table, advisor, me, pmf, my_rng, vector_cache)
+        wins += me.points > opp.points
+        ties += me.points == opp.points
+        losses += me.points < opp.points
+        if progress is not None:
+            progress(1)
+    return Versus(pairs, wins, ties, losses, seed)
+
+
+def _opponent_final(engine, values, opp: Card, cache: dict, m2=None, exact_left: int = EXACT_LEFT) -> np.ndarray:
+    if opp.full:
+        pmf = np.zeros(opp.points + 1)
+        pmf[opp.points] = 1.0
+        return pmf
+    key = opp.state
+    if key not in cache:
+        if len(cache) > 50_000:
+            cache.clear()
+        if m2 is None or len(opp.variant.boxes) - len(opp.filled) <= exact_left:
+            cache[key] = forward_pmf(engine, values, *key, 0)  # the points still to come
+        else:
+            cache[key] = normal_pmf(float(values[key]), float(m2[key]))
+    rest = cache[key]
+    return np.concatenate([np.zeros(opp.points), rest])
+
+
+def normal_pmf(mean: float, second_moment: float) -> np.ndarray:
+    """A normal with this mean and second moment, discretised to the integers 0 .. mean + 6 sd."""
+    sd = max(np.sqrt(max(second_moment - mean * mean, 0.0)), 1e-9)
+    edges = (np.arange(int(mean + 6 * sd) + 2) - 0.5 - mean) / (sd * np.sqrt(2.0))
+    cdf = 0.5 * (1.0 + np.array([erf(x) for x in edges]))
+    pmf = np.diff(cdf)
+    return pmf / pmf.sum()
