@@ -259,10 +259,12 @@ class Advisor:
         # ranked before the objects are made (the tie rule of _rank), and made without
         # the dataclass __init__: this list is the hot path of `advise`
         efs = [points + x for x in vals[:n].tolist()]
-        code_list = codes[:n].tolist()
-        keeps = [c - self.n_boxes for c in code_list]
-        order = sorted(range(n), key=self._keep_rank(efs, code_list))
-        best = max(efs)
+        keeps = [c - self.n_boxes for c in codes[:n].tolist()]
+        order = sorted(range(n), key=efs.__getitem__, reverse=True)
+        best = efs[order[0]]
+        n_tied = next((i for i, j in enumerate(order) if efs[j] < best - TIE), n)
+        if n_tied > 1:  # the tie rule of _rank among the options tied for best (they come first)
+            order[:n_tied] = sorted(order[:n_tied], key=self._tie_key(codes))
         protos, new = self._keep_proto, Option.__new__
         options = []
         for j in order:
@@ -298,25 +300,25 @@ class Advisor:
         """The best option only (the first of advise's ranking), without building the others."""
         if roll not in (1, 2, 3):
             raise RuleError(f"roll must be 1, 2 or 3, not {roll}")
-        flag, points, r, n, _, codes, vals, pts = self._options(card, dice, roll)
+        flag, points, r, n, best, codes, vals, pts = self._options(card, dice, roll)
         efs = [points + x for x in vals[:n].tolist()]
-        if roll == 3:  # entries come in box order: the first within TIE of the best is the lowest box
-            top = max(efs)
-            j = next(i for i, e in enumerate(efs) if e >= top - TIE)
+        top = efs[best]  # the kernel's best: the first highest value
+        tied = [j for j, e in enumerate(efs) if e >= top - TIE]
+        if len(tied) > 1:  # the tie rule of _rank: entries come in box order, so the first is the lowest box
+            j = tied[0] if roll == 3 else min(tied, key=self._tie_key(codes))
+        else:
+            j = best
+        if roll == 3:
             return self._box_option(int(codes[j]), int(pts[j]), self._extra(flag, r), efs[j])
-        j = min(range(n), key=self._keep_rank(efs, codes[:n].tolist()))
         return self._keep_option(int(codes[j]), efs[j])
 
-    def _keep_rank(self, efs: list[float], codes: list[int]):
-        """Sort key of keep j: within TIE of the best, the tie rule of _rank (most dice, then the
-        smallest sorted faces); below it, by value."""
-        best, faces, n_boxes = max(efs), self._keep_faces, self.n_boxes
+    def _tie_key(self, codes):
+        """Among keeps tied for best (_rank's rule): the most dice, then the smallest sorted faces."""
+        faces, n_boxes = self._keep_faces, self.n_boxes
 
         def key(j: int):
-            if efs[j] >= best - TIE:
-                kept = faces[codes[j] - n_boxes]
-                return (0, -len(kept), kept)
-            return (1, -efs[j], ())
+            kept = faces[int(codes[j]) - n_boxes]
+            return (-len(kept), kept)
 
         return key
 
