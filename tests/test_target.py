@@ -206,7 +206,10 @@ def test_chances_and_advise_target_on_kniffel(kniffel_tables):
     res = cli_run(kniffel_tables, "chances", "kniffel", "--card", "chance=22", "--target", "300", "--json")
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
-    assert set(out) == {"variant", "card", "target", "probability"} and 0.1 < out["probability"] < 0.5
+    assert (
+        set(out) == {"variant", "card", "target", "probability", "probability_expected_play"}
+        and 0.1 < out["probability"] < 0.5
+    )
     res = cli_run(kniffel_tables, "advise", "kniffel", "--dice", "33516", "--target", "300", "--json", "--all")
     assert res.exit_code == 0, res.output
     adv = json.loads(res.stdout)

@@ -199,7 +199,7 @@ def create_app(
         params = query(request, allowed=("variant", "card", "dice", "roll", "box", "all"))
         box_now, show_all, roll = flag(params, "box"), flag(params, "all"), roll_number(params)
         table = table_for(params, "kniffel")  # the CLI's default variant
-        advice = table.advise(params.get("card", ""), params.get("dice", ""), roll, box_now=box_now)
+        advice = table.advise(params.get("card", ""), params.get("dice", ""), roll, box_now=box_now, spread=True)
         return advice.as_dict(all_options=show_all)
 
     def distribution(request: Request):
