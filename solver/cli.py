@@ -384,6 +384,18 @@ def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
     return rows
 
 
+def _echo_chance_rows(options, show_all: bool, label: str, chance) -> None:
+    """The ranked options of `advise --target` / `--opponent`: a chance column, then the expected score."""
+    shown = options if show_all else options[:10]
+    width = max(len(o.option.text) for o in shown)
+    col = max(len(label), 9)
+    click.echo(f"  {'#':>3}  {'option':<{width}}  {label:>{col}}  {'expected':>9}")
+    for i, o in enumerate(shown, 1):
+        click.echo(f"  {i:>3}  {o.option.text:<{width}}  {chance(o):>{col}.4%}  {o.option.expected_final_score:>9.2f}")
+    if len(shown) < len(options):
+        click.echo(f"  ... {len(options) - len(shown)} more (--all shows every option)")
+
+
 def _variant_or_default(variant_name):
     return variant_name or "kniffel"
 
@@ -514,13 +526,7 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
         + (f", then {then.option.text}" if then else "")
         + f"  -> reaches {target} with probability {best.probability:.4%}"
     )
-    shown = options if show_all else options[:10]
-    width = max(len(o.option.text) for o in shown)
-    click.echo(f"  {'#':>3}  {'option':<{width}}  {'P(>= target)':>12}  {'expected':>9}")
-    for i, o in enumerate(shown, 1):
-        click.echo(f"  {i:>3}  {o.option.text:<{width}}  {o.probability:>12.4%}  {o.option.expected_final_score:>9.2f}")
-    if len(shown) < len(options):
-        click.echo(f"  ... {len(options) - len(shown)} more (--all shows every option)")
+    _echo_chance_rows(options, show_all, "P(>= target)", lambda o: o.probability)
 
 
 def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):
@@ -571,13 +577,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
         + (f", then {then.option.text}" if then else "")
         + f"  -> beats the opponent with probability {best.win:.4%}"
     )
-    shown = options if show_all else options[:10]
-    width = max(len(o.option.text) for o in shown)
-    click.echo(f"  {'#':>3}  {'option':<{width}}  {'P(win)':>9}  {'expected':>9}")
-    for i, o in enumerate(shown, 1):
-        click.echo(f"  {i:>3}  {o.option.text:<{width}}  {o.win:>9.4%}  {o.option.expected_final_score:>9.2f}")
-    if len(shown) < len(options):
-        click.echo(f"  ... {len(options) - len(shown)} more (--all shows every option)")
+    _echo_chance_rows(options, show_all, "P(win)", lambda o: o.win)
 
 
 @cli.command()
