@@ -290,6 +290,7 @@ function updateUrl() {
 async function refresh() {
   const seq = ++state.seq;
   updateUrl();
+  saveGame(); // now, not after the answers: a reload right after a move must not lose it
   $("error").textContent = "";
   const base = { variant: state.v.variant, card: cardText() };
   const jobs = [api("/api/value", base)];
@@ -309,7 +310,6 @@ async function refresh() {
   state.shown = 0;
   $("error").textContent = errors.join(" ");
   renderAll();
-  saveGame();
   if (state.distribution && value.ok && !cardFull()) refreshChart(seq, base);
   else if (!value.ok || cardFull()) $("chart").hidden = true;
 }
