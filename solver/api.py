@@ -30,7 +30,8 @@ from .advisor import Advisor, Option, make_advisor, parse_dice
 from .cards import Card, parse_card
 from .dice import MAX_SEED
 from .errors import KniffelError
-from .rules import PRESETS, RuleError, Variant, find_variant
+from .presets import PRESETS, find_variant
+from .rules import RuleError, Variant
 
 CardLike = str | Mapping[str, int] | Card | None
 DiceLike = str | Sequence[int]

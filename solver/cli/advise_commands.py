@@ -8,7 +8,7 @@ import click
 import numpy as np
 
 from ..cards import parse_card
-from ..rules import PRESETS, find_variant
+from ..presets import PRESETS, find_variant
 from ..texts import t
 from .base import (
     _advisor,

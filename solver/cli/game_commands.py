@@ -10,7 +10,8 @@ import click
 
 from ..errors import KniffelError
 from ..files import check_writable_file
-from ..rules import RuleError, find_variant
+from ..presets import find_variant
+from ..rules import RuleError
 from ..texts import t
 from .base import DEFAULT_GAME_FILE, _advisor, _settings, _speak, _variant_or_default, cli, lang_option
 

@@ -14,7 +14,7 @@ from ..cards import parse_card
 from ..dice import MAX_SEED
 from ..errors import KniffelError
 from ..files import check_writable_file
-from ..rules import find_variant
+from ..presets import find_variant
 from .base import _advisor, _settings, _variant_or_default, cli, get_table, get_target_table
 
 

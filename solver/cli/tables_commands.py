@@ -7,7 +7,7 @@ import json
 import click
 
 from .. import tables
-from ..rules import PRESETS, find_variant
+from ..presets import PRESETS, find_variant
 from ..texts import choose_language, set_language, t
 from .base import _settings, _table, cli, lang_option, solve_table, solve_target_table
 

@@ -37,8 +37,9 @@ from ..advisor import make_advisor
 from ..api import Table, as_card
 from ..cards import Card
 from ..errors import KniffelError
+from ..presets import find_variant
 from ..reports import value_report, variants_report
-from ..rules import Variant, find_variant
+from ..rules import Variant
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUERY = 1000  # characters in the whole query string
