@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from solver import files, tables
+from solver import dp, files, tables
 from solver.cli import cli
 from solver.game import Game
 from solver.presets import KNIFFEL, KNIFFEL7
@@ -137,7 +137,7 @@ SMALL7 = KNIFFEL7.reduced(boxes=["sevens", "super_kniffel", "chance"], n_dice=3,
 
 
 def small_checkpoint(d: Path):
-    values = np.zeros(tables.table_shape(SMALL7))
+    values = np.zeros(dp.table_shape(SMALL7))
     tables.save_checkpoint(SMALL7, d, values, 1, 10, 1.5)
     return tables.checkpoint_paths(SMALL7, d)[1]
 
@@ -176,7 +176,7 @@ def test_damaged_checkpoint_array_is_refused(tmp_path):
 
 
 def test_damaged_checkpoint_stops_the_cli_before_solving(tmp_path):
-    tables.save_checkpoint(KNIFFEL7, tmp_path, np.zeros(tables.table_shape(KNIFFEL7)), 5, 10, 1.0)
+    tables.save_checkpoint(KNIFFEL7, tmp_path, np.zeros(dp.table_shape(KNIFFEL7)), 5, 10, 1.0)
     edit_sidecar(tables.checkpoint_paths(KNIFFEL7, tmp_path)[1], lambda m: {**m, "next_layer": "x"})
     res = run(tmp_path, "solve", "kniffel7")
     one_line_error(res, ".kniffel7.checkpoint.json", "next_layer", "start the solve over")
@@ -223,11 +223,11 @@ SAVER = textwrap.dedent(
     import sys, time
     from pathlib import Path
     import numpy as np
-    from solver import tables
+    from solver import dp, tables
     from solver.game import Game
     from solver.presets import KNIFFEL
     d = Path(sys.argv[1])
-    arrays = [np.full(tables.table_shape(KNIFFEL), float(i)) for i in (1, 2)]
+    arrays = [np.full(dp.table_shape(KNIFFEL), float(i)) for i in (1, 2)]
     games = [Game(KNIFFEL), Game(KNIFFEL)]
     games[1].add_roll((1, 2, 3, 4, 5))
     i = 0
