@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .advisor import Advisor, Option
 from .cards import Card, entry_rules
+from .dice import MAX_SEED
 from .errors import KniffelError
 from .files import atomic_write_bytes, parse_json, read_bounded
 from .presets import PRESETS
@@ -126,6 +128,8 @@ class Game:
     def next_random_roll(self) -> tuple[int, ...]:
         """Roll the dice not kept, each from its own faces, reproducibly from (seed, position in the game)."""
         p = self.point()
+        if self.seed is None:  # no --seed: a fresh one, saved with the game so that a resumed game rolls on alike
+            self.seed = secrets.randbelow(MAX_SEED + 1)
         rng = random.Random(f"{self.seed}:{len(self.events)}")
         if not self.variant.identical_dice:
             return tuple(p.dice[d] if d in p.kept_dice else rng.choice(die) for d, die in enumerate(self.variant.dice))

@@ -143,3 +143,25 @@ def test_damaged_or_foreign_game_files(tmp_path, content, fragment):
     path.write_text(content)
     res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "review", str(path)])
     assert res.exit_code == 2 and fragment in res.stderr and res.stderr.count("\n") == 1
+
+
+def test_games_rolled_for_me_without_a_seed_get_their_own_dice_and_keep_them_on_resume(tmp_path):
+    """Without --seed every game used to roll from the text "None": the same dice in every game."""
+    games = [Game(PRESETS["kniffel"], roll_for_me=True) for _ in range(4)]
+    first_rolls = set()
+    for game in games:
+        rolls = []
+        for roll in range(3):
+            dice = game.next_random_roll()
+            game.add_roll(dice)
+            rolls.append(dice)
+            if roll < 2:
+                game.add_keep(())
+        first_rolls.add(tuple(rolls))
+        assert game.seed is not None
+    assert len(first_rolls) == 4  # four games alike by chance: about 1 in 10^30
+    path = tmp_path / "g.json"
+    games[0].save(path)
+    resumed = Game.load(path)
+    assert resumed.seed == games[0].seed
+    assert resumed.next_random_roll() == games[0].next_random_roll()
