@@ -177,3 +177,31 @@ def test_a_killed_game_leaves_a_loadable_record(kdir, tmp_path):
     proc.wait()
     game = load_game(f)
     assert isinstance(game, TableGame) and len(game.events) > 5
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_win_advice_plays_for_the_leader_then_for_the_target(tmp_path, seed):
+    """A reduced variant (4 boxes, 2 dice), three players, every advice taken: before the last turn the
+    advice beats the leader's distribution (advise --opponent), in the last turn the best other score
+    (the target); the chance shown for the last box is 1 exactly when that box wins."""
+    from solver import dp
+    from solver.advisor import Advisor
+    from solver.presets import PRESETS
+    from solver.table_play import TablePlayLoop
+    from solver.targets import build_target_table
+
+    variant = PRESETS["yatzy"].reduced(boxes=["ones", "one_pair", "two_pairs", "chance"], n_dice=2, bonuses=[(2, 50)])
+    values = dp.solve(variant)[0]
+    game = TableGame(variant, ["A", "B", "C"], seed=seed, roll_for_me=True)
+    loop = TablePlayLoop(game, Advisor(variant, values), tmp_path / "g.json", target_table=build_target_table(variant))
+    said: list[str] = []
+    loop.say = said.append  # type: ignore[method-assign]
+    loop.ask = lambda prompt: ""  # type: ignore[method-assign]
+    loop.run()
+    text = "\n".join(said)
+    assert game.finished and "== Game over ==" in text
+    assert "To win against the leader" in text
+    last = [line for line in said if line.startswith("  To win: ")][-1]
+    scores = [c.points for c in game.cards()]
+    assert last.endswith("100.00%") == (scores[2] > max(scores[:2]))
+    assert f"{max(scores[:2]) + 1} points beat" in last
