@@ -205,3 +205,26 @@ def test_win_advice_plays_for_the_leader_then_for_the_target(tmp_path, seed):
     scores = [c.points for c in game.cards()]
     assert last.endswith("100.00%") == (scores[2] > max(scores[:2]))
     assert f"{max(scores[:2]) + 1} points beat" in last
+
+
+def test_opponent_pmf_is_computed_once_per_state_and_shifted_by_the_points(monkeypatch):
+    """advise --opponent and the win advice: one forward pass per opponent state (cached), the same pmf
+    as the distribution's for any points on the card."""
+    from solver import dp, win
+    from solver.cards import Card
+    from solver.distribution import final_pmf
+    from solver.presets import PRESETS
+
+    variant = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=2, bonuses=[(6, 10)])
+    values = dp.solve(variant)[0]
+    chance = variant.box_index("chance")
+    cards = [Card(variant, {chance: p}) for p in (7, 12, 2)]
+    assert len({c.state for c in cards}) == 1
+    expected = [final_pmf(variant, values, c) for c in cards]
+    calls = []
+    real = win.final_pmf
+    monkeypatch.setattr(win, "final_pmf", lambda *a: calls.append(a) or real(*a))
+    for card, pmf in zip(cards, expected):
+        got = win.opponent_pmf(variant, values, card)
+        assert got.shape == pmf.shape and np.allclose(got, pmf, atol=1e-15)
+    assert len(calls) == 1
