@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .cards import Card
-from .distribution import final_pmf, win_alone
+from .distribution import win_alone
 from .errors import KniffelError
 from .files import atomic_write_bytes, parse_json, read_bounded
 from .game import FORMAT, MAX_FILE_BYTES, Game, GameFileError, Point, _is_int, _short
@@ -233,17 +233,15 @@ def load_game(path: Path) -> Game | TableGame:
 class WinChances:
     """Every player's chance of finishing first alone (each playing for the maximum expected score from
     now on, independent dice): the exact final-score distributions of solver/distribution.py, one
-    forward pass per (state, points) seen, cached for the whole game (a turn adds one)."""
+    forward pass per state seen (win.opponent_pmf's cache: a turn adds one)."""
 
     def __init__(self, variant: Variant, values: np.ndarray, engine=None):
         self.variant, self.values, self.engine = variant, values, engine
-        self._pmfs: dict[tuple, np.ndarray] = {}
 
     def pmf(self, card: Card) -> np.ndarray:
-        key = (card.state, card.points)
-        if key not in self._pmfs:
-            self._pmfs[key] = final_pmf(self.variant, self.values, card, self.engine)
-        return self._pmfs[key]
+        from .win import opponent_pmf  # cached per state: shifted by the card's points
+
+        return opponent_pmf(self.variant, self.values, card, self.engine)
 
     def __call__(self, cards: list[Card]) -> tuple[list[float], float]:
         """(P(player i wins alone) for each, P(a tie for first))."""

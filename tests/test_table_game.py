@@ -228,3 +228,31 @@ def test_opponent_pmf_is_computed_once_per_state_and_shifted_by_the_points(monke
         got = win.opponent_pmf(variant, values, card)
         assert got.shape == pmf.shape and np.allclose(got, pmf, atol=1e-15)
     assert len(calls) == 1
+
+
+def test_any_change_to_a_table_record_is_a_game_or_a_game_file_error(kdir, tmp_path):
+    f = tmp_path / "g.json"
+    new_table(kdir, f, "Anna,Ben", 6, "\n" * 12 + "q\n")
+    data = json.loads(f.read_text())
+    changes = [
+        lambda e: e.pop("player"),
+        lambda e: e.update(player=5),
+        lambda e: e.update(player=-1),
+        lambda e: e.update(player="0"),
+        lambda e: e.update(player=True),
+        lambda e: e.update(player=1 - e["player"]),
+        lambda e: e.update(roll=[9, 9]) if "roll" in e else e.update(extra=-1),
+    ]
+    tops = [("players", "Anna,Ben"), ("players", ["Anna", 2]), ("players", ["A"] * 7), ("scores", [1, 2])]
+    tops += [("version", 3), ("events", {}), ("finished", True), ("seed", "7")]
+    for i in range(len(data["events"])):
+        for change in changes:
+            bad = json.loads(json.dumps(data))
+            change(bad["events"][i])
+            with pytest.raises(GameFileError):
+                TableGame.from_json(bad)
+    for key, value in tops:
+        bad = {**data, key: value}
+        with pytest.raises(GameFileError):
+            f.write_text(json.dumps(bad))
+            load_game(f)
