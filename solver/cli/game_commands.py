@@ -131,10 +131,17 @@ def review(ctx, game_file, as_json):
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
     """
     from ..explain import dice_text, faces_text, loss_text, option_text, signed
-    from ..game import Game, decisions
+    from ..game import decisions
+    from ..table_game import TableGame, load_game
     from ..texts import die_name
 
-    game = Game.load(Path(game_file))
+    loaded = load_game(Path(game_file))
+    if isinstance(loaded, TableGame):
+        raise KniffelError(
+            f"{game_file} is a game of {len(loaded.names)} players; review reads one-player games "
+            "(the end of a table game shows what every player's decisions cost)"
+        )
+    game = loaded
     _speak(ctx, game.variant)
     advisor = _advisor(game.variant, _settings(ctx))
     steps = decisions(game, advisor)
