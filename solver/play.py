@@ -194,11 +194,19 @@ class PlayLoop:
         self.game.add_roll(dice)
         self.save()
 
+    def keeps_ranked(self, p, options) -> list:
+        """The keep options in the order advised (the first is what Enter takes)."""
+        return tie_order(options)
+
+    def box_ranked(self, p) -> list:
+        """The box options for the dice shown, in the order advised."""
+        return tie_order(self.advisor.box_options(p.card, p.dice))
+
     def advice_lines(self, p, options) -> None:
         best = options[0]
         text = option_text(self.v, best, p.dice)
         if best.kind == "keep" and len(best.keep) == self.v.n_dice:
-            then = tie_order(self.advisor.box_options(p.card, p.dice))[0]
+            then = self.box_ranked(p)[0]
             then_text = option_text(self.v, then, p.dice)
             self.say(t("advice_then", text=text, then=then_text, expected=best.expected_final_score))
         else:
@@ -222,7 +230,7 @@ class PlayLoop:
         if action == "box":
             self.choose_box(p)
             return
-        options = tie_order(options)
+        options = self.keeps_ranked(p, options)
         self.advice_lines(p, options)
         text = self.ask(t("prompt_keep"))
         if self.command(text, p, options):
@@ -231,7 +239,7 @@ class PlayLoop:
         if word == "":
             best = options[0]
             if len(best.keep) == self.v.n_dice:  # the whole advice: stop, and the box it named
-                self.score(p, "", tie_order(self.advisor.box_options(p.card, p.dice)))
+                self.score(p, "", self.box_ranked(p))
             else:
                 self.keep(p, best)
             return
@@ -240,7 +248,7 @@ class PlayLoop:
             return
         is_box, rest = strip_word(text, "words_box")
         if is_box:
-            self.score(p, rest, tie_order(self.advisor.box_options(p.card, p.dice)))
+            self.score(p, rest, self.box_ranked(p))
             return
         if word in words("words_none"):
             self.keep(p, next(o for o in options if not o.keep))
@@ -251,7 +259,7 @@ class PlayLoop:
         except RuleError:
             if not (any(c.isalpha() for c in text) and self.is_box(text)):
                 raise
-            self.score(p, text, tie_order(self.advisor.box_options(p.card, p.dice)))  # a box name: score it now
+            self.score(p, text, self.box_ranked(p))  # a box name: score it now
 
     def is_box(self, text: str) -> bool:
         try:
@@ -297,7 +305,7 @@ class PlayLoop:
     def choose_box(self, p) -> None:
         """The box prompt (after the last roll, or after stopping): advice, then a box name; 'options',
         'card' and 'help' answer and ask again; a refused box says why and asks again."""
-        options = tie_order(self.advisor.box_options(p.card, p.dice))
+        options = self.box_ranked(p)
         self.advice_lines(p, options)
         while True:
             text = self.ask(t("prompt_box"))
@@ -325,6 +333,9 @@ class PlayLoop:
         self.game.add_box(choice.box, choice.points, choice.extra)
         self.save()
         self.say(t("scored", text=option_text(self.v, choice, p.dice)))
+        self.after_score()
+
+    def after_score(self) -> None:
         card = self.game.point().card
         if not card.full:
             self.say(score_sheet(card, self.advisor.expected_final(card)))

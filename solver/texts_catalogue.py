@@ -142,6 +142,20 @@ EN = {
     "variants_start": "start value {value:.4f}",
     "variants_no_table": "no table yet",
     "variants_options": " (options: {options})",
+    # -- play --players (a table of 2-6) --------------------------------------------------------
+    "table_players": "Players, in this order: {names}.",
+    "table_turn": ">>> {name}'s turn <<<",
+    "table_standings": "Standings:",
+    "table_row": "{mark} {name:<{width}} {points:>4} points   expects {expected:6.1f}   wins {win:6.1%}",
+    "table_row_plain": "{mark} {name:<{width}} {points:>4} points   expects {expected:6.1f}",
+    "table_tie": "  a tie for first: {tie:.1%}",
+    "table_no_odds": "  (no chances of winning: {reason})",
+    "table_win_target": "  To win: {target} points beat {leader}; the first advice reaches them with probability {p:.2%}",
+    "table_win_opponent": "  To win against the leader {leader} (expects {expected:.1f}): the first advice wins with probability {p:.2%}",
+    "table_win_none": "  (no win advice here: {reason}; the advice is for the highest expected score)",
+    "table_final_row": "  {rank}. {name:<{width}} {points:>4}   (decisions cost {loss} points of expected score)",
+    "table_winner": "{names} wins!",
+    "table_shared": "A tie for first: {names}.",
 }
 
 DE = {
@@ -275,4 +289,17 @@ DE = {
     "variants_start": "Startwert {value:.4f}",
     "variants_no_table": "noch keine Tabelle",
     "variants_options": " (Optionen: {options})",
+    "table_players": "Spieler, in dieser Reihenfolge: {names}.",
+    "table_turn": ">>> {name} ist dran <<<",
+    "table_standings": "Zwischenstand:",
+    "table_row": "{mark} {name:<{width}} {points:>4} Punkte   erwartet {expected:6.1f}   gewinnt {win:6.1%}",
+    "table_row_plain": "{mark} {name:<{width}} {points:>4} Punkte   erwartet {expected:6.1f}",
+    "table_tie": "  Gleichstand an der Spitze: {tie:.1%}",
+    "table_no_odds": "  (keine Gewinnchancen: {reason})",
+    "table_win_target": "  Zum Sieg: {target} Punkte schlagen {leader}; der erste Rat erreicht sie mit Wahrscheinlichkeit {p:.2%}",
+    "table_win_opponent": "  Zum Sieg gegen {leader} (führt, erwartet {expected:.1f}): der erste Rat gewinnt mit Wahrscheinlichkeit {p:.2%}",
+    "table_win_none": "  (hier kein Rat zum Sieg: {reason}; der Rat gilt dem höchsten erwarteten Endstand)",
+    "table_final_row": "  {rank}. {name:<{width}} {points:>4}   (Entscheidungen kosteten {loss} Punkte Erwartungswert)",
+    "table_winner": "{names} gewinnt!",
+    "table_shared": "Gleichstand an der Spitze: {names}.",
 }

@@ -107,9 +107,25 @@ def _rank(options: list[WinOption]) -> list[WinOption]:
     return sorted(options, key=lambda o: (-round(o.win / WIN_TIE), -o.option.expected_final_score))
 
 
-def opponent_pmf(variant: Variant, values: np.ndarray, opponent: Card) -> np.ndarray:
-    """The opponent's final-score pmf under max-expected play (a point mass for a full card)."""
-    return final_pmf(variant, values, opponent)
+_REST_PMFS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (variant, state) -> (values, pmf of points to come)
+_REST_PMFS_MAX = 256
+
+
+def opponent_pmf(variant: Variant, values: np.ndarray, opponent: Card, engine=None) -> np.ndarray:
+    """The opponent's final-score pmf under max-expected play (a point mass for a full card).
+
+    The forward pass (seconds from an early card) runs once per opponent state and value table in a
+    process: the points still to come do not depend on the points on the card, which only shift them."""
+    if opponent.full:
+        return final_pmf(variant, values, opponent)
+    key = (variant, opponent.state)
+    cached = _REST_PMFS.get(key)
+    if cached is None or cached[0] is not values:
+        if len(_REST_PMFS) >= _REST_PMFS_MAX:
+            _REST_PMFS.clear()
+        rest = final_pmf(variant, values, opponent, engine)[opponent.points :]  # checks the card, Kniffel 7
+        cached = _REST_PMFS[key] = (values, rest)
+    return np.concatenate([np.zeros(opponent.points), cached[1]])
 
 
 def opponent_options(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from pathlib import Path
 
 import click
@@ -13,7 +14,16 @@ from ..files import check_writable_file
 from ..presets import find_variant
 from ..rules import RuleError
 from ..texts import t
-from .base import DEFAULT_GAME_FILE, _advisor, _settings, _speak, _variant_or_default, cli, lang_option
+from .base import (
+    DEFAULT_GAME_FILE,
+    _advisor,
+    _settings,
+    _speak,
+    _variant_or_default,
+    cli,
+    get_target_table,
+    lang_option,
+)
 
 
 @cli.command()
@@ -36,22 +46,39 @@ from .base import DEFAULT_GAME_FILE, _advisor, _settings, _speak, _variant_or_de
 )
 @click.option("--force", is_flag=True, help="Let --save replace an existing file.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--players", default=None, help="2-6 players at one table, taking turns: 'Anna,Ben,Carla'.")
+@click.option(
+    "--advice",
+    type=click.Choice(["expected", "win"]),
+    default="expected",
+    help="With --players: advice for the highest expected score, or for winning (needs the target table).",
+)
+@click.option("--no-odds", is_flag=True, help="With --players: standings without the chances of winning (faster).")
 @lang_option
 @click.pass_context
-def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, keep_one):
+def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, keep_one, players, advice, no_odds):
     """Play a whole game with advice after every roll (type 'help' at any prompt).
 
     \b
     Example:  kniffel play kniffel                 (you roll real dice and type them: 33516)
               kniffel play yahtzee --roll-for-me --seed 7 --save game.json
               kniffel play --resume game.json
+              kniffel play kniffel --players Anna,Ben --roll-for-me     (a table of 2-6, hot seat)
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
     """
     from ..game import Game
     from ..play import PlayLoop
+    from ..table_game import TableGame, load_game, parse_players
 
+    names = parse_players(players) if players is not None else None  # bad names: one line, before any work
+    game: Game | TableGame
     if resume_path:
-        game = Game.load(Path(resume_path))  # validated completely, by replaying every event
+        game = load_game(Path(resume_path))  # validated completely, by replaying every event
+        saved = game.names if isinstance(game, TableGame) else None
+        if names is not None and names != saved:
+            raise RuleError(
+                f"{resume_path} is a game of {', '.join(saved or ['one player'])}; --players cannot change it"
+            )
         if variant_name and find_variant(variant_name, keep_one) != game.variant:
             raise RuleError(f"{resume_path} is a game of {game.variant.name}, not {variant_name}")
         if seed is not None and seed != game.seed:
@@ -60,12 +87,25 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
             game.roll_for_me = True
     else:
         variant = find_variant(_variant_or_default(variant_name), keep_one)
-        game = Game(variant, seed=seed, roll_for_me=roll_for_me)
+        if names is None:
+            game = Game(variant, seed=seed, roll_for_me=roll_for_me)
+        else:  # a table rolling for itself gets a seed of its own, so that --resume rolls on the same dice
+            table_seed = secrets.randbelow(2**31) if seed is None and roll_for_me else seed
+            game = TableGame(variant, names, seed=table_seed, roll_for_me=roll_for_me)
+    if not isinstance(game, TableGame) and (advice != "expected" or no_odds):
+        raise RuleError("--advice and --no-odds are for a table of players (--players)")
     _speak(ctx, game.variant)
     target = Path(save_path or resume_path or DEFAULT_GAME_FILE)
     _check_game_target(target, resume_path, force)
-    advisor = _advisor(game.variant, _settings(ctx))
-    PlayLoop(game, advisor, target).run()
+    settings = _settings(ctx)
+    if isinstance(game, TableGame):
+        from ..table_play import TablePlayLoop
+
+        target_table = get_target_table(game.variant, settings) if advice == "win" else None
+        advisor = _advisor(game.variant, settings)
+        TablePlayLoop(game, advisor, target, odds=not no_odds, target_table=target_table).run()
+        return
+    PlayLoop(game, _advisor(game.variant, settings), target).run()
 
 
 def _check_game_target(target: Path, resume_path: str | None, force: bool) -> None:
@@ -91,10 +131,17 @@ def review(ctx, game_file, as_json):
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
     """
     from ..explain import dice_text, faces_text, loss_text, option_text, signed
-    from ..game import Game, decisions
+    from ..game import decisions
+    from ..table_game import TableGame, load_game
     from ..texts import die_name
 
-    game = Game.load(Path(game_file))
+    loaded = load_game(Path(game_file))
+    if isinstance(loaded, TableGame):
+        raise KniffelError(
+            f"{game_file} is a game of {len(loaded.names)} players; review reads one-player games "
+            "(the end of a table game shows what every player's decisions cost)"
+        )
+    game = loaded
     _speak(ctx, game.variant)
     advisor = _advisor(game.variant, _settings(ctx))
     steps = decisions(game, advisor)
