@@ -104,3 +104,63 @@ def test_reduced_kismet_every_state(boxes, n_dice, bonuses):
             for _ in range(4):
                 card = {key: rng.choice(legal_points(variant, key)) for key in filled_keys}
                 assert abs(fast_value(variant, values, card) - naive.state_value(card)) < TOL, card
+
+
+# end-game cards of the full game: one or two boxes free, a joker-held Kismet among them
+ENDGAME = [
+    {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "two_pair_same_colour": 20,
+     "three_of_a_kind": 20, "straight": 30, "flush": 35, "full_house_same_colour": 0, "four_of_a_kind": 45,
+     "yarborough": 22, "kismet": 70},
+    {"ones": 2, "twos": 8, "threes": 9, "fours": 12, "fives": 20, "sixes": 12, "two_pair_same_colour": 0,
+     "three_of_a_kind": 20, "straight": 0, "flush": 35, "full_house": 30, "four_of_a_kind": 45,
+     "yarborough": 22},
+    {"ones": 3, "twos": 6, "threes": 9, "fours": 16, "fives": 20, "two_pair_same_colour": 20,
+     "three_of_a_kind": 20, "straight": 30, "flush": 35, "full_house": 0, "full_house_same_colour": 37,
+     "yarborough": 22, "kismet": 0},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("card", ENDGAME)
+def test_endgame_cards_against_naive(card, solved):
+    values = solved("kismet")
+    naive = NaiveSolver("kismet")
+    assert abs(fast_value(KISMET, values, card) - naive.state_value(card)) < TOL
+
+
+def test_start_value(solved):
+    """No published optimum exists (docs/RULES.md); this solver's figure, pinned."""
+    assert abs(solved("kismet")[0, 0, 0] - 315.1040405989) < 1e-8
+
+
+@pytest.mark.parametrize("boxes,n_dice,bonuses", REDUCED[:2])
+def test_reduced_kismet_distribution_and_target(boxes, n_dice, bonuses):
+    """The exact distribution (forward pass) and the target table follow the colour rules and the second
+    Kismet like the value solve."""
+    from test_distribution import assert_same_dist, to_come
+    from test_target import check_card
+
+    from solver.targets import build_target_table
+
+    variant = KISMET.reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    values, _ = dp.solve(variant)
+    naive = NaiveSolver("kismet", boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    assert_same_dist(to_come(variant, values, {}), naive.distribution({}), "empty card")
+    held = {"kismet": max(legal_points(variant, "kismet"))}  # the second Kismet can come
+    assert_same_dist(to_come(variant, values, held), naive.distribution(held), held)
+    table = build_target_table(variant)  # N = the highest score: every need
+    for filled in ({}, held):
+        check_card(variant, table, naive, filled, range(1, table.n_max + 1))
+
+
+def test_simulated_games_score_like_the_table(solved):
+    """Simulation plays the table's policy: its mean lies within 4 standard errors of the start value, and
+    every box holds points the rules allow (colour boxes and the second Kismet included)."""
+    from solver.scoring import possible_points
+    from solver.simulation import simulate
+
+    values = solved("kismet")
+    games = simulate(KISMET, values, 2000, seed=5)
+    scores = games.scores
+    assert abs(scores.mean() - values[0, 0, 0]) < 4 * scores.std() / len(scores) ** 0.5
+    for b in range(len(KISMET.boxes)):
+        assert set(games.boxes[:, b].tolist()) <= set(possible_points(KISMET, b))
