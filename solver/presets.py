@@ -350,9 +350,43 @@ KISMET = Variant(
     colours=((1, 6), (2, 5), (3, 4)),
 )
 
+# Yams (Yam's), the French pad of sirtin.fr (docs/RULES.md): Yahtzee's boxes with Yatzy-like sums, no joker
+YAMS = Variant(
+    name="yams",
+    title="Yams (French, the common printed pad)",
+    dice=(D6,) * 5,
+    boxes=upper_boxes(6)
+    + (
+        groups_box("brelan", "Dreierpasch", "Brelan", (3,), SUM_GROUPS, aliases=("Three of a Kind", "3K")),
+        groups_box("carre", "Viererpasch", "Carré", (4,), SUM_GROUPS, aliases=("Carre", "Four of a Kind", "4K")),
+        groups_box("full", "Full House", "Full", (3, 2), FIXED, points=25, distinct=True, aliases=("Full House",)),
+        straight_box(
+            "petite_suite", "Kleine Straße", "Petite Suite", ((1, 2, 3, 4, 5),), FIXED, points=30, aliases=("Small",)
+        ),
+        straight_box(
+            "grande_suite", "Große Straße", "Grande Suite", ((2, 3, 4, 5, 6),), FIXED, points=40, aliases=("Large",)
+        ),
+        groups_box("yams", "Kniffel", "Yams", (5,), FIXED, points=50, aliases=("Yam's", "Yahtzee")),
+        chance_box(),
+    ),
+    bonuses=UPPER_63,
+    aliases=("yam", "yam-s"),
+)
+
 PRESETS: dict[str, Variant] = {
     v.name: v
-    for v in (KNIFFEL, KNIFFEL_MEISTER, YAHTZEE, YAHTZEE_FREE_JOKER, YATZY, YATZY6, KNIFFEL7, KNIFFEL_KEEP_ONE, KISMET)
+    for v in (
+        KNIFFEL,
+        KNIFFEL_MEISTER,
+        YAHTZEE,
+        YAHTZEE_FREE_JOKER,
+        YATZY,
+        YATZY6,
+        KNIFFEL7,
+        KNIFFEL_KEEP_ONE,
+        KISMET,
+        YAMS,
+    )
 }
 
 

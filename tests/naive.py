@@ -49,6 +49,7 @@ VARIANTS = (
     "yatzy6",
     "kniffel7",
     "kismet",
+    "yams",
 )
 
 UPPER_FACE = {
@@ -85,6 +86,9 @@ BOXES["kismet"] = _UPPER6 + [
     "two_pair_same_colour", "three_of_a_kind", "straight", "flush", "full_house",
     "full_house_same_colour", "four_of_a_kind", "yarborough", "kismet",
 ]
+BOXES["yams"] = _UPPER6 + [
+    "brelan", "carre", "full", "petite_suite", "grande_suite", "yams", "chance",
+]
 BOXES["kniffel-meister"] = BOXES["kniffel"]
 BOXES["yahtzee-free-joker"] = BOXES["yahtzee"]
 
@@ -107,6 +111,7 @@ N_DICE = {
     "yatzy6": 6,
     "kniffel7": 7,
     "kismet": 5,
+    "yams": 5,
 }
 
 BONUSES = {
@@ -119,6 +124,7 @@ BONUSES = {
     "kniffel7": [(63, 35), (84, 35)],
     # Kismet: 35 for 63-70, 55 for 71-77, 75 from 78 (each threshold adds to the one before)
     "kismet": [(63, 35), (71, 20), (78, 20)],
+    "yams": [(63, 35)],
 }
 
 # Kismet's pip colours: 1 and 6 black, 2 and 5 red, 3 and 4 green
@@ -128,7 +134,7 @@ KISMET_COLOUR = {1: "black", 6: "black", 2: "red", 5: "red", 3: "green", 4: "gre
 def _family(variant):
     if variant in ("kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker"):
         return "kniffel"
-    if variant in ("yatzy", "yatzy6", "kniffel7", "kismet"):
+    if variant in ("yatzy", "yatzy6", "kniffel7", "kismet", "yams"):
         return variant
     raise ValueError("unknown variant %r" % (variant,))
 
@@ -269,6 +275,22 @@ def score(variant, box, dice):
             return total
         if box == "kismet":
             return total + 50 if all_equal else 0
+
+    if fam == "yams":
+        if box in ("brelan", "carre"):
+            # the sum of the three (four) equal dice only
+            size = 3 if box == "brelan" else 4
+            same = [v for v, c in counts.items() if c >= size]
+            return size * max(same) if same else 0
+        if box == "full":
+            # three equal dice and two equal dice of another value (five equal are not a full)
+            return 25 if sorted(counts.values()) == [2, 3] else 0
+        if box == "petite_suite":
+            return 30 if sorted(dice) == [1, 2, 3, 4, 5] else 0
+        if box == "grande_suite":
+            return 40 if sorted(dice) == [2, 3, 4, 5, 6] else 0
+        if box == "yams":
+            return 50 if all_equal else 0
 
     raise ValueError("box %r not handled for %r" % (box, variant))
 
@@ -461,7 +483,7 @@ class NaiveSolver:
                 opts.append((b, 0, extra))  # free scratching
             return opts
 
-        if v in ("yatzy", "yatzy6"):
+        if v in ("yatzy", "yatzy6", "yams"):
             for b in free:
                 opts.append((b, score(v, b, dice), 0))
                 opts.append((b, 0, 0))

@@ -4,11 +4,10 @@ Scores are checked against tests/naive.py roll by roll (test_scoring) and here a
 examples of the rules sources (docs/RULES.md); values against the naive solver on reduced cards."""
 
 import itertools
-import random
 
 import pytest
 from naive import NaiveSolver
-from test_dp_vs_naive import fast_value, legal_points
+from test_dp_vs_naive import REDUCED, fast_value, legal_points
 
 from solver import dp
 from solver.presets import KISMET, PRESETS
@@ -83,29 +82,6 @@ def test_colours_validated():
         dataclasses.replace(KISMET, colours=())
 
 
-# few boxes and dice, each colour box, the sums plus points, the second Kismet and the three bonus steps
-REDUCED = [
-    (["ones", "full_house", "kismet"], 3, [(2, 5)]),
-    (["twos", "full_house_same_colour", "kismet", "flush"], 3, [(2, 3), (4, 5), (6, 7)]),
-    (["fives", "two_pair_same_colour", "four_of_a_kind", "kismet"], 4, [(10, 10), (15, 20)]),
-    (["threes", "straight", "yarborough", "three_of_a_kind"], 5, [(3, 35), (6, 20), (9, 20)]),
-]
-
-
-@pytest.mark.parametrize("boxes,n_dice,bonuses", REDUCED)
-def test_reduced_kismet_every_state(boxes, n_dice, bonuses):
-    variant = KISMET.reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
-    values, _ = dp.solve(variant)
-    naive = NaiveSolver("kismet", boxes=boxes, n_dice=n_dice, bonuses=bonuses)
-    assert abs(fast_value(variant, values, {}) - naive.start_value()) < TOL
-    rng = random.Random(3)
-    for k in (1, 2):
-        for filled_keys in itertools.combinations(boxes, k):
-            for _ in range(4):
-                card = {key: rng.choice(legal_points(variant, key)) for key in filled_keys}
-                assert abs(fast_value(variant, values, card) - naive.state_value(card)) < TOL, card
-
-
 # end-game cards of the full game: one or two boxes free, a joker-held Kismet among them
 ENDGAME = [
     {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "two_pair_same_colour": 20,
@@ -132,7 +108,7 @@ def test_start_value(solved):
     assert abs(solved("kismet")[0, 0, 0] - 315.1040405989) < 1e-8
 
 
-@pytest.mark.parametrize("boxes,n_dice,bonuses", REDUCED[:2])
+@pytest.mark.parametrize("boxes,n_dice,bonuses", [r[1:] for r in REDUCED if r[0] == "kismet"][:2])
 def test_reduced_kismet_distribution_and_target(boxes, n_dice, bonuses):
     """The exact distribution (forward pass) and the target table follow the colour rules and the second
     Kismet like the value solve."""

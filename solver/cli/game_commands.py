@@ -45,7 +45,8 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
     Example:  kniffel play kniffel                 (you roll real dice and type them: 33516)
               kniffel play yahtzee --roll-for-me --seed 7 --save game.json
               kniffel play --resume game.json
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7, kismet
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     """
     from ..game import Game
     from ..play import PlayLoop
@@ -88,7 +89,8 @@ def review(ctx, game_file, as_json):
 
     \b
     Example:  kniffel review kniffel-game.json
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7, kismet
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     """
     from ..explain import dice_text, faces_text, loss_text, option_text, signed
     from ..game import Game, decisions
