@@ -12,6 +12,7 @@ from .rules import (
     STRAIGHT,
     SUM_ALL,
     SUM_GROUPS,
+    SUM_PLUS,
     UPPER,
     Bonus,
     Box,
@@ -48,7 +49,7 @@ def runs(length: int, lo: int, hi: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(range(s, s + length)) for s in range(lo, hi - length + 2))
 
 
-def groups_box(key, de, en, sizes, scores, points=0, distinct=False, aliases=(), joker_points=False):
+def groups_box(key, de, en, sizes, scores, points=0, distinct=False, aliases=(), joker_points=False, same_colour=False):
     return Box(
         key,
         de,
@@ -60,6 +61,7 @@ def groups_box(key, de, en, sizes, scores, points=0, distinct=False, aliases=(),
         points=points,
         aliases=tuple(aliases),
         joker_points=joker_points,
+        same_colour=same_colour,
     )
 
 
@@ -304,9 +306,87 @@ KNIFFEL7 = Variant(
     lang="de",
 )
 
+# Kismet (1964): pips coloured in pairs; docs/RULES.md gives the sources and the readings chosen.
+KISMET = Variant(
+    name="kismet",
+    title="Kismet (coloured dice, 15 boxes)",
+    dice=(D6,) * 5,
+    boxes=upper_boxes(6)
+    + (
+        groups_box(
+            "two_pair_same_colour",
+            "Zwei Paare gleicher Farbe",
+            "Two Pair Same Colour",
+            (2, 2),
+            SUM_ALL,
+            same_colour=True,
+            aliases=("Two Pair Same Color", "2PSC"),
+        ),
+        groups_box("three_of_a_kind", "Dreierpasch", "Three of a Kind", (3,), SUM_ALL, aliases=("3K",)),
+        straight_box("straight", "Straße", "Straight", runs(5, 1, 6), FIXED, points=30),
+        Box("flush", "Flush", "Flush", CHANCE, FIXED, points=35, same_colour=True, aliases=("Farbe",)),
+        groups_box(
+            "full_house", "Full House", "Full House", (3, 2), SUM_PLUS, points=15, distinct=True, joker_points=True
+        ),
+        groups_box(
+            "full_house_same_colour",
+            "Full House gleicher Farbe",
+            "Full House Same Colour",
+            (3, 2),
+            SUM_PLUS,
+            points=20,
+            distinct=True,
+            joker_points=True,
+            same_colour=True,
+            aliases=("Full House Same Color", "FHSC"),
+        ),
+        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_PLUS, points=25, aliases=("4K",)),
+        Box("yarborough", "Yarborough", "Yarborough", CHANCE, SUM_ALL, aliases=("Chance",)),
+        groups_box("kismet", "Kismet", "Kismet", (5,), SUM_PLUS, points=50, aliases=("five of a kind",)),
+    ),
+    bonuses=(Bonus(63, 35), Bonus(71, 20), Bonus(78, 20)),  # 35 from 63, 55 from 71, 75 from 78
+    joker_box="kismet",
+    joker=Joker.FITS,  # a further Kismet may go into any lower box but the Straight
+    colours=((1, 6), (2, 5), (3, 4)),
+)
+
+# Yams (Yam's), the French pad of sirtin.fr (docs/RULES.md): Yahtzee's boxes with Yatzy-like sums, no joker
+YAMS = Variant(
+    name="yams",
+    title="Yams (French, the common printed pad)",
+    dice=(D6,) * 5,
+    boxes=upper_boxes(6)
+    + (
+        groups_box("brelan", "Dreierpasch", "Brelan", (3,), SUM_GROUPS, aliases=("Three of a Kind", "3K")),
+        groups_box("carre", "Viererpasch", "Carré", (4,), SUM_GROUPS, aliases=("Carre", "Four of a Kind", "4K")),
+        groups_box("full", "Full House", "Full", (3, 2), FIXED, points=25, distinct=True, aliases=("Full House",)),
+        straight_box(
+            "petite_suite", "Kleine Straße", "Petite Suite", ((1, 2, 3, 4, 5),), FIXED, points=30, aliases=("Small",)
+        ),
+        straight_box(
+            "grande_suite", "Große Straße", "Grande Suite", ((2, 3, 4, 5, 6),), FIXED, points=40, aliases=("Large",)
+        ),
+        groups_box("yams", "Kniffel", "Yams", (5,), FIXED, points=50, aliases=("Yam's", "Yahtzee")),
+        chance_box(),
+    ),
+    bonuses=UPPER_63,
+    aliases=("yam", "yam-s"),
+)
+
 PRESETS: dict[str, Variant] = {
     v.name: v
-    for v in (KNIFFEL, KNIFFEL_MEISTER, YAHTZEE, YAHTZEE_FREE_JOKER, YATZY, YATZY6, KNIFFEL7, KNIFFEL_KEEP_ONE)
+    for v in (
+        KNIFFEL,
+        KNIFFEL_MEISTER,
+        YAHTZEE,
+        YAHTZEE_FREE_JOKER,
+        YATZY,
+        YATZY6,
+        KNIFFEL7,
+        KNIFFEL_KEEP_ONE,
+        KISMET,
+        YAMS,
+    )
 }
 
 

@@ -33,6 +33,7 @@ class Scoring(str, Enum):
     SUM_ALL = "sum_all"  # sum of all dice
     SUM_GROUPS = "sum_groups"  # sum of the dice in the best choice of groups
     FIXED = "fixed"  # `points`
+    SUM_PLUS = "sum_plus"  # sum of all dice + `points` (Kismet's full houses, four of a kind, Kismet)
 
 
 class Scratch(str, Enum):
@@ -50,16 +51,17 @@ class Joker(str, Enum):
     FORCED = "forced"  # Yahtzee: matching upper box, else a lower box, else an upper scratch
     FREE = "free"  # 1999 convention: any box; fixed lower boxes pay when the upper is filled
     FIXED = "fixed"  # Kniffel 7: any free box holds `joker_score`
+    FITS = "fits"  # Kismet: while the joker box holds points, the roll also fits the boxes marked `joker_points`
 
     @property
     def needs_points_in_box(self) -> bool:
         """Applies only while the joker box holds points (not merely when it is filled)."""
-        return self in (Joker.BOX_MAX, Joker.FIXED)
+        return self in (Joker.BOX_MAX, Joker.FIXED, Joker.FITS)
 
 
 # str enums: json.dumps writes their values, so rule fingerprints (and committed tables) are unchanged.
 UPPER, GROUPS, STRAIGHT, CHANCE = BoxKind
-FACE, SUM_ALL, SUM_GROUPS, FIXED = Scoring
+FACE, SUM_ALL, SUM_GROUPS, FIXED, SUM_PLUS = Scoring
 
 
 class RuleError(KniffelError):
@@ -78,7 +80,8 @@ class Box:
     distinct: bool = False
     runs: tuple[tuple[int, ...], ...] = ()
     points: int = 0
-    joker_points: bool = False  # Joker.FORCED/Joker.FREE: a joker roll scores `points` here
+    joker_points: bool = False  # Joker.FORCED/FREE: a joker roll scores `points` here; Joker.FITS: it fits here
+    same_colour: bool = False  # the dice the box uses (its groups; every die for CHANCE) show one colour
     aliases: tuple[str, ...] = ()
 
     @property
@@ -89,6 +92,8 @@ class Box:
         # a rule setting given as its string becomes the enum member; anything else is refused
         object.__setattr__(self, "kind", BoxKind(self.kind))
         object.__setattr__(self, "scores", Scoring(self.scores))
+        if self.same_colour and self.kind not in (BoxKind.GROUPS, BoxKind.CHANCE):
+            raise ValueError(f"box {self.key}: only groups and chance boxes can ask for one colour")
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,7 @@ class Variant:
     min_keep_last_reroll: int = 0  # house rule: dice that must stay before the third roll
     rolls: int = 3
     die_names: tuple[str, ...] = ()
+    colours: tuple[tuple[int, ...], ...] = ()  # faces that share one colour (Kismet: 1-6, 2-5, 3-4)
     aliases: tuple[str, ...] = ()
     options: tuple[str, ...] = field(default=(), compare=False)
     lang: str = "en"  # which box names to show: "de" or "en"
@@ -126,6 +132,11 @@ class Variant:
             raise ValueError(f"variant {self.name}: box keys repeat")
         if self.joker_box is not None and self.joker_box not in keys:
             raise ValueError(f"variant {self.name}: joker box {self.joker_box!r} is not one of its boxes")
+        coloured = [f for group in self.colours for f in group]
+        if self.colours and sorted(coloured) != list(self.faces):
+            raise ValueError(f"variant {self.name}: colours must give every face {self.faces} exactly one colour")
+        if any(b.same_colour for b in self.boxes) and not self.colours:
+            raise ValueError(f"variant {self.name}: a box asks for one colour, but the dice have no colours")
 
     # -- derived facts -------------------------------------------------
     @property
@@ -170,9 +181,11 @@ class Variant:
         rules = dataclasses.asdict(self)
         for key in ("name", "title", "aliases", "options", "die_names", "lang"):
             rules.pop(key)
+        _drop_defaults(rules, LATER_VARIANT_FIELDS)
         for box in rules["boxes"]:
             for key in ("name_de", "name_en", "aliases"):
                 box.pop(key)
+            _drop_defaults(box, LATER_BOX_FIELDS)
         blob = json.dumps(rules, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -248,6 +261,18 @@ class Variant:
         raise RuleError(
             t("err_unknown_die", name=name.strip(), variant=self.name, suggest=suggest, names=names, count=self.n_dice)
         )
+
+
+# Rule fields added after tables were published: left out of the fingerprint while at their defaults, so
+# the fingerprints (and the tables) of the variants that do not use them stay as they were.
+LATER_VARIANT_FIELDS = {"colours": ()}
+LATER_BOX_FIELDS = {"same_colour": False}
+
+
+def _drop_defaults(fields: dict, later: dict) -> None:
+    for key, default in later.items():
+        if fields[key] == default:
+            fields.pop(key)
 
 
 # short colour codes at the Kniffel 7 prompts: 'b=2 g=5 ...' / 'b=2 gr=5 ...'

@@ -34,8 +34,9 @@ def _best_groups(counts: dict[int, int], sizes: tuple[int, ...], distinct: bool)
     return best
 
 
-def box_score(box: Box, dice) -> int:
-    """Normal score (no joker) of `box` for the faces `dice`; 0 when the roll does not fit."""
+def box_score(box: Box, dice, colours: tuple[tuple[int, ...], ...] = ()) -> int:
+    """Normal score (no joker) of `box` for the faces `dice`; 0 when the roll does not fit.
+    `colours`: the faces sharing one colour (the variant's), for boxes that ask for one colour."""
     dice = list(dice)
     counts: dict[int, int] = {}
     for d in dice:
@@ -44,19 +45,34 @@ def box_score(box: Box, dice) -> int:
         fits, used = box.face in counts, box.face * counts.get(box.face, 0)
     elif box.kind == BoxKind.CHANCE:
         fits, used = True, sum(dice)
+        if box.same_colour:  # every die one colour
+            fits = any(counts.keys() <= set(group) for group in colours)
     elif box.kind == BoxKind.STRAIGHT:
         fits, used = any(set(run) <= counts.keys() for run in box.runs), 0
     elif box.kind == BoxKind.GROUPS:
-        used = _best_groups(counts, tuple(sorted(box.groups, reverse=True)), box.distinct)
+        sizes = tuple(sorted(box.groups, reverse=True))
+        if box.same_colour:  # the groups drawn from the dice of one colour
+            used = max(
+                _best_groups({f: c for f, c in counts.items() if f in group}, sizes, box.distinct) for group in colours
+            )
+        else:
+            used = _best_groups(counts, sizes, box.distinct)
         fits = used >= 0
     else:
         raise ValueError(f"unknown box kind {box.kind!r}")
     if not fits:
         return 0
+    return _points(box, dice, used)
+
+
+def _points(box: Box, dice, used: int) -> int:
+    """What a roll that fits `box` scores there (`used`: the sum of the dice its groups or face use)."""
     if box.scores == Scoring.FIXED:
         return box.points
     if box.scores == Scoring.SUM_ALL:
         return sum(dice)
+    if box.scores == Scoring.SUM_PLUS:
+        return sum(dice) + box.points
     if box.scores in (Scoring.FACE, Scoring.SUM_GROUPS):
         return used
     raise ValueError(f"unknown scoring {box.scores!r}")
@@ -73,7 +89,7 @@ class ScoreTables(NamedTuple):
 def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTables:
     """Scores of every roll in `roll_faces` (each a tuple of dice faces)."""
     boxes = variant.boxes
-    score = np.array([[box_score(b, roll) for b in boxes] for roll in roll_faces], dtype=np.int32)
+    score = np.array([[box_score(b, roll, variant.colours) for b in boxes] for roll in roll_faces], dtype=np.int32)
     box_max = score.max(axis=0).astype(np.int32)
     jb = variant.joker_index
     joker_roll = score[:, jb] > 0 if jb >= 0 else np.zeros(len(roll_faces), dtype=bool)
@@ -90,6 +106,8 @@ def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTa
                 joker_score[r, i] = box_max[i]
             elif variant.joker == Joker.FIXED:
                 joker_score[r, i] = variant.joker_score
+            elif variant.joker == Joker.FITS and b.joker_points:  # scored as if the roll fit the box
+                joker_score[r, i] = _points(b, roll, sum(roll))
             elif b.joker_points:
                 joker_score[r, i] = b.points
     return ScoreTables(score, joker_score, joker_roll, joker_upper, box_max)

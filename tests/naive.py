@@ -48,6 +48,8 @@ VARIANTS = (
     "yatzy",
     "yatzy6",
     "kniffel7",
+    "kismet",
+    "yams",
 )
 
 UPPER_FACE = {
@@ -80,6 +82,13 @@ BOXES = {
     + ["sevens", "four_of_a_kind", "five_of_a_kind", "double_triple",
        "straight_five", "straight_six", "super_kniffel", "chance"],
 }
+BOXES["kismet"] = _UPPER6 + [
+    "two_pair_same_colour", "three_of_a_kind", "straight", "flush", "full_house",
+    "full_house_same_colour", "four_of_a_kind", "yarborough", "kismet",
+]
+BOXES["yams"] = _UPPER6 + [
+    "brelan", "carre", "full", "petite_suite", "grande_suite", "yams", "chance",
+]
 BOXES["kniffel-meister"] = BOXES["kniffel"]
 BOXES["yahtzee-free-joker"] = BOXES["yahtzee"]
 
@@ -90,6 +99,7 @@ JOKER_BOX = {
     "yahtzee": "yahtzee",
     "yahtzee-free-joker": "yahtzee",
     "kniffel7": "super_kniffel",
+    "kismet": "kismet",
 }
 
 N_DICE = {
@@ -100,6 +110,8 @@ N_DICE = {
     "yatzy": 5,
     "yatzy6": 6,
     "kniffel7": 7,
+    "kismet": 5,
+    "yams": 5,
 }
 
 BONUSES = {
@@ -110,13 +122,19 @@ BONUSES = {
     "yatzy": [(63, 50)],
     "yatzy6": [(84, 50)],
     "kniffel7": [(63, 35), (84, 35)],
+    # Kismet: 35 for 63-70, 55 for 71-77, 75 from 78 (each threshold adds to the one before)
+    "kismet": [(63, 35), (71, 20), (78, 20)],
+    "yams": [(63, 35)],
 }
+
+# Kismet's pip colours: 1 and 6 black, 2 and 5 red, 3 and 4 green
+KISMET_COLOUR = {1: "black", 6: "black", 2: "red", 5: "red", 3: "green", 4: "green"}
 
 
 def _family(variant):
     if variant in ("kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker"):
         return "kniffel"
-    if variant in ("yatzy", "yatzy6", "kniffel7"):
+    if variant in ("yatzy", "yatzy6", "kniffel7", "kismet", "yams"):
         return variant
     raise ValueError("unknown variant %r" % (variant,))
 
@@ -227,6 +245,52 @@ def score(variant, box, dice):
             # all dice but one equal: six with seven dice (RULES.md); the same
             # condition (n - 1 equal) for reduced variants with n < 7 dice
             return 60 if most >= n - 1 else 0
+
+    if fam == "kismet":
+        colour = KISMET_COLOUR
+        if box == "two_pair_same_colour":
+            # two pairs (a pair may repeat a value: four equal dice are two pairs) whose dice share a colour
+            for c in set(colour.values()):
+                if sum(k // 2 for v, k in counts.items() if colour[v] == c) >= 2:
+                    return total
+            return 0
+        if box == "three_of_a_kind":
+            return total if most >= 3 else 0
+        if box == "straight":
+            return 30 if (_has_run(faces, 1, 5) or _has_run(faces, 2, 5)) else 0
+        if box == "flush":
+            return 35 if len({colour[v] for v in dice}) == 1 else 0
+        if box in ("full_house", "full_house_same_colour"):
+            for a, ca in counts.items():
+                for b, cb in counts.items():
+                    if a != b and ca >= 3 and cb >= 2:
+                        if box == "full_house":
+                            return total + 15
+                        if colour[a] == colour[b]:
+                            return total + 20
+            return 0
+        if box == "four_of_a_kind":
+            return total + 25 if most >= 4 else 0
+        if box == "yarborough":
+            return total
+        if box == "kismet":
+            return total + 50 if all_equal else 0
+
+    if fam == "yams":
+        if box in ("brelan", "carre"):
+            # the sum of the three (four) equal dice only
+            size = 3 if box == "brelan" else 4
+            same = [v for v, c in counts.items() if c >= size]
+            return size * max(same) if same else 0
+        if box == "full":
+            # three equal dice and two equal dice of another value (five equal are not a full)
+            return 25 if sorted(counts.values()) == [2, 3] else 0
+        if box == "petite_suite":
+            return 30 if sorted(dice) == [1, 2, 3, 4, 5] else 0
+        if box == "grande_suite":
+            return 40 if sorted(dice) == [2, 3, 4, 5, 6] else 0
+        if box == "yams":
+            return 50 if all_equal else 0
 
     raise ValueError("box %r not handled for %r" % (box, variant))
 
@@ -419,9 +483,21 @@ class NaiveSolver:
                 opts.append((b, 0, extra))  # free scratching
             return opts
 
-        if v in ("yatzy", "yatzy6"):
+        if v in ("yatzy", "yatzy6", "yams"):
             for b in free:
                 opts.append((b, score(v, b, dice), 0))
+                opts.append((b, 0, 0))
+            return opts
+
+        if v == "kismet":
+            # a further Kismet while the Kismet box holds points may go into any lower box but the
+            # Straight: the two full houses then take it, scoring as a full house would
+            second = jfilled and jflag and all_equal
+            for b in free:
+                pts = score(v, b, dice)
+                if second and b in ("full_house", "full_house_same_colour"):
+                    pts = sum(dice) + (15 if b == "full_house" else 20)
+                opts.append((b, pts, 0))
                 opts.append((b, 0, 0))
             return opts
 

@@ -51,6 +51,14 @@ REDUCED = [
     ("yatzy6", ["sixes", "full_house", "five_straight"], 6, [(24, 50)]),
     ("yatzy6", ["ones", "straight", "five_yatzy"], 6, [(3, 50)]),
     ("yatzy6", ["twos", "yatzy", "chance"], 4, [(4, 50)]),
+    # issue 17: Kismet's colour boxes, sums plus points, the second Kismet and three bonus steps; Yams
+    ("kismet", ["ones", "full_house", "kismet"], 3, [(2, 5)]),
+    ("kismet", ["twos", "full_house_same_colour", "kismet", "flush"], 3, [(2, 3), (4, 5), (6, 7)]),
+    ("kismet", ["fives", "two_pair_same_colour", "four_of_a_kind", "kismet"], 4, [(10, 10), (15, 20)]),
+    ("kismet", ["threes", "straight", "yarborough", "three_of_a_kind"], 5, [(3, 35), (6, 20), (9, 20)]),
+    ("yams", ["ones", "brelan", "yams", "chance"], 3, [(2, 35)]),
+    ("yams", ["sixes", "carre", "full", "yams"], 4, [(12, 10)]),
+    ("yams", ["twos", "petite_suite", "grande_suite", "full"], 5, [(4, 35)]),
 ]
 
 

@@ -18,7 +18,10 @@ def test_every_roll_matches_naive(name):
     rolls = list(combinations_with_replacement(v.faces, v.n_dice))
     for roll in rolls:
         for box in v.boxes:
-            assert box_score(box, roll) == naive.score(NAIVE_NAME.get(name, name), box.key, roll), (box.key, roll)
+            assert box_score(box, roll, v.colours) == naive.score(NAIVE_NAME.get(name, name), box.key, roll), (
+                box.key,
+                roll,
+            )
 
 
 def kniffel(box, dice):

@@ -116,7 +116,8 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
     Example:  kniffel advise kniffel 33516 --roll 1
               kniffel advise yahtzee --card "chance=22" --dice 3,3,5,1,6 --roll 3
               kniffel advise kniffel7 --dice blue=2,green=3,purple=7,yellow=1,red=6,black=7,white=4
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     """
     from ..explain import card_text, dice_text, joker_rule, option_text, tie_order
 

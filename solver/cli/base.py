@@ -190,7 +190,8 @@ def cli(ctx, tables_path, threads, no_progress, lang):
     """Exact optimal strategy for solitaire Kniffel, Yahtzee, Yatzy and variants.
 
     \b
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     Example:  kniffel play kniffel          kniffel advise yahtzee 33516
     """
     ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress, lang)

@@ -64,7 +64,8 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
               kniffel play yahtzee --roll-for-me --seed 7 --save game.json
               kniffel play --resume game.json
               kniffel play kniffel --players Anna,Ben --roll-for-me     (a table of 2-6, hot seat)
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     """
     from ..game import Game
     from ..play import PlayLoop
@@ -128,7 +129,8 @@ def review(ctx, game_file, as_json):
 
     \b
     Example:  kniffel review kniffel-game.json
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     """
     from ..explain import dice_text, faces_text, loss_text, option_text, signed
     from ..game import decisions

@@ -39,7 +39,8 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
 
     \b
     Example:  kniffel simulate yahtzee -n 100000 --seed 1 --plot scores.png   (--plot: pip install 'kniffel[plot]')
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     """
     from tqdm import tqdm
 

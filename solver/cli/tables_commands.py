@@ -24,7 +24,8 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
 
     \b
     Example:  kniffel solve kniffel yahtzee yatzy
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     """
     settings = _settings(ctx)
     if all_variants:
@@ -76,7 +77,8 @@ def value(ctx, variant_name, card, keep_one, as_json):
 
     \b
     Example:  kniffel value kniffel --card "einser=3,dreier=9,chance=22"
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     """
     from ..reports import value_report
 
@@ -100,7 +102,8 @@ def variants(ctx, as_json):
 
     \b
     Example:  kniffel variants --lang en
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
+              kismet, yams
     Box names come in each variant's own language first (German for the Kniffel games).
     """
     from ..reports import variants_report

@@ -51,7 +51,7 @@ def _roll_range_options(mask, flag, rules, r_lo, r_hi, opt_move, opt_score, n_op
         o = r - r_lo
         joker = False
         if mode != 0 and joker_roll[r]:
-            if mode == 1 or mode == 4:  # box maximum / fixed score: while the joker box holds points
+            if mode == 1 or mode == 4 or mode == 5:  # box maximum / fixed score / fits: while the box holds points
                 joker = flag == 1
             elif mode == 2:  # forced: whenever the joker box is filled
                 joker = jb_filled

@@ -9,7 +9,7 @@ import numpy as np
 from ..rules import Joker, Scratch, Variant
 from ..scoring import score_tables
 
-JOKER_CODES = {Joker.NONE: 0, Joker.BOX_MAX: 1, Joker.FORCED: 2, Joker.FREE: 3, Joker.FIXED: 4}
+JOKER_CODES = {Joker.NONE: 0, Joker.BOX_MAX: 1, Joker.FORCED: 2, Joker.FREE: 3, Joker.FIXED: 4, Joker.FITS: 5}
 
 
 class Rules(NamedTuple):
