@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_target.py                    # build kniffel's table (JIT warm) + float32 check
     .venv/bin/python benchmarks/bench_target.py --latency          # fresh-process chances / advise --target
     .venv/bin/python benchmarks/bench_target.py --variant yahtzee
+    .venv/bin/python benchmarks/bench_target.py --ranges           # values with 0 < P < 1 (per-state ranges)
 
 The build runs in this process after a warm-up on a small variant (so the JIT is warm); peak memory is
 the process's max RSS. The float32 check (is float32 storage safe?): for many random situations (cards, dice, roll,
@@ -81,6 +82,31 @@ def check_float32(table: TargetTable, values: np.ndarray, situations: int, seed:
     )
 
 
+def ranges(name: str) -> None:
+    """How many values a layout of per-state need ranges would store: only needs n with 0 < P < 1,
+    i.e. sure minimum < n <= min(N, most still possible), against the per-item layout."""
+    from solver.dp.target import item_lengths, max_remaining, sure_minimum, target_layout
+    from solver.targets import default_n, target_engine
+
+    variant = PRESETS[name]
+    engine = target_engine(variant)
+    n_max = default_n(variant, engine)
+    best, sure = max_remaining(engine), sure_minimum(engine)
+    layout = target_layout(engine, n_max, item_lengths(engine, n_max, best))
+    up = engine.upper
+    per_state = 0
+    for mask in range(best.shape[0]):
+        for flag in range(best.shape[2]):
+            ups = up.totals(mask, flag)
+            hi, lo = best[mask, ups, flag], sure[mask, ups, flag]
+            ok = ~np.isnan(hi)
+            per_state += int(np.maximum(np.minimum(hi[ok], n_max) - np.minimum(lo[ok], n_max), 0).sum())
+    print(
+        f"{name}, N={n_max}: per-item layout {layout.size:,} values; per-state ranges (0 < P < 1) {per_state:,} "
+        f"({per_state / layout.size:.1%}); start: sure minimum {sure[0, 0, 0]:.0f}, most possible {best[0, 0, 0]:.0f}"
+    )
+
+
 def latency(name: str, runs: int) -> None:
     commands = {
         "chances": [".venv/bin/kniffel", "chances", name, "--card", "einser=3,chance=22", "--target", "300"],
@@ -102,9 +128,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--variant", default="kniffel")
     parser.add_argument("--latency", action="store_true", help="fresh-process latency (the table must exist)")
+    parser.add_argument("--ranges", action="store_true", help="count the values of per-state need ranges")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--situations", type=int, default=20000)
     args = parser.parse_args()
+    if args.ranges:
+        ranges(args.variant)
+        return
     if args.latency:
         latency(args.variant, args.runs)
         return
