@@ -3,6 +3,9 @@
     .venv/bin/python benchmarks/bench_target.py                    # build kniffel's table (JIT warm) + float32 check
     .venv/bin/python benchmarks/bench_target.py --latency          # fresh-process chances / advise --target
     .venv/bin/python benchmarks/bench_target.py --variant yahtzee
+    .venv/bin/python benchmarks/bench_target.py --ranges           # values with 0 < P < 1 (per-state ranges)
+    .venv/bin/python benchmarks/bench_target.py --build-only       # the build alone (no float32 check)
+    NUMBA_NUM_THREADS=1 .venv/bin/python benchmarks/bench_target.py --profile   # CPU per column of each pass
 
 The build runs in this process after a warm-up on a small variant (so the JIT is warm); peak memory is
 the process's max RSS. The float32 check (is float32 storage safe?): for many random situations (cards, dice, roll,
@@ -81,6 +84,92 @@ def check_float32(table: TargetTable, values: np.ndarray, situations: int, seed:
     )
 
 
+def ranges(name: str) -> None:
+    """How many values a layout of per-state need ranges would store: only needs n with 0 < P < 1,
+    i.e. sure minimum < n <= min(N, most still possible), against the per-item layout."""
+    from solver.dp.target import item_lengths, max_remaining, sure_minimum, target_layout
+    from solver.targets import default_n, target_engine
+
+    variant = PRESETS[name]
+    engine = target_engine(variant)
+    n_max = default_n(variant, engine)
+    best, sure = max_remaining(engine), sure_minimum(engine)
+    layout = target_layout(engine, n_max, item_lengths(engine, n_max, best))
+    up = engine.upper
+    per_state = 0
+    for mask in range(best.shape[0]):
+        for flag in range(best.shape[2]):
+            ups = up.totals(mask, flag)
+            hi, lo = best[mask, ups, flag], sure[mask, ups, flag]
+            ok = ~np.isnan(hi)
+            per_state += int(np.maximum(np.minimum(hi[ok], n_max) - np.minimum(lo[ok], n_max), 0).sum())
+    print(
+        f"{name}, N={n_max}: per-item layout {layout.size:,} values; per-state ranges (0 < P < 1) {per_state:,} "
+        f"({per_state / layout.size:.1%}); start: sure minimum {sure[0, 0, 0]:.0f}, most possible {best[0, 0, 0]:.0f}"
+    )
+
+
+def profile(name: str, repeats: int = 2000) -> None:
+    """CPU time per (upper total, need) column of each pass of the turn kernel, on one block of 128
+    columns of a mid-game item (random next-state values: the work does not depend on them)."""
+    from solver.dp.compile import njit
+    from solver.dp.identical import _keep_means
+    from solver.dp.target import (
+        BLOCK,
+        _best_sub_keeps_wide,
+        _item_setup,
+        _start_of_turn,
+        _target_final_rolls,
+        item_lengths,
+        target_layout,
+    )
+    from solver.targets import default_n, target_engine
+
+    variant = PRESETS[name]
+    engine = target_engine(variant)
+    lattice, rules = engine.lattice, engine.rules
+    assert lattice is not None
+    layout = target_layout(engine, default_n(variant, engine), item_lengths(engine, default_n(variant, engine)))
+    flat = np.random.default_rng(0).random(layout.size) * 0.5
+    w, result = np.random.default_rng(1).random((lattice.add.shape[0], BLOCK)), np.empty(BLOCK)
+    mask, flag = (1 << (len(variant.boxes) // 2)) - 1, 0  # the first half of the boxes filled
+    setup = _item_setup(mask, flag, engine.upper.totals(mask, flag).copy(), rules, *layout[1:5])
+    runs = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64), np.array([0, BLOCK], dtype=np.int64)
+    first_roll = int(lattice.size_start[-2])
+
+    @njit
+    def turn(n, w, rules, lattice, result):
+        for _ in range(n):
+            _start_of_turn(w, rules, lattice, result)
+
+    @njit
+    def means(n, w, lattice):
+        for _ in range(n):
+            _keep_means(w, lattice.add, lattice.size_start)
+
+    @njit
+    def sub_keeps(n, w, lattice):
+        for _ in range(n):
+            _best_sub_keeps_wide(w, lattice.sub, lattice.size_start, 0)
+
+    @njit
+    def final_rolls(n, setup, run_j, run_n, run_c, rules, flat, w, first_roll):
+        for _ in range(n):
+            _target_final_rolls(flag, setup, run_j, run_n, run_c, rules, flat, w, first_roll)
+
+    passes = [
+        ("start of turn (all four passes)", turn, (w, rules, lattice, result)),
+        ("one keep-means pass", means, (w, lattice)),
+        ("one keeps-inside pass", sub_keeps, (w, lattice)),
+        ("final-roll values", final_rolls, (setup, *runs, rules, flat, w, first_roll)),
+    ]
+    for label, fn, args in passes:
+        fn(1, *args)
+        t0 = time.process_time()
+        fn(repeats, *args)
+        print(f"{label}: {(time.process_time() - t0) / repeats / BLOCK * 1e9:.0f} ns CPU a column")
+
+
 def latency(name: str, runs: int) -> None:
     commands = {
         "chances": [".venv/bin/kniffel", "chances", name, "--card", "einser=3,chance=22", "--target", "300"],
@@ -102,9 +191,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--variant", default="kniffel")
     parser.add_argument("--latency", action="store_true", help="fresh-process latency (the table must exist)")
+    parser.add_argument("--ranges", action="store_true", help="count the values of per-state need ranges")
+    parser.add_argument("--profile", action="store_true", help="CPU per column of each pass of the turn kernel")
+    parser.add_argument("--build-only", action="store_true", help="build and report, no float32 check")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--situations", type=int, default=20000)
     args = parser.parse_args()
+    if args.ranges:
+        ranges(args.variant)
+        return
+    if args.profile:
+        profile(args.variant)
+        return
     if args.latency:
         latency(args.variant, args.runs)
         return
@@ -118,6 +216,8 @@ def main() -> None:
         save_target(table.variant, table.flat, table.layout, Path(tmp), seconds=seconds)
         size = target_paths(table.variant, Path(tmp))[0].stat().st_size
     print(f"file {size / 1e6:.0f} MB ({table.flat.dtype})")
+    if args.build_only:
+        return
     values, _ = dp.solve(table.variant)
     check_float32(table, values, args.situations, seed=13)
 

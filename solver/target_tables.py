@@ -8,6 +8,11 @@ The layout is a pure function of the rules and N; the sidecar carries the item l
 loading need not recompute the most each state can still score. Writes are atomic (temporary files
 in the same folder, fsync, rename); loading verifies both checksums and refuses anything else with a
 message naming the file and the fix.
+
+Hashing the 790 MB kniffel table takes seconds, too long for every `advise --target`; so a verified
+table leaves a stamp, .<variant>.target.verified: the checksum together with the file's size, inode,
+mtime and ctime. A load whose file still has exactly those skips the hash (any rewrite, even one
+that restores the mtime, changes the ctime or the inode); anything else hashes the file again.
 """
 
 from __future__ import annotations
@@ -63,6 +68,42 @@ def _lengths_digest(lengths: list[int]) -> str:
     return hashlib.sha256(np.asarray(lengths, dtype="<i8").tobytes()).hexdigest()
 
 
+def _stamp_path(npy: Path) -> Path:
+    return npy.with_name(f".{npy.name.removesuffix('.npy')}.verified")
+
+
+def _file_identity(path: Path) -> list[int]:
+    st = path.stat()
+    return [st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _write_stamp(npy: Path, digest: str) -> None:
+    """Remember that `npy` (as it is now) has checksum `digest`; best effort (a read-only folder
+    only means hashing again next time)."""
+    stamp = _stamp_path(npy)
+    tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps({"sha256": digest, "file": _file_identity(npy)}))
+        os.replace(tmp, stamp)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def _verified(npy: Path, digest: str) -> bool:
+    """Whether `npy` has checksum `digest`: from its stamp when the file is unchanged since it was
+    hashed, else by hashing it (and stamping it when it matches)."""
+    try:
+        stamp = json.loads(_stamp_path(npy).read_text())
+        if stamp == {"sha256": digest, "file": _file_identity(npy)}:
+            return True
+    except (OSError, ValueError):
+        pass
+    if _sha256(npy) != digest:
+        return False
+    _write_stamp(npy, digest)
+    return True
+
+
 def stored(flat: np.ndarray) -> np.ndarray:
     """The table as it is stored (and used after a build, so that advice never depends on whether
     the table was just built or loaded)."""
@@ -98,6 +139,7 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
         _write_synced(tmp_meta, lambda fh: fh.write((json.dumps(meta, indent=2) + "\n").encode()))
         os.replace(tmp_npy, npy)  # the table first: a sidecar never describes an older table
         os.replace(tmp_meta, meta_path)
+        _write_stamp(npy, meta["sha256"])
     finally:
         for tmp in (tmp_npy, tmp_meta):
             tmp.unlink(missing_ok=True)
@@ -134,7 +176,7 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
         or meta.get("fingerprint") != variant.fingerprint()
     ):
         raise TargetTableError(f"target table {npy} was built for other rules or an older format; {fix}")
-    if _sha256(npy) != meta["sha256"]:
+    if not _verified(npy, meta["sha256"]):
         raise TargetTableError(f"target table {npy} is damaged (its checksum does not match its sidecar); {fix}")
     try:
         flat = np.load(npy, allow_pickle=False, mmap_mode="r")

@@ -88,6 +88,31 @@ def test_never_increases_with_need():
             assert p[:, -1].max() > 0  # L is the most the item can still score: reachable
 
 
+@pytest.mark.parametrize("name,boxes,n_dice,bonuses", REDUCED[:3] + REDUCED[5:6])
+def test_sure_minimum_is_where_the_probability_leaves_one(name, boxes, n_dice, bonuses):
+    """sure_minimum (the points a state can make certain) against the target table: P = 1 up to it,
+    below 1 just above it."""
+    from solver.dp.target import sure_minimum
+
+    variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    table = build_target_table(variant)
+    sure = sure_minimum(table.engine)
+    rng = random.Random(5)
+    cards = [{}] + [
+        {key: rng.choice(box_values(variant, variant.box_index(key))) for key in keys}
+        for k in (1, 2)
+        for keys in itertools.combinations(boxes, k)
+    ]
+    for filled in cards:
+        card = card_of(variant, filled)
+        s = int(sure[card.state])
+        assert s == sure[card.state] and s >= 0
+        if s > 0:
+            assert target_probability(variant, table, card, card.points + s) > 1 - 1e-12
+        # just above it some dice sequence fails: sometimes only one in 10^12 (two dice, many rolls)
+        assert target_probability(variant, table, card, card.points + s + 1) < 1 - 1e-15
+
+
 PRESET_NAMES = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 
 
@@ -257,6 +282,7 @@ def test_save_load_round_trip_and_damage(tmp_path):
     assert np.array_equal(flat, stored(table.flat)) and np.array_equal(layout.offset, table.layout.offset)
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
     npy, side = target_paths(variant, tmp_path)
+    assert (tmp_path / f".{variant.name}.target.verified").exists()  # loads skip the hash until the file changes
     good = npy.read_bytes()
     npy.write_bytes(good[:-4] + bytes(b ^ 0x55 for b in good[-4:]))
     with pytest.raises(TargetTableError, match=r"damaged.*kniffel solve .* --target"):
@@ -265,6 +291,9 @@ def test_save_load_round_trip_and_damage(tmp_path):
     sidecar = json.loads(side.read_text())
     side.write_text(json.dumps({**sidecar, "fingerprint": "0" * 16}))
     with pytest.raises(TargetTableError, match="other rules"):
+        load_target(variant, table.engine, tmp_path)
+    side.write_text(json.dumps({**sidecar, "format": sidecar["format"] - 1}))
+    with pytest.raises(TargetTableError, match=r"older format; rebuild it with `kniffel solve \S+ --target`"):
         load_target(variant, table.engine, tmp_path)
     side.write_text(json.dumps({**sidecar, "lengths": sidecar["lengths"][:-1]}))
     with pytest.raises(TargetTableError, match="damaged"):

@@ -22,12 +22,14 @@ from numba import prange
 
 from .compile import njit
 from .entries import _box_options, _final_roll_values
-from .identical import _best_sub_keeps, _keep_means, _start_of_turn
+from .identical import _best_sub_keeps, _keep_means
 from .rules import P_CAP, P_EXTRA, P_MIN_KEEP
 from .solve import Engine, _fill_equivalent, table_shape
 from .states import layer_items
 
-BLOCK = 128  # columns per pass of the turn kernel: (K, BLOCK) float64 stays in the L2 cache
+# columns per pass of the turn kernel: (K, BLOCK) float64 stays in the L2 cache; 16, 32 and 64 were
+# measured slower (kniffel, layers 9-10, one thread: 3.9, 3.0, 3.3 us a column against 2.5 for 128)
+BLOCK = 128
 
 
 class TargetLayout(NamedTuple):
@@ -58,6 +60,59 @@ def _max_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, best):
             for r in range(1, n_rolls):
                 m = max(m, out[r, j])
             best[mask, ups[j], flag] = m
+
+
+@njit(cache=True)
+def _keep_mins(by_keep, add, size_start):
+    """The worst value of every keep smaller than a roll, in place (as identical._keep_means with a
+    min over one more die instead of the mean)."""
+    n = size_start.shape[0] - 2
+    nj = by_keep.shape[1]
+    for k in range(size_start[n] - 1, -1, -1):
+        for j in range(nj):
+            by_keep[k, j] = by_keep[add[k, 0], j]
+        for f in range(1, add.shape[1]):
+            a = add[k, f]
+            for j in range(nj):
+                by_keep[k, j] = min(by_keep[k, j], by_keep[a, j])
+
+
+@njit(cache=True, parallel=True)
+def _sure_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, sure):
+    """sure[mask, u, flag] = the most points the state can make certain: the turn kernel with the
+    worst die instead of the mean (a keep is worth its worst completion, a roll its best keep)."""
+    n_keeps = lattice.add.shape[0]
+    size_start = lattice.size_start
+    first_roll = size_start[size_start.shape[0] - 2]
+    n_rolls = n_keeps - first_roll
+    for i in prange(masks.shape[0]):
+        mask, flag = masks[i], flags[i]
+        u = upper_row[mask, flag]
+        ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]].copy()
+        w = np.empty((n_keeps, ups.shape[0]))
+        _final_roll_values(mask, flag, ups, rules, sure, w, first_roll)
+        _keep_mins(w, lattice.add, size_start)
+        _best_sub_keeps(w, lattice.sub, size_start, rules.params[P_MIN_KEEP])
+        _keep_mins(w, lattice.add, size_start)
+        _best_sub_keeps(w, lattice.sub, size_start, 0)
+        for j in range(ups.shape[0]):
+            m = w[first_roll, j]
+            for r in range(1, n_rolls):
+                m = min(m, w[first_roll + r, j])
+            sure[mask, ups[j], flag] = m
+
+
+def sure_minimum(engine: Engine) -> np.ndarray:
+    """The most points each state (mask, upper, flag) can make certain: P(need n) = 1 exactly for
+    n up to it, < 1 above. NaN where unreachable."""
+    variant, up = engine.variant, engine.upper
+    sure = np.full(table_shape(variant), np.nan)
+    sure[(1 << len(variant.boxes)) - 1] = 0.0
+    for n_filled in range(len(variant.boxes) - 1, -1, -1):
+        masks, flags = layer_items(variant, n_filled)
+        _sure_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, sure)
+        _fill_equivalent(masks, flags, up.row, up.canon, sure)
+    return sure
 
 
 def max_remaining(engine: Engine) -> np.ndarray:
@@ -187,6 +242,53 @@ def _target_final_rolls(flag, setup, run_j, run_n, run_c, rules, flat, w, first)
                 for k in range(k_one, k_end):
                     w[out_row, c0 + k] = max(w[out_row, c0 + k], flat[src + k])
                 # beyond L_next the probability is 0: nothing to do
+
+
+@njit(cache=True)
+def _best_sub_keeps_wide(by_keep, sub, size_start, min_keep):
+    """identical._best_sub_keeps for many columns: the same maxes (exact, so the same values), with
+    the keeps inside a keep taken three at a time, one pass over row k for three instead of one
+    read-modify-write pass each (this pass was the costliest of the turn: 0.73 of 2.5 us a column)."""
+    n = size_start.shape[0] - 2
+    nj = by_keep.shape[1]
+    inside = np.empty(sub.shape[1], dtype=np.int64)
+    for k in range(size_start[min_keep + 1], size_start[n + 1]):
+        c = 0
+        for f in range(sub.shape[1]):
+            if sub[k, f] >= 0:
+                inside[c] = sub[k, f]
+                c += 1
+        f = 0
+        while f + 3 <= c:
+            a, b, d = inside[f], inside[f + 1], inside[f + 2]
+            for j in range(nj):
+                by_keep[k, j] = max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j]))
+            f += 3
+        if c - f == 2:
+            a, b = inside[f], inside[f + 1]
+            for j in range(nj):
+                by_keep[k, j] = max(by_keep[k, j], max(by_keep[a, j], by_keep[b, j]))
+        elif c - f == 1:
+            a = inside[f]
+            for j in range(nj):
+                by_keep[k, j] = max(by_keep[k, j], by_keep[a, j])
+
+
+@njit(cache=True)
+def _start_of_turn(by_keep, rules, lattice, result):
+    """identical._start_of_turn with _best_sub_keeps_wide: from the final-roll values in by_keep's
+    roll rows to result[j], the probability at the turn's start."""
+    _, size_start, add, sub, roll_prob = lattice
+    first_roll = size_start[size_start.shape[0] - 2]
+    _keep_means(by_keep, add, size_start)  # keeps after the second roll
+    _best_sub_keeps_wide(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
+    _keep_means(by_keep, add, size_start)  # keeps after the first roll
+    _best_sub_keeps_wide(by_keep, sub, size_start, 0)
+    for j in range(by_keep.shape[1]):
+        result[j] = 0.0
+    for r in range(roll_prob.shape[0]):
+        for j in range(by_keep.shape[1]):
+            result[j] += roll_prob[r] * by_keep[first_roll + r, j]
 
 
 @njit(cache=True, parallel=True)
