@@ -106,14 +106,17 @@ EXTRA_NAMES = ("extra", "extras", "bonusextra", "zusatz", "zusatzpunkte", "extra
 
 def is_extra_name(variant: Variant, name: str) -> bool:
     """'extra', or the joker box's bonus by name: 'Yahtzee bonus', 'Yahtzee-Bonus', 'Kniffel-Bonus', 'bonus'."""
-    text = normalize(name)
-    if text in EXTRA_NAMES:
-        return True
-    if variant.joker_box is None:
-        return False
-    box = variant.boxes[variant.joker_index]
-    names = {normalize(n) for n in (box.key, box.name_de, box.name_en)}
-    return any(text in (n + "bonus", "bonus" + n, n + "bonuses", n + "extra") for n in names)
+    return normalize(name) in _extra_spellings(variant)
+
+
+@cache
+def _extra_spellings(variant: Variant) -> frozenset[str]:
+    spellings = set(EXTRA_NAMES)
+    if variant.joker_box is not None:
+        box = variant.boxes[variant.joker_index]
+        for n in {normalize(n) for n in (box.key, box.name_de, box.name_en)}:
+            spellings.update((n + "bonus", "bonus" + n, n + "bonuses", n + "extra"))
+    return frozenset(spellings)
 
 
 @cache

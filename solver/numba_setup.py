@@ -21,6 +21,8 @@ from pathlib import Path
 
 KERNELS = Path(__file__).resolve().parent / "dp"
 CACHE_ENABLED = True  # read by dp.compile: False when no cache folder is writable
+# read by dp.compile when it is first imported: KNIFFEL_JIT=0 keeps the kernels plain Python (see there)
+JIT = os.environ.get("KNIFFEL_JIT", "1").strip() != "0"
 
 
 def _notice(text: str) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
-import numba
 import numpy as np
 
 from .dp import make_engine, ordered_play_work, play_ordered_turn, simulate_turn
@@ -142,6 +141,8 @@ def _simulate_ordered(variant: Variant, values: np.ndarray, n_games: int, seed: 
     per turn for all its games, 8 states per kernel call. Progress is told after every turn."""
     engine = make_engine(variant, allow_slow=True)
     assert engine.ordered is not None
+    import numba
+
     works = [ordered_play_work(engine) for _ in range(numba.get_num_threads())]
     n_boxes, cap = len(variant.boxes), variant.upper_cap
     boxes = np.zeros((n_games, n_boxes), dtype=np.int32)
