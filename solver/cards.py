@@ -69,9 +69,14 @@ def parse_card(variant: Variant, text: str | None) -> Card:
     if text is None or not text.strip():
         return card
     extra_seen = False
+    canonical = _canonical_entries(variant)
     for raw in text.split(","):
         entry = raw.strip()
         if not entry:
+            continue
+        known = canonical.get(entry)
+        if known is not None and known[0] not in card.filled:  # 'chance=22' as format() writes it
+            card.filled[known[0]] = known[1]
             continue
         name, sep, value = entry.partition("=")
         if not sep:
@@ -99,6 +104,18 @@ def parse_card(variant: Variant, text: str | None) -> Card:
     _check_extra(card)
     check_whole_card(card)
     return card
+
+
+@cache
+def _canonical_entries(variant: Variant) -> dict[str, tuple[int, int]]:
+    """'key=points' (as Card.format writes an entry) -> (box, points), for every points the box can hold:
+    the common case of parse_card without looking names up (the checks below give the same answer)."""
+    return {
+        f"{box.key}={points}": (b, points)
+        for b, box in enumerate(variant.boxes)
+        if not is_extra_name(variant, box.key) and variant.find_box(box.key) == b
+        for points in box_values(variant, b)
+    }
 
 
 EXTRA_NAMES = ("extra", "extras", "bonusextra", "zusatz", "zusatzpunkte", "extrapunkte", "bonus", "joker")

@@ -16,6 +16,7 @@ from itertools import product
 import numpy as np
 
 from .dp import make_engine, ordered_play_work, play_ordered_turn, simulate_turn
+from .dp.compile import require_jit
 from .rules import Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
@@ -74,6 +75,7 @@ class Games:
 
 def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Games:
     """Play n_games with the optimal policy of `values`; `progress(k)` is told of k finished games."""
+    require_jit("simulating games")
     if not variant.identical_dice:
         return _simulate_ordered(variant, values, n_games, seed, progress)
     engine = make_engine(variant)
