@@ -76,6 +76,16 @@ def _choose_cache_dir() -> str | None:
     return None
 
 
+def interpret() -> bool:
+    """Run the kernels as plain Python in this process (as KNIFFEL_JIT=0 does), for one quick answer from a
+    solved table; possible only before solver.dp is first imported. Returns whether it took effect."""
+    global JIT
+    if "solver.dp.compile" in sys.modules:
+        return not JIT
+    JIT = False
+    return True
+
+
 def configure() -> None:
     global CACHE_ENABLED
     os.environ.setdefault("NUMBA_SLP_VECTORIZE", "1")

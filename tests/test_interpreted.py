@@ -115,3 +115,16 @@ def test_interpreted_kernels_refuse_heavy_work():
     env = {**os.environ, "KNIFFEL_JIT": "0"}
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode != 0 and "KNIFFEL_JIT=0" in run.stderr
+
+
+def test_interpret_switches_before_the_kernels_load():
+    code = (
+        "import sys; from solver import numba_setup; assert numba_setup.interpret(); import solver.dp; "
+        "assert 'numba' not in sys.modules; assert numba_setup.interpret()"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    code = "from solver import numba_setup; import solver.dp; assert not numba_setup.interpret()"
+    env = {k: v for k, v in os.environ.items() if k != "KNIFFEL_JIT"}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
