@@ -10,7 +10,8 @@ process, its table cached): each side's median is over runs interleaved in time,
 machine drifts. Every value of every option is compared with the peer's
 (max abs difference; the best options must agree wherever the peer's best is not tied within 1e-9). Last,
 Advisor.best_action and a full Advisor.advise (every option, ranked) per call on random cards: the median
-per call, of several runs.
+per call, of several runs, and the same through Table with the card and the dice as strings (parsing and
+checking included).
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ def per_call(fn, sits, runs):
 def bench(ruleset, args, tmp: Path) -> dict:
     from solver import dp
     from solver.advisor import Advisor
+    from solver.api import Table
     from solver.batch import option_values_batch
     from solver.presets import PRESETS
 
@@ -140,6 +142,8 @@ def bench(ruleset, args, tmp: Path) -> dict:
     check = compare(v, engine.lattice, res, np.load(peer_path), s["roll"])
     adv = Advisor(v, values)
     sits = random_cards(v, values, args.calls, args.seed)
+    table = Table(v, values, {}, adv)
+    texts = [(card.format(), "".join(map(str, dice)), roll) for card, dice, roll in sits]  # as a caller writes them
     n = args.n
     peer_med = statistics.median(peer_ts)
     return {
@@ -153,6 +157,8 @@ def bench(ruleset, args, tmp: Path) -> dict:
         "check": check,
         "best_action_us": per_call(adv.best_action, sits, args.call_runs),
         "advise_us": per_call(adv.advise, sits, args.call_runs),
+        "table_best_action_us": per_call(table.best_action, texts, args.call_runs),
+        "table_advise_us": per_call(table.advise, texts, args.call_runs),
         "peer_text_best_action_us": peer_json["text"]["best_action_median_us"],
         "peer_text_option_values_us": peer_json["text"]["option_values_median_us"],
     }
@@ -187,6 +193,8 @@ def main():
             f"best disagrees (untied) {c['best_disagree_untied']}, peer ties {c['peer_ties']}\n"
             f"  best_action µs/call, medians of runs: {' '.join(f'{x:.1f}' for x in r['best_action_us'])}; "
             f"advise (all options): {' '.join(f'{x:.1f}' for x in r['advise_us'])}; "
+            f"Table (card and dice as strings): best_action {' '.join(f'{x:.1f}' for x in r['table_best_action_us'])}, "
+            f"advise {' '.join(f'{x:.1f}' for x in r['table_advise_us'])}; "
             f"peer text best_action {r['peer_text_best_action_us']:.1f}, option_values "
             f"{r['peer_text_option_values_us']:.1f}"
         )

@@ -2,13 +2,16 @@
 
     python benchmarks/bench_advise.py [--runs 7]
 
-The kniffel table must exist (kniffel solve kniffel) and the JIT cache be warm (any earlier run).
+The kniffel table must exist (kniffel solve kniffel); the first run of each mode warms the JIT cache and the
+second-moment cache (.m2.npy). The fresh process is timed with compiled kernels and with KNIFFEL_JIT=0.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -18,16 +21,26 @@ import time
 from pathlib import Path
 
 
-def fresh_process(runs):
+def fresh_process(runs, interpreted=False):
+    """Wall and CPU seconds (user + sys of the child) of each run. interpreted: KNIFFEL_JIT=0 (the kernels
+    as plain Python, Numba not imported; see solver/dp/compile.py)."""
     exe = shutil.which("kniffel") or str(Path(sys.executable).with_name("kniffel"))
-    cmd = [exe, "advise", "kniffel", "--card", "einser=3,chance=22", "--dice", "33516", "--roll", "1"]
-    subprocess.run(cmd, check=True, capture_output=True)  # warm: table solved, JIT cache filled
-    ts = []
+    cmd = [exe, "advise", "kniffel", "--dice", "13356", "--roll", "1"]  # prints every option's std too
+    env = (
+        {**os.environ, "KNIFFEL_JIT": "0"}
+        if interpreted
+        else {k: v for k, v in os.environ.items() if k != "KNIFFEL_JIT"}
+    )
+    subprocess.run(cmd, check=True, capture_output=True, env=env)  # warm: table solved, JIT and .m2 cache filled
+    walls, cpus = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        ts.append(time.perf_counter() - t)
-    return ts
+        subprocess.run(cmd, check=True, capture_output=True, env=env)
+        walls.append(time.perf_counter() - t)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return walls, cpus
 
 
 def play_steps(runs):
@@ -61,11 +74,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=7)
     args = ap.parse_args()
-    fp = fresh_process(args.runs)
-    print(
-        f"kniffel advise, fresh process, table present, JIT warm: median {statistics.median(fp):.3f} s "
-        f"(min {min(fp):.3f}, max {max(fp):.3f}, {args.runs} runs)"
-    )
+    for interpreted in (False, True):
+        walls, cpus = fresh_process(args.runs, interpreted)
+        print(
+            f"kniffel advise kniffel --dice 13356 --roll 1, fresh process, "
+            f"{'KNIFFEL_JIT=0 (kernels interpreted)' if interpreted else 'JIT (cached kernels)'}: "
+            f"wall median {statistics.median(walls):.3f} s (min {min(walls):.3f}, max {max(walls):.3f}), "
+            f"CPU median {statistics.median(cpus):.3f} s (min {min(cpus):.3f}, max {max(cpus):.3f}), {args.runs} runs"
+        )
     ps = play_steps(args.runs)
     print(
         f"play step (advice for a new state + save): median {statistics.median(ps) * 1000:.1f} ms, "

@@ -67,6 +67,10 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
     """'3,3,5,1,6', '3 3 5 1 6' or '33516' (one digit per die, in die order), or for named dice
     'blue=2,green=3,...'; checked against each die's faces."""
     raw = text.strip()
+    if len(raw) == variant.n_dice and raw.isascii() and raw.isdigit():  # '33516': the common case
+        dice = tuple(map(int, raw))
+        if all(face in die for face, die in zip(dice, variant.dice)):
+            return dice
     if not raw:
         raise RuleError(f"no dice given; {variant.name} needs {variant.n_dice} dice, e.g. {dice_example(variant)}")
     if "=" in raw:
@@ -188,7 +192,11 @@ class Advisor:
         return float(value)
 
     def expected_final(self, card: Card) -> float:
-        return card.points + self.future(card)
+        mask, up, flag, points = self._card_state(card)  # one pass over the card (its properties take several)
+        value = self.values[mask, up, flag]
+        if not math.isfinite(value):
+            raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
+        return points + float(value)
 
     def _counts(self, dice) -> tuple[int, ...]:
         return tuple(sum(1 for d in dice if d == f) for f in self.faces)
@@ -364,6 +372,9 @@ class OrderedAdvisor(Advisor):
 
     def _roll_row(self, dice) -> int:
         return self.roll_row[self._counts(dice)]
+
+    def expected_final(self, card: Card) -> float:
+        return card.points + self.future(card)
 
     def _turn(self, card: Card):
         """(final-roll values, keep values after roll 2, after roll 1), per partial assignment."""

@@ -34,6 +34,7 @@ from .dp import (
     pack_single,
     roll_entries,
 )
+from .dp.compile import require_jit
 from .errors import KniffelError
 from .rules import Variant
 
@@ -206,6 +207,7 @@ def roll_rows(prep: Prepared, dice) -> np.ndarray:
 
 def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, upper, joker, dice, roll) -> BatchAdvice:
     """The value of every option of every situation, and the best one (see the module docstring)."""
+    require_jit("batch advice")
     prep = prepare(engine)
     engine = prep.engine
     d = np.asarray(dice)

@@ -69,9 +69,14 @@ def parse_card(variant: Variant, text: str | None) -> Card:
     if text is None or not text.strip():
         return card
     extra_seen = False
+    canonical = _canonical_entries(variant)
     for raw in text.split(","):
         entry = raw.strip()
         if not entry:
+            continue
+        known = canonical.get(entry)
+        if known is not None and known[0] not in card.filled:  # 'chance=22' as format() writes it
+            card.filled[known[0]] = known[1]
             continue
         name, sep, value = entry.partition("=")
         if not sep:
@@ -101,19 +106,34 @@ def parse_card(variant: Variant, text: str | None) -> Card:
     return card
 
 
+@cache
+def _canonical_entries(variant: Variant) -> dict[str, tuple[int, int]]:
+    """'key=points' (as Card.format writes an entry) -> (box, points), for every points the box can hold:
+    the common case of parse_card without looking names up (the checks below give the same answer)."""
+    return {
+        f"{box.key}={points}": (b, points)
+        for b, box in enumerate(variant.boxes)
+        if not is_extra_name(variant, box.key) and variant.find_box(box.key) == b
+        for points in box_values(variant, b)
+    }
+
+
 EXTRA_NAMES = ("extra", "extras", "bonusextra", "zusatz", "zusatzpunkte", "extrapunkte", "bonus", "joker")
 
 
 def is_extra_name(variant: Variant, name: str) -> bool:
     """'extra', or the joker box's bonus by name: 'Yahtzee bonus', 'Yahtzee-Bonus', 'Kniffel-Bonus', 'bonus'."""
-    text = normalize(name)
-    if text in EXTRA_NAMES:
-        return True
-    if variant.joker_box is None:
-        return False
-    box = variant.boxes[variant.joker_index]
-    names = {normalize(n) for n in (box.key, box.name_de, box.name_en)}
-    return any(text in (n + "bonus", "bonus" + n, n + "bonuses", n + "extra") for n in names)
+    return normalize(name) in _extra_spellings(variant)
+
+
+@cache
+def _extra_spellings(variant: Variant) -> frozenset[str]:
+    spellings = set(EXTRA_NAMES)
+    if variant.joker_box is not None:
+        box = variant.boxes[variant.joker_index]
+        for n in {normalize(n) for n in (box.key, box.name_de, box.name_en)}:
+            spellings.update((n + "bonus", "bonus" + n, n + "bonuses", n + "extra"))
+    return frozenset(spellings)
 
 
 @cache

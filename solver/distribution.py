@@ -13,6 +13,7 @@ import numpy as np
 
 from .cards import Card
 from .dp import make_engine
+from .dp.compile import require_jit
 from .dp.forward import forward_pmf
 from .errors import KniffelError
 from .rules import Variant
@@ -144,6 +145,7 @@ def check_thresholds(variant: Variant, thresholds) -> tuple[int, ...]:
 
 def distribution(variant: Variant, values: np.ndarray, card: Card, at_least=(), engine=None) -> Distribution:
     """The exact final-score distribution from `card` (start of a turn) under the advisor's play."""
+    require_jit("the exact distribution")
     extra = check_thresholds(variant, at_least)
     t0 = time.perf_counter()
     pmf = final_pmf(variant, values, card, engine)

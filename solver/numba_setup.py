@@ -21,6 +21,8 @@ from pathlib import Path
 
 KERNELS = Path(__file__).resolve().parent / "dp"
 CACHE_ENABLED = True  # read by dp.compile: False when no cache folder is writable
+# read by dp.compile when it is first imported: KNIFFEL_JIT=0 keeps the kernels plain Python (see there)
+JIT = os.environ.get("KNIFFEL_JIT", "1").strip() != "0"
 
 
 def _notice(text: str) -> None:
@@ -72,6 +74,16 @@ def _choose_cache_dir() -> str | None:
         if _writable(folder):
             return str(folder)
     return None
+
+
+def interpret() -> bool:
+    """Run the kernels as plain Python in this process (as KNIFFEL_JIT=0 does), for one quick answer from a
+    solved table; possible only before solver.dp is first imported. Returns whether it took effect."""
+    global JIT
+    if "solver.dp.compile" in sys.modules:
+        return not JIT
+    JIT = False
+    return True
 
 
 def configure() -> None:

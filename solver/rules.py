@@ -8,6 +8,7 @@ no variant names.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -138,6 +139,19 @@ class Variant:
         if any(b.same_colour for b in self.boxes) and not self.colours:
             raise ValueError(f"variant {self.name}: a box asks for one colour, but the dice have no colours")
 
+    def __hash__(self) -> int:
+        # kept once: many small lookups are cached per variant (functools.cache), and hashing every
+        # field of every box each time cost more than the lookups (tens of µs per parsed card)
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.compare))
+            self.__dict__["_hash"] = h
+        return h
+
+    def __getstate__(self) -> dict:
+        # string hashes differ between processes: a pickled copy computes its own
+        return {k: v for k, v in self.__dict__.items() if k not in ("_hash", "_box_lookup")}
+
     # -- derived facts -------------------------------------------------
     @property
     def n_dice(self) -> int:
@@ -157,7 +171,7 @@ class Variant:
         """Upper totals at or above the highest threshold behave alike."""
         return max((b.threshold for b in self.bonuses), default=0)
 
-    @property
+    @functools.cached_property
     def joker_index(self) -> int:
         return -1 if self.joker_box is None else self.box_index(self.joker_box)
 
@@ -215,22 +229,35 @@ class Variant:
     # -- names ---------------------------------------------------------
     def find_box(self, name: str) -> int:
         """Index of a box given by German or English name, key, alias or 1-based position."""
-        from .texts import box_name, did_you_mean, t
-
         text = name.strip()
         if text.isascii() and text.isdigit():
             pos = int(text)
             if 1 <= pos <= len(self.boxes):
                 return pos - 1
+            from .texts import t
+
             raise RuleError(t("err_box_position", pos=pos, variant=self.name, count=len(self.boxes)))
-        wanted = normalize(text)
-        for i, box in enumerate(self.boxes):
-            if wanted in box_spellings(box):
-                return i
+        lookup = self._box_lookup
+        found = lookup.get(text)
+        if found is None:
+            found = lookup.get(normalize(text))
+        if found is not None:
+            return found
+        from .texts import box_name, did_you_mean, t
+
         names = [box_name(self, i) for i in range(len(self.boxes))]
         spellings = {s: box_name(self, i) for i, b in enumerate(self.boxes) for s in (b.name_de, b.name_en, *b.aliases)}
         suggest = did_you_mean(text, spellings, normalize)  # named as the player's language names the box
         raise RuleError(t("err_unknown_box", name=text, variant=self.name, suggest=suggest, boxes=", ".join(names)))
+
+    @functools.cached_property
+    def _box_lookup(self) -> dict[str, int]:
+        """Every spelling of every box (box_spellings) -> its index (the first box, should two share one)."""
+        lookup: dict[str, int] = {}
+        for i, box in enumerate(self.boxes):
+            for spelling in box_spellings(box):
+                lookup.setdefault(spelling, i)
+        return lookup
 
     def find_die(self, name: str) -> int:
         """Index of a die given by its colour (English or German, a short code, a unique beginning), '#n'
@@ -282,6 +309,8 @@ DIE_CODES_DE = {"b": "blue", "gr": "green", "l": "purple", "ge": "yellow", "r": 
 
 def normalize(text: str) -> str:
     """Case-, space- and umlaut-insensitive spelling: 'Große Straße' == 'grosse-strasse'."""
+    if text.isascii() and text.isalnum() and text.islower():
+        return text  # already plain (card keys such as 'chance'): the common case of a parsed card
     text = text.lower().replace("ß", "ss").replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
     return re.sub(r"[\s_\-.']+", "", text)
 

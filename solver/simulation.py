@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 
-import numba
 import numpy as np
 
 from .dp import make_engine, ordered_play_work, play_ordered_turn, simulate_turn
+from .dp.compile import require_jit
 from .rules import Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
@@ -72,6 +72,7 @@ class Games:
 
 def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Games:
     """Play n_games with the optimal policy of `values`; `progress(k)` is told of k finished games."""
+    require_jit("simulating games")
     if not variant.identical_dice:
         return _simulate_ordered(variant, values, n_games, seed, progress)
     engine = make_engine(variant)
@@ -139,6 +140,8 @@ def _simulate_ordered(variant: Variant, values: np.ndarray, n_games: int, seed: 
     per turn for all its games, 8 states per kernel call. Progress is told after every turn."""
     engine = make_engine(variant, allow_slow=True)
     assert engine.ordered is not None
+    import numba
+
     works = [ordered_play_work(engine) for _ in range(numba.get_num_threads())]
     n_boxes, cap = len(variant.boxes), variant.upper_cap
     boxes = np.zeros((n_games, n_boxes), dtype=np.int32)

@@ -22,10 +22,9 @@ from itertools import product
 from typing import NamedTuple
 
 import numpy as np
-from numba import prange
 
 from ..dice import KeepLattice
-from .compile import njit
+from .compile import njit, prange
 from .entries import _final_roll_values, _free_boxes, _roll_range_options
 from .identical import _best_sub_keeps, _keep_means
 from .rules import P_CAP, P_EXTRA, P_MIN_KEEP, Rules

@@ -1,14 +1,36 @@
 """The one njit of the package: Numba's, with the on-disk cache switched off when no cache folder is
-writable (solver/numba_setup.py decides)."""
+writable (solver/numba_setup.py decides).
+
+With KNIFFEL_JIT=0 in the environment (read once, when this module is first imported) the kernels stay
+plain Python and Numba is never imported: the same code, interpreted. That serves one quick answer in a
+fresh process (`kniffel advise` from a solved table: loading Numba and its cached kernels costs most of a
+second, one turn interpreted a few hundredths); anything heavy refuses to run so (require_jit).
+"""
 
 from __future__ import annotations
 
-from numba import njit as _numba_njit
-
 from .. import numba_setup
+from ..errors import KniffelError
+
+if numba_setup.JIT:
+    from numba import njit as _numba_njit
+    from numba import prange
+else:
+    prange = range  # type: ignore[misc]
 
 
 def njit(*args, **options):
+    if not numba_setup.JIT:
+        return args[0] if args and callable(args[0]) else (lambda fn: fn)
     if not numba_setup.CACHE_ENABLED:
         options.pop("cache", None)
     return _numba_njit(*args, **options)
+
+
+def require_jit(what: str) -> None:
+    """Refuse heavy work while the kernels are interpreted (KNIFFEL_JIT=0): it would take hours."""
+    if not numba_setup.JIT:
+        raise KniffelError(f"{what} needs the compiled kernels; unset KNIFFEL_JIT=0 (it serves single answers)")
+
+
+__all__ = ["njit", "prange", "require_jit"]

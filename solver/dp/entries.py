@@ -142,29 +142,18 @@ def _final_roll_values(mask, flag, ups, rules, values, out, first):
     n_rolls, n_boxes = rules.score.shape
     params = rules.params
     nj = ups.shape[0]
-    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
     vecs = np.empty((rules.move_box.shape[0], nj))
     _move_values(mask, flag, ups, rules, values, vecs)
     free = _free_boxes(mask, n_boxes)
     n_free = free.shape[0]
-    extra = float(params[P_EXTRA])
-    if nj == 1:  # one column (advice): the same sums in scalar loops, without a vector loop per option
-        for r in range(n_rolls):
-            best = -np.inf
-            implicit = n_opts[r] < 0
-            for i in range(n_free if implicit else n_opts[r]):
-                if implicit:
-                    v = float(rules.score[r, free[i]]) + vecs[rules.norm_move[r, free[i]], 0]
-                else:
-                    v = float(opt_score[r, i]) + vecs[opt_move[r, i], 0]
-                best = max(best, v)
-            if flag == 1 and rules.joker_roll[r]:
-                best += extra
-            out[first + r, 0] = best
+    if nj == 1:  # one column (advice, one state at a time)
+        _final_roll_values_one(mask, flag, rules, vecs, out, first, free)
         return
+    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_opts = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    extra = float(params[P_EXTRA])
     for r in range(n_rolls):
         row = first + r
         for j in range(nj):
@@ -182,3 +171,45 @@ def _final_roll_values(mask, flag, ups, rules, values, out, first):
         if flag == 1 and rules.joker_roll[r]:
             for j in range(nj):
                 out[row, j] += extra
+
+
+@njit(cache=True)
+def _final_roll_values_one(mask, flag, rules, vecs, out, first, free):
+    """_final_roll_values for one upper total (vecs has one column): the same sums and maxima, without
+    listing every roll's entries (that listing cost twice the sums). A roll that is not a joker roll may
+    make every free box with its normal score, or under restricted scratching every free box it fits
+    (scores more than 0) and all of them when it fits none: both maxima come from one pass over the
+    free boxes. The joker rolls take their entries from _roll_range_options, as everywhere."""
+    score, norm_move, joker_roll = rules.score, rules.norm_move, rules.joker_roll
+    params = rules.params
+    n_rolls, n_boxes = score.shape
+    n_free = free.shape[0]
+    restricted = params[P_RESTRICTED] != 0
+    for r in range(n_rolls):
+        best = -np.inf
+        fit = -np.inf
+        for i in range(n_free):
+            b = free[i]
+            s = score[r, b]
+            v = float(s) + vecs[norm_move[r, b], 0]
+            best = max(best, v)
+            if s > 0:
+                fit = max(fit, v)
+        out[first + r, 0] = fit if restricted and fit > -np.inf else best
+    if params[P_JOKER] != 0:
+        opt_move = np.empty((1, n_boxes), dtype=np.int64)
+        opt_score = np.empty((1, n_boxes), dtype=np.int64)
+        n_opt = np.empty(1, dtype=np.int64)
+        for r in range(n_rolls):
+            if joker_roll[r]:
+                _roll_range_options(mask, flag, rules, r, r + 1, opt_move, opt_score, n_opt)
+                if n_opt[0] >= 0:  # else the implicit case: every free box, normal score (as above)
+                    best = -np.inf
+                    for i in range(n_opt[0]):
+                        best = max(best, float(opt_score[0, i]) + vecs[opt_move[0, i], 0])
+                    out[first + r, 0] = best
+    if flag == 1:
+        extra = float(params[P_EXTRA])
+        for r in range(n_rolls):
+            if joker_roll[r]:
+                out[first + r, 0] += extra

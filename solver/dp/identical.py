@@ -5,9 +5,8 @@ max over the lattice, one die removed at a time."""
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from .compile import njit
+from .compile import njit, prange
 from .entries import _final_roll_values
 from .rules import P_MIN_KEEP, PAD
 

@@ -10,9 +10,8 @@ sqrt(M2 - V^2) of what it leads to: one turn's work per advice, once the table e
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from .compile import njit
+from .compile import njit, prange, require_jit
 from .forward import _turn_policy, ranked_sub_keeps
 from .identical import _keep_means
 from .rules import P_CAP
@@ -72,6 +71,7 @@ def _moments_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, v
 
 def moments_table(engine, values: np.ndarray) -> np.ndarray:
     """E[(points still to come)^2] of every state under the advisor's play (NaN where values are)."""
+    require_jit("the second-moment table (per-option std)")
     variant, up = engine.variant, engine.upper
     subs = ranked_sub_keeps(engine.lattice)
     m2 = np.full(values.shape, np.nan)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from .compile import njit
+from .compile import njit, prange
 from .entries import _box_options, _final_roll_values
 from .identical import _best_sub_keeps, _keep_means
 from .rules import P_CAP, P_MIN_KEEP

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
+from .. import numba_setup
 from ..dice import KeepLattice, keep_lattice, multisets
 from ..rules import RuleError, Variant
-from .compile import njit
+from .compile import njit, require_jit
 from .identical import _solve_layer
 from .ordered import OrderedDice, _solve_layer_ordered, ordered_dice, ordered_work
 from .rules import Rules, rules_arrays
@@ -77,6 +77,7 @@ def solve(
     layers above n_filled are done; `after_layer(values, n_filled, solved)` is
     called after each layer (checkpoints). Unreachable states hold NaN.
     """
+    require_jit(f"solving {variant.name}")
     engine = engine or make_engine(variant)
     up = engine.upper
     counts = np.diff(up.ups_ptr)
@@ -88,6 +89,8 @@ def solve(
         values, first_layer, solved = resume
         if progress is not None:
             progress(solved)
+    import numba
+
     work = None if engine.ordered is None else [ordered_work(engine.ordered) for _ in range(numba.get_num_threads())]
     for n_filled in range(first_layer, -1, -1):
         masks, flags = layer_items(variant, n_filled)
@@ -117,4 +120,8 @@ def count_states(variant: Variant) -> int:
 def set_threads(n: int | None) -> None:
     """Threads for the parallel kernels (at most the cores Numba found)."""
     if n:
+        if not numba_setup.JIT:
+            return  # interpreted kernels (KNIFFEL_JIT=0): one thread, Numba not loaded
+        import numba
+
         numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]

@@ -1,0 +1,130 @@
+"""Two ways to run the same kernels, checked against each other:
+
+* the one-column final-roll values (_final_roll_values_one, advice's path) equal the many-column loop
+  (the solve's path) bit for bit, on random value tables of every preset;
+* KNIFFEL_JIT=0 (plain Python, no Numba: a quick single answer in a fresh process) gives the same
+  advice and second moments as the compiled kernels.
+
+Random value tables suffice: both sides read the same table, and every state is then "reachable"."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from solver import dp
+from solver.advisor import Advisor
+from solver.cards import Card, box_values
+from solver.dp.entries import _final_roll_values
+from solver.dp.moments import turn_moments
+from solver.rules import PRESETS
+
+IDENTICAL = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
+
+
+def random_table(variant, seed):
+    return np.random.default_rng(seed).uniform(0.0, 300.0, dp.table_shape(variant))
+
+
+@pytest.mark.parametrize("name", [*IDENTICAL, "kniffel7"])
+def test_one_column_equals_many_columns(name):
+    v = PRESETS[name]
+    engine = dp.make_engine(v, allow_slow=True)
+    values = random_table(v, 1)
+    rng = random.Random(2)
+    n_rolls = engine.rules.score.shape[0]
+    n_masks, n_up, n_flag = values.shape
+    for _ in range(60):
+        mask, up, flag = rng.randrange(n_masks - 1), rng.randrange(n_up), rng.randrange(n_flag)
+        one, two = np.empty((n_rolls, 1)), np.empty((n_rolls, 2))
+        _final_roll_values(mask, flag, np.array([up]), engine.rules, values, one, 0)
+        _final_roll_values(mask, flag, np.array([up, up]), engine.rules, values, two, 0)
+        assert np.array_equal(one[:, 0], two[:, 0]) and np.array_equal(one[:, 0], two[:, 1]), (mask, up, flag)
+
+
+def situations(variant, seed, n):
+    """Random cards (joker boxes often holding points) with dice (some all equal) and rolls 1-3."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        card = Card(variant)
+        for b in rng.sample(range(len(variant.boxes)), rng.randrange(0, len(variant.boxes) - 1)):
+            card.filled[b] = rng.choice(box_values(variant, b))
+        if variant.joker_box and rng.random() < 0.6:
+            card.filled[variant.joker_index] = max(box_values(variant, variant.joker_index))
+        face = rng.choice(variant.faces)
+        dice = [face] * variant.n_dice if rng.random() < 0.3 else [rng.choice(variant.faces) for _ in variant.dice]
+        out.append((card.filled, dice, rng.randint(1, 3)))
+    return out
+
+
+ANSWER = textwrap.dedent(
+    """
+    import json, sys
+    import numpy as np
+    from solver import dp
+    from solver.advisor import Advisor
+    from solver.cards import Card
+    from solver.dp.moments import turn_moments
+    from solver.rules import PRESETS
+
+    name, values_path, m2_path, situations = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+    v, values, m2 = PRESETS[name], np.load(values_path), np.load(m2_path)
+    adv = Advisor(v, values)
+    out = []
+    for filled, dice, roll in situations:
+        card = Card(v, {int(b): p for b, p in filled.items()})
+        action, options = adv.advise(card, tuple(dice), roll)
+        second, first = turn_moments(adv.engine, values, m2, *card.state)
+        out.append([action, [[o.text, o.expected_final_score] for o in options], second.tolist(), first.tolist()])
+    print(json.dumps({"numba_loaded": "numba" in sys.modules, "answers": out}))
+    """
+)
+
+
+@pytest.mark.parametrize("name", ["kniffel", "yahtzee"])
+def test_interpreted_kernels_answer_like_compiled(name, tmp_path):
+    v = PRESETS[name]
+    values, m2 = random_table(v, 3), random_table(v, 4) ** 2
+    np.save(tmp_path / "values.npy", values)
+    np.save(tmp_path / "m2.npy", m2)
+    sits = situations(v, 5, 6)
+    env = {**os.environ, "KNIFFEL_JIT": "0"}
+    args = [name, str(tmp_path / "values.npy"), str(tmp_path / "m2.npy"), json.dumps(sits)]
+    run = subprocess.run([sys.executable, "-c", ANSWER, *args], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert not got["numba_loaded"]
+    adv = Advisor(v, values)
+    for (filled, dice, roll), (action, options, second, first) in zip(sits, got["answers"]):
+        card = Card(v, dict(filled))
+        want_action, want = adv.advise(card, tuple(dice), roll)
+        assert action == want_action
+        assert options == [[o.text, o.expected_final_score] for o in want]
+        want_second, want_first = turn_moments(adv.engine, values, m2, *card.state)
+        assert second == want_second.tolist() and first == want_first.tolist()
+
+
+def test_interpreted_kernels_refuse_heavy_work():
+    code = "import solver.dp as dp; from solver.rules import PRESETS; dp.solve(PRESETS['yatzy'])"
+    env = {**os.environ, "KNIFFEL_JIT": "0"}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0 and "KNIFFEL_JIT=0" in run.stderr
+
+
+def test_interpret_switches_before_the_kernels_load():
+    code = (
+        "import sys; from solver import numba_setup; assert numba_setup.interpret(); import solver.dp; "
+        "assert 'numba' not in sys.modules; assert numba_setup.interpret()"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    code = "from solver import numba_setup; import solver.dp; assert not numba_setup.interpret()"
+    env = {k: v for k, v in os.environ.items() if k != "KNIFFEL_JIT"}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
