@@ -231,7 +231,7 @@ class Table:
     def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
         from .spread import moments, option_stds
 
-        m2 = moments(self.variant, self.values, self.directory, self.advisor.engine)
+        m2 = moments(self.variant, self.values, self.directory, self.advisor.engine, self.meta.get("sha256"))
         for option, std in zip(
             options, option_stds(self.variant, self.values, m2, card, dice, roll, options, self.advisor.engine)
         ):

@@ -2,7 +2,8 @@
 
 Computed from a table of second moments beside the values (dp.moments: one backward pass, about as
 long as a solve), kept on disk as <variant>.m2.npy next to the table and rebuilt when the table it was
-computed from changes (a CRC of the values is stored in the file's sidecar).
+computed from changes (a CRC of the values is stored in the file's sidecar, and one of the moments, so
+that a damaged file is computed again rather than trusted).
 """
 
 from __future__ import annotations
@@ -15,34 +16,60 @@ from pathlib import Path
 
 import numpy as np
 
+from . import tables
 from .cards import Card
-from .dp import keep_values, make_engine
-from .dp.moments import moments_table, turn_moments
+from .errors import KniffelError
+from .files import read_json
+
+SIDECAR_LIMIT = 64 * 1024
 
 
 def _crc(values: np.ndarray) -> int:
     return zlib.crc32(np.ascontiguousarray(values).tobytes())
 
 
-def moments(variant, values: np.ndarray, directory: Path | None, engine=None) -> np.ndarray:
+def _paths(variant, directory: Path) -> tuple[Path, Path]:
+    return directory / f"{variant.name}.m2.npy", directory / f"{variant.name}.m2.json"
+
+
+def _sidecar(variant, directory: Path) -> dict | None:
+    try:
+        info = read_json(_paths(variant, directory)[1], SIDECAR_LIMIT, "moments sidecar", KniffelError)
+    except KniffelError:
+        return None
+    return info if isinstance(info, dict) and info.get("fingerprint") == variant.fingerprint() else None
+
+
+def cached_for_table(variant, directory: Path) -> bool:
+    """Are the moments on disk made from the table on disk? (sidecars only: no table read, no kernel)"""
+    table = tables.read_meta(variant, directory)
+    info = _sidecar(variant, directory)
+    return table is not None and info is not None and info.get("table_sha256") == table.get("sha256")
+
+
+def moments(variant, values: np.ndarray, directory: Path | None, engine=None, table_sha256=None) -> np.ndarray:
     """The second-moment table of `values`: from directory/<variant>.m2.npy when it was made from these
-    values, else computed (and saved there when the folder is writable)."""
-    engine = engine or make_engine(variant)
+    values and is whole, else computed (and saved there when the folder is writable)."""
     crc = _crc(values)
     if directory is not None:
-        npy, meta = directory / f"{variant.name}.m2.npy", directory / f"{variant.name}.m2.json"
-        try:
-            info = json.loads(meta.read_text())
-            if info.get("values_crc32") == crc and info.get("fingerprint") == variant.fingerprint():
+        npy, meta = _paths(variant, directory)
+        info = _sidecar(variant, directory)
+        if info is not None and info.get("values_crc32") == crc:
+            try:
                 m2 = np.load(npy, allow_pickle=False)
-                if m2.shape == values.shape and m2.dtype == np.float64:
+                if m2.shape == values.shape and m2.dtype == np.float64 and info.get("m2_crc32") == _crc(m2):
                     return m2
-        except (OSError, ValueError):
-            pass
-    m2 = moments_table(engine, values)
+            except (OSError, ValueError):
+                pass
+    from .dp import make_engine
+    from .dp.moments import moments_table
+
+    m2 = moments_table(engine or make_engine(variant), values)
     if directory is not None:
+        info = {"variant": variant.name, "fingerprint": variant.fingerprint(), "values_crc32": crc}
+        info.update(m2_crc32=_crc(m2), table_sha256=table_sha256)
         try:
-            _save(m2, npy, meta, {"variant": variant.name, "fingerprint": variant.fingerprint(), "values_crc32": crc})
+            _save(m2, npy, meta, info)
         except OSError:
             pass  # a read-only tables folder: computed again next time
     return m2
@@ -69,6 +96,9 @@ def _std(m2: float, mean: float) -> float:
 def option_stds(variant, values, m2, card: Card, dice, roll: int, options, engine=None) -> list[float]:
     """Standard deviation of the final score each option (advisor.Option, keep or box) leads to when the
     rest of the game is played by the advisor."""
+    from .dp import keep_values, make_engine
+    from .dp.moments import turn_moments
+
     engine = engine or make_engine(variant)
     state = card.state
     out = []

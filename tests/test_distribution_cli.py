@@ -74,3 +74,40 @@ def test_advise_shows_std(tdir):
 )
 def test_bad_input_is_one_line(tdir, args, fragment):
     one_line_error(run(tdir, *args), fragment)
+
+
+def test_moments_on_disk_are_checked_and_a_fresh_advise_process_answers_alike(tdir):
+    """The .m2 file is trusted only whole and made from the table on disk; a fresh `kniffel advise`
+    (which then runs the kernels as plain Python) prints what the compiled kernels print."""
+    import os
+    import subprocess
+    import sys
+
+    from solver import spread
+    from solver.presets import KNIFFEL
+
+    args = ["advise", "kniffel", "--card", "chance=22", "--dice", "33516", "--roll", "2", "--json"]
+    compiled = json.loads(run(tdir, *args).output)  # computes and saves the moments
+    assert spread.cached_for_table(KNIFFEL, tdir)
+    npy = tdir / "kniffel.m2.npy"
+    data = bytearray(npy.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one moment damaged: computed again, not trusted
+    npy.write_bytes(bytes(data))
+    assert json.loads(run(tdir, *args).output) == compiled
+    assert npy.read_bytes() != bytes(data)
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    fresh = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from solver.cli import main; main(sys.argv[1:]); ",
+            "--tables",
+            str(tdir),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert fresh.returncode == 0, fresh.stderr
+    assert json.loads(fresh.stdout) == compiled

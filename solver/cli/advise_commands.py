@@ -20,6 +20,7 @@ from .base import (
     get_table,
     get_target_table,
     lang_option,
+    quick_answer_from_disk,
 )
 
 
@@ -141,6 +142,7 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
         if opponent is not None:
             return _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent)
         return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)
+    quick_answer_from_disk(variant, _settings(ctx))
     table = _table(variant, _settings(ctx))
     advice = table.advise(card, dice, roll, box_now=box_now, spread=True)
     if as_json:
