@@ -101,22 +101,14 @@ def get_target_table(variant, settings: Settings):
     """Load the variant's target table; build it first (with a notice) when it is missing."""
     from . import target_tables, targets
 
-    engine = targets.target_engine(variant)
     try:
-        flat, layout, _ = target_tables.load_target(variant, engine, settings.tables_dir)
+        return targets.load_target_table(variant, settings.tables_dir)
     except target_tables.TargetTableMissing:
         click.echo(
             f"kniffel: no target table for {variant.name} yet, building it once (saved to {settings.tables_dir})",
             err=True,
         )
         return solve_target_table(variant, settings)[0]
-    if layout.n_max != targets.default_n(variant, engine):
-        raise target_tables.TargetTableError(
-            f"target table {target_tables.target_paths(variant, settings.tables_dir)[0]} was built up to "
-            f"{layout.n_max} points, this version uses {targets.default_n(variant, engine)}; rebuild it with "
-            f"`kniffel solve {variant.name} --target`"
-        )
-    return targets.TargetTable(variant, engine, flat, layout)
 
 
 def _settings(ctx) -> Settings:
@@ -493,29 +485,11 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     settings = _settings(ctx)
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
-    action, options = targets.target_options(variant, table, advisor, card, rolled, roll, target, box_now)
-    best = options[0]
-    then = None
-    if action == "keep" and len(best.option.keep) == variant.n_dice:  # stopping: the box comes next
-        then = targets.target_options(variant, table, advisor, card, rolled, 3, target)[1][0]
-    probability = targets.target_probability(variant, table, card, target)
+    advice = targets.target_advice(variant, table, advisor, card, rolled, roll, target, box_now)
     if as_json:
-        out = {
-            "variant": variant.name,
-            "card": card.format(),
-            "dice": list(rolled),
-            "roll": roll,
-            "target": target,
-            "action": action,
-            "probability": probability,
-            "expected_final_score": advisor.expected_final(card),
-            "best": best.as_dict(variant),
-            "then": then.as_dict(variant) if then else None,
-            "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
-            "options_total": len(options),
-        }
-        click.echo(json.dumps(out, indent=2))
+        click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
         return
+    best, then, probability, options = advice.best, advice.then, advice.probability, advice.options
     click.echo(
         f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
         f"(card {card.format() or 'empty'}: {card.points} points; target {target}: "
