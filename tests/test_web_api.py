@@ -53,6 +53,16 @@ def get(client, path, **params):
     return client.get(path + ("?" + urlencode(params) if params else ""))
 
 
+def add_flags(args: list, params: dict, box: bool, all_options: bool) -> None:
+    """--box / --all on the command line, box=1 / all=1 in the query."""
+    if box:
+        args.append("--box")
+        params["box"] = 1
+    if all_options:
+        args.append("--all")
+        params["all"] = 1
+
+
 SITUATIONS = [
     ("kniffel", "", "33516", 1, False, False),
     ("kniffel", "chance=22", "3,3,5,1,6", 1, False, True),
@@ -68,12 +78,7 @@ SITUATIONS = [
 def test_advise_equals_cli_json(client, tdir, variant, card, dice, roll, box, all_options):
     args = ["advise", variant, "--card", card, "--dice", dice, "--roll", str(roll), "--json"]
     params = {"variant": variant, "card": card, "dice": dice, "roll": roll}
-    if box:
-        args.append("--box")
-        params["box"] = 1
-    if all_options:
-        args.append("--all")
-        params["all"] = 1
+    add_flags(args, params, box, all_options)
     res = get(client, "/api/advise", **params)
     assert res.status_code == 200, res.text
     assert res.json() == cli_json(tdir, *args)
@@ -301,12 +306,7 @@ TARGET_SITUATIONS = [
 def test_advise_target_equals_cli_json(mini_client, mini_tdir, card, dice, roll, target, box, all_options):
     args = ["advise", "kniffel-mini", "--card", card, "--dice", dice, "--roll", str(roll), "--target", str(target)]
     params = {"variant": "kniffel-mini", "card": card, "dice": dice, "roll": roll, "target": target}
-    if box:
-        args.append("--box")
-        params["box"] = 1
-    if all_options:
-        args.append("--all")
-        params["all"] = 1
+    add_flags(args, params, box, all_options)
     res = get(mini_client, "/api/advise", **params)
     assert res.status_code == 200, res.text
     assert res.json() == cli_json(mini_tdir, *args, "--json")
