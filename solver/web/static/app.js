@@ -488,26 +488,33 @@ async function start() {
     setVariant(v ? v.variant : "kniffel", false);
     if (!v) $("error").textContent = `unknown variant ${q.get("variant")}`;
     if (stored && stored.variant === state.v.variant) state.undo = stored.undo || [];
+    wire(); // the controls work at once: a move made while the URL's situation loads wins over it
     await loadSituation(q.get("card") || "", q.get("dice") || "", q.get("roll") || "1");
   } else {
     if (stored && byName(stored.variant)) {
       setVariant(byName(stored.variant).variant, false);
       Object.assign(state, { card: stored.card || {}, extra: stored.extra || 0, undo: stored.undo || [] });
     } else setVariant("kniffel", false);
+    wire();
     refresh();
   }
-  wire();
 }
 
 async function loadSituation(card, dice, roll) {
   // the URL's card and dice, as the server reads them (names in either language, any dice form)
+  const seq = state.seq;
+  const failed = (res) => { state.pending = false; renderAll(); $("error").textContent = res.body.error; };
+  state.pending = true;
+  renderAll();
   const value = await api("/api/value", { variant: state.v.variant, card });
-  if (!value.ok) { renderAll(); $("error").textContent = value.body.error; return; }
+  if (seq !== state.seq) return; // the player made a move meanwhile
+  if (!value.ok) { failed(value); return; }
   Object.assign(state, parseCardText(value.body.card));
   if (dice) {
     const r = ["1", "2", "3"].includes(roll) ? Number(roll) : 1;
     const adv = await api("/api/advise", { variant: state.v.variant, card, dice, roll: String(r) });
-    if (!adv.ok) { renderAll(); $("error").textContent = adv.body.error; return; }
+    if (seq !== state.seq) return;
+    if (!adv.ok) { failed(adv); return; }
     Object.assign(state, { dice: adv.body.dice, roll: r, cursor: 0 });
   }
   refresh();
