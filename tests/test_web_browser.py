@@ -211,6 +211,7 @@ def test_kniffel7_coloured_dice(server, browser, tmp_path):
     expect(page.locator("#dice .die")).to_have_count(7)
     expect(page.locator("#dice .die").nth(0)).to_have_attribute("data-colour", "blue")
     expect(page.locator("#faces button", has_text="1")).to_be_disabled()  # blue has no 1
+    expect(page.locator("#target-row")).to_be_hidden()  # no target tables for dice told apart
     tap_faces(page, [2, 3, 7, 1, 6, 7, 4])
     want = api(server, "/api/advise", variant="kniffel7", card="", dice="2371674", roll=1)
     expect(page.locator("#best")).to_contain_text(want["best"]["text"], timeout=60_000)
@@ -255,4 +256,5 @@ def test_target_score(server, browser, tmp_path):
     expect(page.locator("#target-note")).to_contain_text("kniffel solve kniffel --target")
     expect(page.locator("#best")).to_contain_text("Best: ")
     expect(page.locator("#error")).to_have_text("")
+    page.screenshot(path=str(tmp_path / "phone-target-missing.png"))
     page.close()

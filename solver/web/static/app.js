@@ -182,6 +182,7 @@ function renderAdvice() {
     ? `${text} → reaches ${a.target} with probability ${pct(a.best.probability)} (expected final score ${fmt(a.best.expected_final_score)})`
     : `${text} → expected final score ${fmt(a.best.expected_final_score)}`;
   $("chance-head").hidden = !forTarget;
+  table.classList.toggle("target", forTarget);
   $("chance-head").textContent = forTarget ? `P(≥ ${a.target})` : "";
   a.options.forEach((o, i) => {
     const tr = document.createElement("tr");
@@ -192,7 +193,7 @@ function renderAdvice() {
     cells.forEach((c, j) => {
       const td = document.createElement("td");
       td.textContent = c;
-      if (j !== 1) td.className = "num";
+      if (j !== 1) td.className = j === cells.length - 1 ? "num loss" : "num";
       tr.appendChild(td);
     });
     const act = document.createElement("button");
