@@ -111,7 +111,7 @@ def bench(ruleset, args, tmp: Path) -> dict:
     from solver import dp
     from solver.advisor import Advisor
     from solver.batch import option_values_batch
-    from solver.rules import PRESETS
+    from solver.presets import PRESETS
 
     sit_path, peer_path = tmp / f"{ruleset}-sit.npz", tmp / f"{ruleset}-peer.npz"
     run_peer(["random", "--ruleset", ruleset, "--n", str(args.n), "--seed", str(args.seed), "--out", str(sit_path)])

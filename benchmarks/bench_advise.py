@@ -36,7 +36,7 @@ def play_steps(runs):
     from solver.advisor import Advisor
     from solver.cards import Card, box_values
     from solver.game import Game
-    from solver.rules import PRESETS
+    from solver.presets import PRESETS
 
     v = PRESETS["kniffel"]
     values, _ = tables.load(v, tables.tables_dir())

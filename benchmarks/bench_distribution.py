@@ -17,7 +17,7 @@ import time
 from solver import dp
 from solver.cards import Card, parse_card
 from solver.distribution import distribution, odds
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 
 MID_GAME = "einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,chance=22,kniffel=50"  # 8 of 13 filled
 

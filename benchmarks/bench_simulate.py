@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from solver import dp, solving, tables
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 from solver.simulation import simulate, summary
 
 

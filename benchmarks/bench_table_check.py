@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from solver import tables
-from solver.rules import KNIFFEL7
+from solver.presets import KNIFFEL7
 
 REPO = Path(__file__).resolve().parent.parent
 NPY = REPO / "tables" / "kniffel7.npy"

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from solver import dp  # noqa: E402
 from solver.advisor import Advisor  # noqa: E402
 from solver.cards import Card, box_values  # noqa: E402
-from solver.rules import PRESETS  # noqa: E402
+from solver.presets import PRESETS  # noqa: E402
 from solver.target_tables import save_target, target_paths  # noqa: E402
 from solver.targets import TargetTable, build_target_table, target_options  # noqa: E402
 

@@ -32,7 +32,7 @@ import uvicorn
 from solver import solving
 from solver.cards import Card, box_values, parse_card
 from solver.errors import KniffelError
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 from solver.web.app import create_app
 
 

@@ -28,8 +28,10 @@ from . import simulation as _simulation
 from . import solving, tables
 from .advisor import Advisor, Option, make_advisor, parse_dice
 from .cards import Card, parse_card
+from .dice import MAX_SEED
 from .errors import KniffelError
-from .rules import PRESETS, RuleError, Variant, find_variant
+from .presets import PRESETS, find_variant
+from .rules import RuleError, Variant
 
 CardLike = str | Mapping[str, int] | Card | None
 DiceLike = str | Sequence[int]
@@ -301,8 +303,8 @@ def simulate(
     table = variant if isinstance(variant, Table) else load(variant, tables_dir=tables_dir)
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise KniffelError(f"games must be a whole number of at least 1, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed <= _simulation.MAX_SEED:
-        raise KniffelError(f"seed must be a whole number from 0 to {_simulation.MAX_SEED}, not {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed <= MAX_SEED:
+        raise KniffelError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
     t0 = time.perf_counter()
     played = _simulation.simulate(table.variant, table.values, int(games), seed=seed, progress=progress)
     seconds = time.perf_counter() - t0

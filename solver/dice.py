@@ -18,6 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+MAX_SEED = 2**32 - 1  # random dice are seeded from 32 bits: larger seeds are refused, not cut
+
 
 class KeepLattice(NamedTuple):
     counts: np.ndarray  # (K, F) int8: how many dice show each face

@@ -32,7 +32,8 @@ from .advisor import Advisor, Option
 from .cards import Card, entry_rules
 from .errors import KniffelError
 from .files import atomic_write_bytes, parse_json, read_bounded
-from .rules import PRESETS, RuleError, Variant
+from .presets import PRESETS
+from .rules import RuleError, Variant
 
 FORMAT = "kniffel-game"
 VERSION = 1

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import solving
-from .rules import PRESETS, Variant
+from .presets import PRESETS
+from .rules import Variant
 
 if TYPE_CHECKING:
     from .api import CardLike, Table

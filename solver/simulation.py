@@ -39,9 +39,6 @@ def _roll_subs(lattice) -> np.ndarray:
     return out
 
 
-MAX_SEED = 2**32 - 1  # the random streams are seeded from 32 bits: larger seeds are refused, not cut
-
-
 def _seed_streams(seed: int, start: int, count: int) -> np.ndarray:
     """Independent starting states: the splitmix64 finaliser of (seed, game number)."""
     with np.errstate(over="ignore"):

@@ -24,7 +24,6 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .dp import table_shape
 from .errors import KniffelError
 from .files import _TEMP, _alive, atomic_write_files, no_interrupts, read_bounded, read_json
 from .rules import Variant
@@ -147,6 +146,8 @@ def read_meta(variant: Variant, directory: Path) -> dict | None:
 
 def _read_npy(npy: Path, variant: Variant, digest: str, fix: str) -> np.ndarray:
     """The array of a table file whose bytes have this SHA-256; anything else is TableDamaged."""
+    from .dp import table_shape  # here, not at the top: reading a folder's name must not start Numba
+
     shape = table_shape(variant)
     limit = int(np.prod(shape)) * 8 + HEADER_LIMIT
     try:

@@ -3,7 +3,7 @@
 import pytest
 
 from solver import dp
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 
 
 @pytest.fixture(scope="session")

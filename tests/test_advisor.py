@@ -8,7 +8,7 @@ from helpers import BruteForce, random_card
 
 from solver.advisor import Advisor
 from solver.cards import Card
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import solver
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,7 +11,7 @@ from solver import dp
 from solver.advisor import Advisor
 from solver.batch import AdviceInputError, decode_option, option_values_batch, state_values
 from solver.cards import Card, box_values
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 
 NAMES = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 N_SITUATIONS = 2000

@@ -7,7 +7,8 @@ import pytest
 
 from solver import dp, tables
 from solver.cards import parse_card
-from solver.rules import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, RuleError, find_variant
+from solver.presets import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, find_variant
+from solver.rules import RuleError
 
 
 def test_card_syntax_names_positions_and_extra():

@@ -14,7 +14,7 @@ from solver import dp
 from solver.cards import Card, parse_card
 from solver.distribution import describe, distribution, final_pmf, odds, win_alone
 from solver.errors import KniffelError
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 from solver.simulation import simulate
 
 IDENTICAL = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]

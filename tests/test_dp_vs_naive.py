@@ -8,7 +8,7 @@ import pytest
 from naive import NaiveSolver
 
 from solver import dp
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 from solver.scoring import possible_points
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]

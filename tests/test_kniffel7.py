@@ -14,7 +14,8 @@ from solver.advisor import make_advisor, parse_dice
 from solver.cards import Card
 from solver.dice import possible_rolls
 from solver.game import decisions
-from solver.rules import KNIFFEL7, PRESETS, RuleError
+from solver.presets import KNIFFEL7, PRESETS
+from solver.rules import RuleError
 from solver.scoring import possible_points, score_tables
 
 BOXES = ["sevens", "fours", "chance"]

@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cards import parse_card
-from solver.rules import KNIFFEL, PRESETS, YAHTZEE, RuleError, find_variant
+from solver.presets import KNIFFEL, PRESETS, YAHTZEE, find_variant
+from solver.rules import RuleError
 from solver.texts import CATALOGUES, choose_language, locale_language, set_language
 
 pexpect = pytest.importorskip("pexpect")

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from solver import files, tables
 from solver.cli import cli
 from solver.game import Game
-from solver.rules import KNIFFEL, KNIFFEL7
+from solver.presets import KNIFFEL, KNIFFEL7
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -225,7 +225,7 @@ SAVER = textwrap.dedent(
     import numpy as np
     from solver import tables
     from solver.game import Game
-    from solver.rules import KNIFFEL
+    from solver.presets import KNIFFEL
     d = Path(sys.argv[1])
     arrays = [np.full(tables.table_shape(KNIFFEL), float(i)) for i in (1, 2)]
     games = [Game(KNIFFEL), Game(KNIFFEL)]

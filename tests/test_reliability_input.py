@@ -19,7 +19,8 @@ from solver.cards import Card, parse_card
 from solver.errors import KniffelError
 from solver.game import Game, GameFileError
 from solver.play import PlayLoop
-from solver.rules import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, RuleError
+from solver.presets import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE
+from solver.rules import RuleError
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS = [PRESETS[n] for n in ("kniffel", "kniffel-meister", "yahtzee", "yatzy", "yatzy6", "kniffel7")]

@@ -6,7 +6,7 @@ import naive
 import pytest
 
 from solver.dice import possible_rolls
-from solver.rules import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, YATZY, YATZY6
+from solver.presets import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, YATZY, YATZY6
 from solver.scoring import box_score, possible_points, score_tables
 
 NAIVE_NAME = {"kniffel-keep-one": "kniffel"}

@@ -10,7 +10,7 @@ from helpers import random_card
 
 from solver import dp, solving, tables
 from solver.advisor import TIE, OrderedAdvisor
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 from solver.simulation import simulate, summary
 
 KNIFFEL7 = PRESETS["kniffel7"]

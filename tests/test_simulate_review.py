@@ -10,7 +10,7 @@ from helpers import BruteForce, sub_multisets
 from solver.advisor import Advisor
 from solver.cli import cli
 from solver.game import Game, decisions
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 from solver.simulation import simulate, summary
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]

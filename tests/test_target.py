@@ -10,7 +10,7 @@ from naive import NaiveSolver
 
 from solver import dp
 from solver.cards import Card, box_values
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 from solver.targets import build_target_table, target_probability
 
 TOL = 1e-9

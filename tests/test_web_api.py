@@ -276,7 +276,7 @@ def mini_tdir(tmp_path_factory):
     target table takes minutes and 800 MB."""
     import dataclasses
 
-    from solver.rules import PRESETS
+    from solver.presets import PRESETS
 
     boxes = ["ones", "sixes", "three_of_a_kind", "kniffel", "chance"]
     mini = PRESETS["kniffel"].reduced(boxes=boxes, bonuses=[(15, 10)], name="kniffel-mini")

@@ -10,7 +10,7 @@ from solver import dp, win
 from solver.advisor import Advisor
 from solver.cards import Card, box_values
 from solver.cli import cli
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 from solver.targets import build_target_table
 
 TOL = 1e-9

@@ -41,8 +41,9 @@ from ..advisor import make_advisor, parse_dice
 from ..api import Table, as_card
 from ..cards import Card, parse_card
 from ..errors import KniffelError
+from ..presets import find_variant
 from ..reports import value_report, variants_report
-from ..rules import Variant, find_variant
+from ..rules import Variant
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUERY = 1000  # characters in the whole query string

@@ -1,0 +1,5 @@
+"""python -m solver.cli"""
+
+from . import main
+
+main()

@@ -1,0 +1,250 @@
+"""`kniffel advise` (for the mean, --target, --opponent) and `kniffel chances`."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import numpy as np
+
+from ..cards import parse_card
+from ..presets import PRESETS, find_variant
+from ..texts import t
+from .base import (
+    _advisor,
+    _settings,
+    _speak,
+    _table,
+    _variant_or_default,
+    cli,
+    get_table,
+    get_target_table,
+    lang_option,
+)
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
+@click.option("--target", type=int, required=True, help="The final score to reach (at least).")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def chances(ctx, variant_name, card, target, keep_one, as_json):
+    """The highest probability of finishing with at least TARGET points, from a card at the start of a turn."""
+    from .. import targets
+
+    variant = find_variant(variant_name, keep_one)
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    parsed = parse_card(variant, card)
+    targets.check_target(variant, parsed, target)
+    from ..win import probability_expected_play
+
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    table = get_target_table(variant, settings)
+    result = targets.chances(
+        variant, table, parsed, target, lambda c, t: probability_expected_play(variant, values, c, t)
+    )
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    click.echo(
+        f"{variant.name}: from card {parsed.format() or '(empty)'} ({parsed.points} points), the best play "
+        f"reaches {target} or more with probability {result.probability:.6f} ({result.probability:.2%}); "
+        f"playing for the maximum expected score: {result.probability_expected_play:.6f} "
+        f"({result.probability_expected_play:.2%})"
+    )
+
+
+def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
+    from ..explain import loss_text, option_text
+
+    shown = options if top is None else options[:top]
+    texts = [option_text(variant, o, dice) for o in shown]
+    width = max(len(x) for x in texts)
+    with_std = any(o.std is not None for o in shown)
+    option, expected, loss = t("advise_columns").split(",")
+    spread = f"  {'std':>6}" if with_std else ""
+    rows = [f"  {'#':>3}  {option:<{width}}  {expected:>9}  {loss:>10}{spread}"]
+    for i, (o, text) in enumerate(zip(shown, texts), 1):
+        mark = t("best") if i == 1 else loss_text(o.loss)
+        std = f"  {o.std:>6.2f}" if with_std and o.std is not None else ""
+        rows.append(f"  {i:>3}  {text:<{width}}  {o.expected_final_score:>9.2f}  {mark:>10}{std}")
+    if len(shown) < len(options):
+        rows.append(t("advise_more", count=len(options) - len(shown)))
+    return rows
+
+
+def _echo_chance_rows(options, show_all: bool, label: str, chance) -> None:
+    """The ranked options of `advise --target` / `--opponent`: a chance column, then the expected score."""
+    shown = options if show_all else options[:10]
+    width = max(len(o.option.text) for o in shown)
+    col = max(len(label), 9)
+    click.echo(f"  {'#':>3}  {'option':<{width}}  {label:>{col}}  {'expected':>9}")
+    for i, o in enumerate(shown, 1):
+        click.echo(f"  {i:>3}  {o.option.text:<{width}}  {chance(o):>{col}.4%}  {o.option.expected_final_score:>9.2f}")
+    if len(shown) < len(options):
+        click.echo(f"  ... {len(options) - len(shown)} more (--all shows every option)")
+
+
+def _looks_like_dice(text: str) -> bool:
+    """'33516', '3,3,5,1,6', 'blue=2,...': dice, not a variant name."""
+    return text not in PRESETS and (text.replace(",", "").replace(" ", "").isdigit() or "=" in text)
+
+
+@cli.command()
+@click.argument("variant_name", metavar="[VARIANT]", required=False)
+@click.argument("dice_arg", metavar="[DICE]", required=False)
+@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
+@click.option("--dice", default=None, help="The dice shown: '3,3,5,1,6' or '33516' (or give them after VARIANT).")
+@click.option(
+    "--roll", type=click.IntRange(1, 3), default=1, show_default=True, help="Which roll of the turn the dice come from."
+)
+@click.option("--box", "box_now", is_flag=True, help="Stop rolling now and ask which box to fill.")
+@click.option("--all", "show_all", is_flag=True, help="Show every option, not just the top 10.")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (schema in README).")
+@click.option("--target", type=int, default=None, help="Play to finish with at least this score (not for the mean).")
+@click.option("--opponent", default=None, help="Play to beat this card's player (who plays for the mean).")
+@lang_option
+@click.pass_context
+def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, keep_one, as_json, target, opponent):
+    """What to keep after this roll, or which box to fill (default variant: kniffel).
+
+    \b
+    Example:  kniffel advise kniffel 33516 --roll 1
+              kniffel advise yahtzee --card "chance=22" --dice 3,3,5,1,6 --roll 3
+              kniffel advise kniffel7 --dice blue=2,green=3,purple=7,yellow=1,red=6,black=7,white=4
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
+    from ..explain import card_text, dice_text, joker_rule, option_text, tie_order
+
+    if variant_name and dice_arg is None and _looks_like_dice(variant_name):
+        variant_name, dice_arg = None, variant_name  # `advise 33516`: the default variant's dice
+    variant = find_variant(_variant_or_default(variant_name), keep_one)
+    _speak(ctx, variant)
+    if dice_arg is not None and dice is not None:
+        raise click.UsageError(t("err_advise_dice_twice", a=dice_arg, b=dice))
+    dice = dice if dice is not None else dice_arg
+    if dice is None:
+        raise click.UsageError(t("err_advise_dice", variant=variant.name))
+    if target is not None and opponent is not None:
+        from ..win import OpponentError
+
+        raise OpponentError("--target and --opponent do not go together: play to reach a score or to beat a card")
+    if target is not None or opponent is not None:
+        from ..advisor import parse_dice
+
+        parsed, rolled = parse_card(variant, card), parse_dice(variant, dice)
+        if opponent is not None:
+            return _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent)
+        return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)
+    table = _table(variant, _settings(ctx))
+    advice = table.advise(card, dice, roll, box_now=box_now, spread=True)
+    if as_json:
+        click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
+        return
+    parsed, rolled, best, then, options = advice.card, advice.dice, advice.best, advice.then, advice.options
+    options = tie_order(list(options))
+    click.echo(
+        t(
+            "advise_header",
+            variant=variant.name,
+            roll=roll,
+            dice=dice_text(variant, rolled),
+            card=card_text(parsed),
+            points=parsed.points,
+        )
+    )
+    if options[0] is not best:  # a tie with "keep all": stopping is shown first, and its box
+        best, then = options[0], tie_order(table.advisor.box_options(parsed, rolled))[0]
+    text, expected = option_text(variant, best, rolled), best.expected_final_score
+    if then:
+        click.echo(t("advise_best_then", text=text, then=option_text(variant, then, rolled), expected=expected))
+    else:
+        click.echo(t("advise_best", text=text, expected=expected))
+    if best.kind == "box" or then:
+        rule = joker_rule(variant, parsed, rolled)
+        if rule:
+            click.echo(rule)
+    for row in _option_rows(variant, options, None if show_all else 10, rolled):
+        click.echo(row)
+
+
+def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json, target):
+    """advise --target: every option ranked by the probability of finishing with at least target."""
+    from .. import targets
+    from ..advisor import format_dice
+
+    targets.check_target(variant, card, target)  # before any table is loaded or built
+    settings = _settings(ctx)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    advice = targets.target_advice(variant, table, advisor, card, rolled, roll, target, box_now)
+    if as_json:
+        click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
+        return
+    best, then, probability, options = advice.best, advice.then, advice.probability, advice.options
+    click.echo(
+        f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
+        f"(card {card.format() or 'empty'}: {card.points} points; target {target}: "
+        f"{probability:.2%} at the start of this turn)"
+    )
+    click.echo(
+        f"Best for the target: {best.option.text}"
+        + (f", then {then.option.text}" if then else "")
+        + f"  -> reaches {target} with probability {best.probability:.4%}"
+    )
+    _echo_chance_rows(options, show_all, "P(>= target)", lambda o: o.probability)
+
+
+def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):
+    """advise --opponent: every option ranked by the probability of beating the opponent's final score."""
+    from .. import targets, win
+    from ..advisor import format_dice
+
+    opponent = parse_card(variant, opponent_text)  # bad cards: one line, before any engine is built
+    win.check_opponent(card, opponent)
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    opp_pmf = win.opponent_pmf(variant, values, opponent)
+    action, options = win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now)
+    best = options[0]
+    then = None
+    if action == "keep" and len(best.option.keep) == variant.n_dice:  # stopping: the box comes next
+        then = win.opponent_options(variant, table, advisor, card, rolled, 3, opp_pmf)[1][0]
+    p_win = win.win_probability(opp_pmf, card, table)
+    opp_mean = float(np.arange(opp_pmf.shape[0]) @ opp_pmf)
+    if as_json:
+        out = {
+            "variant": variant.name,
+            "card": card.format(),
+            "opponent": opponent.format(),
+            "dice": list(rolled),
+            "roll": roll,
+            "action": action,
+            "win": p_win,
+            "opponent_expected_final_score": opp_mean,
+            "expected_final_score": advisor.expected_final(card),
+            "best": best.as_dict(variant),
+            "then": then.as_dict(variant) if then else None,
+            "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
+            "options_total": len(options),
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   (card {card.format() or 'empty'}: "
+        f"{card.points} points; opponent {opponent.points} points, expects {opp_mean:.1f}; "
+        f"P(win) {p_win:.2%} at the start of this turn, a tie is not a win)"
+    )
+    click.echo(
+        f"Best to win: {best.option.text}"
+        + (f", then {then.option.text}" if then else "")
+        + f"  -> beats the opponent with probability {best.win:.4%}"
+    )
+    _echo_chance_rows(options, show_all, "P(win)", lambda o: o.win)

@@ -1,0 +1,214 @@
+"""The `kniffel` command group and what every command shares: settings, tables, one-line errors.
+
+The commands live beside this file (tables, advise, game, statistics, serve); nothing here imports Numba, so
+`kniffel --help` and usage errors answer at once.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from .. import tables
+from ..errors import KniffelError
+from ..texts import choose_language, set_language
+
+
+def _lang_callback(ctx, param, value):
+    if value:
+        ctx.find_object(Settings).lang = value
+        set_language(value)
+    return value
+
+
+def lang_option(f):
+    """--lang de|en, on the group and on each command that talks to a player."""
+    return click.option(
+        "--lang",
+        type=click.Choice(["de", "en"]),
+        default=None,
+        expose_value=False,
+        callback=_lang_callback,
+        help="Language: de or en (default: LC_ALL/LC_MESSAGES/LANG, else German for Kniffel, English for Yahtzee).",
+    )(f)
+
+
+def _speak(ctx, variant) -> None:
+    """The language of this command's output, now that the variant is known."""
+    set_language(choose_language(_settings(ctx).lang, variant.lang))
+
+
+@dataclass
+class Settings:
+    """Every command's shared flags, in one object."""
+
+    tables_dir: Path
+    threads: int | None = None
+    progress: bool = True
+    lang: str | None = None  # --lang; None: the locale variables, else the variant's language
+
+
+def solve_table(variant, settings: Settings, engine=None):
+    """Solve a variant with a progress bar and save its table (solving.solve_table)."""
+    from .. import solving
+
+    return solving.solve_table(variant, settings.tables_dir, progress=settings.progress, engine=engine)
+
+
+def get_table(variant, settings: Settings):
+    """Load the variant's table; solve it first (with a notice) when it is missing."""
+    from .. import solving
+
+    return solving.load_or_solve(variant, settings.tables_dir, progress=settings.progress)
+
+
+DEFAULT_GAME_FILE = "kniffel-game.json"
+
+
+def solve_target_table(variant, settings: Settings):
+    """Build the target table (issue 13) with a progress bar, save it atomically, return it as stored."""
+    from tqdm import tqdm
+
+    from .. import target_tables, targets
+
+    engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
+    n = targets.default_n(variant, engine)
+    from ..dp.target import item_lengths, solve_target, target_layout
+
+    layout = target_layout(engine, n, item_lengths(engine, n))
+    bar = tqdm(
+        total=layout.size,
+        desc=f"target table {variant.name} (N={n})",
+        unit="value",
+        unit_scale=True,
+        disable=None if settings.progress else True,
+        file=sys.stderr,
+        leave=False,
+    )
+    t0 = time.perf_counter()
+    with bar:
+        flat = solve_target(engine, layout, bar.update)
+    meta = target_tables.save_target(variant, flat, layout, settings.tables_dir, seconds=time.perf_counter() - t0)
+    return targets.TargetTable(variant, engine, target_tables.stored(flat), layout), meta
+
+
+def get_target_table(variant, settings: Settings):
+    """Load the variant's target table; build it first (with a notice) when it is missing."""
+    from .. import target_tables, targets
+
+    try:
+        return targets.load_target_table(variant, settings.tables_dir)
+    except target_tables.TargetTableMissing:
+        click.echo(
+            f"kniffel: no target table for {variant.name} yet, building it once (saved to {settings.tables_dir})",
+            err=True,
+        )
+        return solve_target_table(variant, settings)[0]
+
+
+def _settings(ctx) -> Settings:
+    return ctx.find_object(Settings)
+
+
+class _Interrupted(Exception):
+    """Ctrl-C, carried past click (which would turn it into Abort and print a blank line)."""
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Was this click Abort a Ctrl-C (rather than the end of input at a prompt)?"""
+    cause = exc.__cause__ or exc.__context__
+    return isinstance(cause, KeyboardInterrupt)
+
+
+class OneLineErrors(click.Group):
+    """Every user error (KniffelError, click's usage errors, OSError) is one line on stderr and exit
+    code 2; Ctrl-C is `kniffel: interrupted` and exit code 130. Anything else is a bug and keeps its
+    traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted from None
+        except EOFError as exc:  # prompts turn the end of input into Abort themselves: this one is a bug
+            raise RuntimeError(f"unexpected end of file: {exc}") from exc
+
+    def main(self, args=None, prog_name=None, **extra):
+        extra.pop("standalone_mode", None)
+        args = list(sys.argv[1:] if args is None else args)
+        if not args:
+            args = ["--help"]  # `kniffel` alone: the help, exit code 0
+        try:
+            code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
+        except (_Interrupted, KeyboardInterrupt):
+            click.echo("kniffel: interrupted", err=True)
+            sys.exit(130)
+        except click.exceptions.Abort as exc:
+            click.echo("kniffel: interrupted" if _interrupted(exc) else "kniffel: aborted (end of input)", err=True)
+            sys.exit(130)
+        except click.ClickException as exc:
+            click.echo(f"kniffel: error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code or 2)
+        except (KniffelError, OSError) as exc:
+            click.echo(f"kniffel: error: {exc}", err=True)
+            sys.exit(2)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--tables",
+    "tables_path",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Directory of the tables (default: $KNIFFEL_TABLES or the repository's tables/).",
+)
+@click.option("--threads", type=click.IntRange(1, 256), default=None, help="Solver threads (default: all cores).")
+@click.option("--no-progress", is_flag=True, help="No progress bars (they show only on a terminal anyway).")
+@click.option(
+    "--lang",
+    type=click.Choice(["de", "en"]),
+    default=None,
+    help="Language: de or en (default: LC_ALL/LC_MESSAGES/LANG, else German for Kniffel, English for Yahtzee).",
+)
+@click.version_option(package_name="kniffel")
+@click.pass_context
+def cli(ctx, tables_path, threads, no_progress, lang):
+    """Exact optimal strategy for solitaire Kniffel, Yahtzee, Yatzy and variants.
+
+    \b
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Example:  kniffel play kniffel          kniffel advise yahtzee 33516
+    """
+    ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress, lang)
+    set_language(choose_language(lang, "en"))
+    source = "--tables" if tables_path else f"${tables.ENV_DIR}" if os.environ.get(tables.ENV_DIR) else "tables folder"
+    tables.check_tables_dir(ctx.obj.tables_dir, source)
+    if threads:
+        from .. import dp
+
+        dp.set_threads(threads)
+
+
+def _table(variant, settings: Settings):
+    from ..advisor import make_advisor
+    from ..api import Table
+
+    values, meta = get_table(variant, settings)
+    return Table(variant, values, meta, make_advisor(variant, values), settings.tables_dir)
+
+
+def _advisor(variant, settings: Settings):
+    from ..advisor import make_advisor
+
+    values, _ = get_table(variant, settings)
+    return make_advisor(variant, values)
+
+
+def _variant_or_default(variant_name):
+    return variant_name or "kniffel"

@@ -1,0 +1,164 @@
+"""`kniffel play` and `kniffel review`: a whole game at the table, and what it cost afterwards."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from ..errors import KniffelError
+from ..files import check_writable_file
+from ..presets import find_variant
+from ..rules import RuleError
+from ..texts import t
+from .base import DEFAULT_GAME_FILE, _advisor, _settings, _speak, _variant_or_default, cli, lang_option
+
+
+@cli.command()
+@click.argument("variant_name", metavar="[VARIANT]", required=False)
+@click.option("--roll-for-me", is_flag=True, help="Roll the dice instead of asking for them.")
+@click.option("--seed", type=int, default=None, help="Seed for --roll-for-me (reproducible games; all of it is used).")
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help=f"Game record, written after every step [default: {DEFAULT_GAME_FILE}; with --resume: that file].",
+)
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Continue the game saved in this file.",
+)
+@click.option("--force", is_flag=True, help="Let --save replace an existing file.")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@lang_option
+@click.pass_context
+def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, keep_one):
+    """Play a whole game with advice after every roll (type 'help' at any prompt).
+
+    \b
+    Example:  kniffel play kniffel                 (you roll real dice and type them: 33516)
+              kniffel play yahtzee --roll-for-me --seed 7 --save game.json
+              kniffel play --resume game.json
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
+    from ..game import Game
+    from ..play import PlayLoop
+
+    if resume_path:
+        game = Game.load(Path(resume_path))  # validated completely, by replaying every event
+        if variant_name and find_variant(variant_name, keep_one) != game.variant:
+            raise RuleError(f"{resume_path} is a game of {game.variant.name}, not {variant_name}")
+        if seed is not None and seed != game.seed:
+            raise RuleError(f"{resume_path} was played with seed {game.seed}; --seed cannot change it")
+        if roll_for_me:
+            game.roll_for_me = True
+    else:
+        variant = find_variant(_variant_or_default(variant_name), keep_one)
+        game = Game(variant, seed=seed, roll_for_me=roll_for_me)
+    _speak(ctx, game.variant)
+    target = Path(save_path or resume_path or DEFAULT_GAME_FILE)
+    _check_game_target(target, resume_path, force)
+    advisor = _advisor(game.variant, _settings(ctx))
+    PlayLoop(game, advisor, target).run()
+
+
+def _check_game_target(target: Path, resume_path: str | None, force: bool) -> None:
+    """A game is saved only where nothing would be lost: a new file, the game being resumed, or --force."""
+    check_writable_file(target, "game file")
+    if not target.exists() or force:
+        return
+    if resume_path and os.path.samefile(target, resume_path):
+        return
+    raise KniffelError(f"{target} exists already; choose another --save FILE, or add --force to replace it")
+
+
+@cli.command()
+@click.argument("game_file", metavar="GAME.json", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True)
+@lang_option
+@click.pass_context
+def review(ctx, game_file, as_json):
+    """Every decision of a saved game against the optimal one, and what it cost.
+
+    \b
+    Example:  kniffel review kniffel-game.json
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
+    from ..explain import dice_text, faces_text, loss_text, option_text, signed
+    from ..game import Game, decisions
+    from ..texts import die_name
+
+    game = Game.load(Path(game_file))
+    _speak(ctx, game.variant)
+    advisor = _advisor(game.variant, _settings(ctx))
+    steps = decisions(game, advisor)
+    card = game.point().card
+    total = sum(d.loss for d in steps)
+    worst = sorted(steps, key=lambda d: -d.loss)[:3]
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "variant": game.variant.name,
+                    "finished": card.full,
+                    "score": card.points,
+                    "decisions": [
+                        {
+                            "turn": d.turn,
+                            "roll": d.roll,
+                            "dice": list(d.dice),
+                            "chosen": d.chosen.text,
+                            "chosen_expected": d.chosen.expected_final_score,
+                            "best": d.best.text,
+                            "best_expected": d.best.expected_final_score,
+                            "loss": d.loss,
+                        }
+                        for d in steps
+                    ],
+                    "total_loss": total,
+                    "mean_loss": total / len(steps) if steps else 0.0,
+                    "costliest": [steps.index(d) for d in worst if d.loss > 0],
+                },
+                indent=2,
+            )
+        )
+        return
+    v = game.variant
+    click.echo(t("review_title", path=game_file, title=v.title))
+    if v.die_names:  # faces in die order keep each line within 100 columns; the order is said once
+        click.echo(t("review_dice_order", names=" ".join(die_name(v, i) for i in range(v.n_dice))))
+    rows = [(d, faces_text(d.dice), option_text(v, d.chosen, d.dice)) for d in steps]
+    dice_w = max([len(r[1]) for r in rows] + [6])
+    text_w = max([len(r[2]) for r in rows] + [8])
+    turn, roll, dice, chosen, loss = t("review_columns").split(",")
+    click.echo(f"{turn:>5} {roll:>4}  {dice:<{dice_w}}  {chosen:<{text_w}}  {loss:>7}")
+    pad = " " * (5 + 1 + 4 + 2 + dice_w + 2)
+    for d, dice_shown, text in rows:
+        click.echo(f"{d.turn:>5} {d.roll:>4}  {dice_shown:<{dice_w}}  {text:<{text_w}}  {loss_text(d.loss):>7}")
+        if d.loss > 0:
+            best = option_text(v, d.best, d.dice)
+            click.echo(t("review_best", pad=pad, text=best, expected=d.best.expected_final_score))
+    mean = signed(total / len(steps)) if steps else "0.00"
+    click.echo(t("review_total", loss=signed(total), count=len(steps), mean=mean))
+    costly = [d for d in worst if d.loss > 0]
+    if costly:
+        click.echo(t("review_costliest"))
+        for d in costly:
+            click.echo(
+                t(
+                    "review_costly_row",
+                    turn=d.turn,
+                    roll=d.roll,
+                    dice=dice_text(v, d.dice),
+                    chosen=option_text(v, d.chosen, d.dice),
+                    best=option_text(v, d.best, d.dice),
+                    loss=loss_text(d.loss),
+                )
+            )
+    click.echo(t("review_score", points=card.points) + ("" if card.full else t("review_unfinished")))

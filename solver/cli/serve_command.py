@@ -1,0 +1,38 @@
+"""`kniffel serve`: the advice page and its JSON API."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import KniffelError
+from .base import _settings, cli
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+@cli.command()
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback: this machine only)."
+)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.pass_context
+def serve(ctx, host, port):
+    """The advice page and its JSON API in the browser: http://HOST:PORT/ (needs the web extra)."""
+    try:
+        import uvicorn
+
+        from ..web.app import LOOPBACK_HOSTS, create_app
+    except ImportError as exc:
+        raise KniffelError(
+            f"kniffel serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'"
+        ) from None
+    loopback = host in LOOPBACK or host.startswith("127.")
+    if not loopback:
+        click.echo(
+            f"kniffel: warning: --host {host} lets every machine that reaches this one use the page (no login)",
+            err=True,
+        )
+    app = create_app(_settings(ctx).tables_dir, allowed_hosts=[*LOOPBACK_HOSTS, host] if loopback else None)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"kniffel: serving http://{shown}:{port}/ (Ctrl-C stops)", err=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

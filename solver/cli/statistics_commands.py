@@ -1,0 +1,309 @@
+"""`kniffel simulate`, `distribution` and `odds`: the scores optimal play reaches."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+from ..cards import parse_card
+from ..dice import MAX_SEED
+from ..errors import KniffelError
+from ..files import check_writable_file
+from ..presets import find_variant
+from .base import _advisor, _settings, _variant_or_default, cli, get_table, get_target_table
+
+
+@cli.command()
+@click.argument("variant_name", metavar="[VARIANT]", required=False)
+@click.option("-n", "--games", type=click.IntRange(1, 100_000_000), default=100_000, show_default=True)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=0,
+    show_default=True,
+    help="Same seed, same games (0 to 4294967295: every bit of it is used).",
+)
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
+@click.option("--target", type=int, default=None, help="Play to reach this score instead; report how often it is.")
+@click.option("--versus", is_flag=True, help="Pairs of games: the win strategy against a max-expected player.")
+@click.pass_context
+def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, versus):
+    """Play many games with the optimal strategy and report the score distribution.
+
+    \b
+    Example:  kniffel simulate yahtzee -n 100000 --seed 1 --plot scores.png   (--plot: pip install 'kniffel[plot]')
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
+    from tqdm import tqdm
+
+    from .. import simulation as sim
+
+    if versus:
+        from ..win import VERSUS_DEFAULT_PAIRS, OpponentError
+
+        if target is not None or plot:
+            raise OpponentError("--versus goes without --target and --plot")
+        if ctx.get_parameter_source("games") is click.core.ParameterSource.DEFAULT:
+            games = VERSUS_DEFAULT_PAIRS  # each pair costs exact opponent distributions: far slower than a game
+        return _simulate_versus(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json)
+    if target is not None:
+        return _simulate_target(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json, target)
+
+    if plot:
+        plt = _plot_backend(Path(plot))  # checked before the simulation, not after it
+    settings = _settings(ctx)
+    variant = find_variant(_variant_or_default(variant_name), keep_one)
+    values, meta = get_table(variant, settings)
+    t0 = time.perf_counter()
+    with tqdm(
+        total=games,
+        desc=f"simulate {variant.name}",
+        unit="game",
+        unit_scale=True,
+        file=sys.stderr,
+        disable=None if settings.progress else True,
+        leave=False,
+    ) as bar:
+        played = sim.simulate(variant, values, games, seed=seed, progress=bar.update)
+    seconds = time.perf_counter() - t0
+    out = sim.summary(played)
+    out.update(seed=seed, seconds=round(seconds, 3), table_start_value=meta["start_value"])
+    _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
+    if plot:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        scores = played.scores
+        ax.hist(scores, bins=np.arange(scores.min(), scores.max() + 2) - 0.5, color="#3465a4")
+        ax.axvline(out["mean"], color="#cc0000", label=f"mean {out['mean']:.2f}")
+        ax.set(xlabel="final score", ylabel="games", title=f"{variant.title}: {games:,} games of optimal play")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(plot, dpi=120)
+        click.echo(f"histogram written to {plot}", err=as_json)
+
+
+def _plot_backend(path: Path):
+    """matplotlib's pyplot, once the plot's path and format are known to work."""
+    check_writable_file(path, "--plot")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib: pip install 'kniffel[plot]'") from None
+    formats = plt.figure().canvas.get_supported_filetypes()
+    plt.close("all")
+    suffix = path.suffix.lstrip(".").lower()
+    if suffix not in formats:
+        raise KniffelError(f"--plot {path}: name a file ending in one of .{', .'.join(sorted(formats))}")
+    return plt
+
+
+def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json) -> None:
+    from .. import simulation as sim
+
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.title}: {games:,} games of optimal play (seed {seed}, {seconds:.2f} s, "
+        f"{games / seconds:,.0f} games/s)"
+    )
+    click.echo(
+        f"mean {out['mean']:.3f} ± {out['stderr']:.3f} (table: {meta['start_value']:.3f}), "
+        f"std {out['std']:.2f}, median {out['median']:g}, min {out['min']}, max {out['max']}"
+    )
+    click.echo("percentiles: " + ", ".join(f"{p}%: {x:g}" for p, x in out["percentiles"].items()))
+    click.echo("P(score >= t): " + ", ".join(f"{t}: {x:.2%}" for t, x in out["p_at_least"].items()))
+    click.echo("upper bonus: " + ", ".join(f"{t}+: {x:.2%}" for t, x in out["upper_bonus_rate"].items()))
+    if "extra_rate" in out:
+        click.echo(
+            f"games with extra points: {out['extra_rate']:.2%}, mean further jokers per game "
+            f"{out['extra_mean_count']:.4f}"
+        )
+    click.echo(f"{'box':<16} {'mean':>7} {'zero':>7}")
+    for b in out["boxes"].values():
+        click.echo(f"{b['name']:<16} {b['mean']:>7.2f} {b['zero_rate']:>7.1%}")
+    click.echo(sim.text_histogram(played.scores))
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.option("--card", default="", help="Card at the start of a turn: 'box=points,...' (default: empty card).")
+@click.option("--at-least", "at_least", type=int, multiple=True, help="Also show P(final score >= T) (repeatable).")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (schema in README).")
+@click.option(
+    "--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG of the pmf (needs matplotlib)."
+)
+@click.pass_context
+def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
+    """Exact final-score distribution of optimal play from a card (forward pass, not simulation)."""
+    from .. import distribution as dist
+
+    variant = find_variant(variant_name, keep_one)
+    parsed = parse_card(variant, card)
+    dist.check_thresholds(variant, at_least)
+    if not variant.identical_dice:
+        raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+    plt = _plot_backend(Path(plot)) if plot else None  # checked before computing
+    values, _ = get_table(variant, _settings(ctx))
+    result = dist.distribution(variant, values, parsed, at_least)
+    if plt is not None:
+        _plot_pmf(plt, variant, result, plot)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    click.echo(
+        f"{variant.title}, card {result.card or 'empty'}: exact final-score distribution of optimal play "
+        f"({result.seconds:.2f} s)"
+    )
+    click.echo(
+        f"mean {result.mean:.4f}, std {result.std:.4f}, median {result.median}, min {result.min}, max {result.max}"
+    )
+    click.echo("percentiles: " + ", ".join(f"{q}%: {x}" for q, x in result.percentiles.items()))
+    click.echo("P(score >= t): " + ", ".join(f"{t}: {_percent(x)}" for t, x in result.p_at_least.items()))
+    click.echo(dist_histogram(np.array(result.pmf)))
+    if plot:
+        click.echo(f"plot written to {plot}")
+
+
+def _percent(x: float) -> str:
+    return f"{x:.4%}" if x >= 1e-4 or x == 0 else f"{x:.3g}"
+
+
+def dist_histogram(pmf: np.ndarray, width: int = 50, bin_size: int = 10) -> str:
+    """Text histogram of a pmf in bins of bin_size points (bins holding < 1e-4 at the tails left out)."""
+    n_bins = (pmf.shape[0] + bin_size - 1) // bin_size
+    mass = np.add.reduceat(pmf, np.arange(0, n_bins * bin_size, bin_size)[:n_bins])
+    shown = np.flatnonzero(mass >= 1e-4)
+    lines = []
+    for b in range(shown[0], shown[-1] + 1):
+        bar = "#" * int(round(width * mass[b] / mass.max()))
+        lines.append(f"{b * bin_size:>5}-{b * bin_size + bin_size - 1:<5} {mass[b]:>8.4%} {bar}")
+    return "\n".join(lines)
+
+
+def _plot_pmf(plt, variant, result, path) -> None:
+    pmf = np.array(result.pmf)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.bar(np.arange(pmf.shape[0]), pmf, width=1.0, color="#3465a4")
+    ax.axvline(result.mean, color="#cc0000", label=f"mean {result.mean:.2f}")
+    ax.axvline(result.median, color="#4e9a06", linestyle="--", label=f"median {result.median}")
+    ax.set_xlim(result.percentiles["1"] - 20, result.percentiles["99"] + 40)
+    ax.set(
+        xlabel="final score",
+        ylabel="probability",
+        title=f"{variant.title}, card {result.card or 'empty'}: exact distribution of optimal play",
+    )
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.option("--card", "cards", multiple=True, required=True, help="One player's card (repeat: 2 to 6 players).")
+@click.option("--names", default=None, help="Player names, comma-separated, one per --card.")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (schema in README).")
+@click.pass_context
+def odds(ctx, variant_name, cards, names, keep_one, as_json):
+    """Who wins: each player's chance to finish first (all at the start of the same round)."""
+    from .. import distribution as dist
+
+    variant = find_variant(variant_name, keep_one)
+    parsed = [parse_card(variant, c) for c in cards]
+    name_list = [n.strip() for n in names.split(",")] if names is not None else None
+    if not variant.identical_dice:
+        raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+    dist.check_players(parsed, name_list)  # before loading or solving a table
+    values, _ = get_table(variant, _settings(ctx))
+    result = dist.odds(variant, values, parsed, name_list)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    width = max(len(p.name) for p in result.players)
+    click.echo(f"{variant.title}: odds of {len(result.players)} players playing for the maximum expected score")
+    click.echo(f"  {'player':<{width}}  {'win':>8}  {'expected':>9}  {'std':>6}  card")
+    for p in result.players:
+        click.echo(
+            f"  {p.name:<{width}}  {p.win:>8.3%}  {p.expected_final_score:>9.2f}  {p.std:>6.2f}  {p.card or 'empty'}"
+        )
+    click.echo(f"  tie for first: {result.tie:.3%}")
+
+
+def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
+    """simulate --target: games played to reach the target; the fraction that did, with its error."""
+    from tqdm import tqdm
+
+    from .. import targets
+
+    variant = find_variant(variant_name, keep_one)
+    targets.check_target(variant, parse_card(variant, ""), target)  # before any table is loaded or built
+    settings = _settings(ctx)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    t0 = time.perf_counter()
+    with tqdm(
+        total=games,
+        desc=f"simulate {variant.name} to {target}",
+        unit="game",
+        file=sys.stderr,
+        disable=None if settings.progress else True,
+        leave=False,
+    ) as bar:
+        run = targets.simulate_target(variant, table, advisor, games, target, seed=seed, progress=bar.update)
+    seconds = time.perf_counter() - t0
+    expected = targets.target_probability(variant, table, parse_card(variant, ""), target)
+    out = {"variant": variant.name, **run.as_dict(), "probability": expected, "seconds": round(seconds, 3)}
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.title}: {games:,} games played to reach {target} (seed {seed}, {seconds:.2f} s): "
+        f"reached in {run.p_reached:.4%} ± {run.stderr:.4%} (table: {expected:.4%})"
+    )
+
+
+def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
+    """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
+    from tqdm import tqdm
+
+    from .. import targets, win
+    from ..spread import moments
+
+    variant = find_variant(variant_name, keep_one)
+    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings)
+    t0 = time.perf_counter()
+    with tqdm(
+        total=pairs,
+        desc=f"simulate {variant.name} versus",
+        unit="pair",
+        file=sys.stderr,
+        disable=None if settings.progress else True,
+        leave=False,
+    ) as bar:
+        m2 = moments(variant, values, settings.tables_dir)
+        run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
+    seconds = time.perf_counter() - t0
+    out = {"variant": variant.name, **run.as_dict(), "seconds": round(seconds, 3)}
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    click.echo(
+        f"{variant.title}: {pairs:,} pairs, win strategy against a max-expected player (seed {seed}, "
+        f"{seconds:.1f} s): {run.wins} wins, {run.ties} ties, {run.losses} losses; win rate (ties half) "
+        f"{run.win_rate:.2%} ± {run.stderr:.2%}; wins / (wins + losses) {run.h2h:.2%} ± {run.h2h_stderr:.2%}"
+    )

@@ -1,0 +1,125 @@
+"""`kniffel solve`, `value` and `variants`: the tables and what they say of a card."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .. import tables
+from ..presets import PRESETS, find_variant
+from ..texts import choose_language, set_language, t
+from .base import _settings, _table, cli, lang_option, solve_table, solve_target_table
+
+
+@cli.command()
+@click.argument("variant_names", nargs=-1)
+@click.option("--all", "all_variants", is_flag=True, help="Solve every preset.")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per variant on stdout.")
+@click.option("--target", "with_target", is_flag=True, help="Also build the target table (playing to reach a score).")
+@click.pass_context
+def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
+    """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy.
+
+    \b
+    Example:  kniffel solve kniffel yahtzee yatzy
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
+    settings = _settings(ctx)
+    if all_variants:
+        variants = [v for v in PRESETS.values() if v.identical_dice]
+        for v in PRESETS.values():
+            if not v.identical_dice:
+                click.echo(
+                    f"kniffel: {v.name} skipped (it takes about half an hour): `kniffel solve {v.name}`", err=True
+                )
+    elif variant_names:
+        variants = [find_variant(n, keep_one) for n in variant_names]
+    else:
+        raise click.UsageError("name at least one VARIANT, or --all")
+    if with_target:
+        from ..targets import target_engine
+
+        for variant in variants:
+            target_engine(variant)  # Kniffel 7: refused before any work
+    for variant in variants:
+        _, meta = solve_table(variant, settings)
+        if not as_json:
+            click.echo(
+                f"{variant.name}: start value {meta['start_value']:.7f}, {meta['states']:,} states "
+                f"solved in {meta['seconds']:.2f} s -> {tables.paths(variant, settings.tables_dir)[0]}"
+            )
+        if with_target:
+            from ..target_tables import target_paths
+
+            _, tmeta = solve_target_table(variant, settings)
+            if not as_json:
+                click.echo(
+                    f"{variant.name}: target table up to {tmeta['n_max']} points, {tmeta['size']:,} values in "
+                    f"{tmeta['seconds']:.2f} s -> {target_paths(variant, settings.tables_dir)[0]}"
+                )
+            meta = {**meta, "target_n_max": tmeta["n_max"], "target_seconds": tmeta["seconds"]}
+        if as_json:
+            keys = ("variant", "start_value", "seconds", "states", "fingerprint", "target_n_max", "target_seconds")
+            click.echo(json.dumps({k: meta[k] for k in keys if k in meta}))
+
+
+@cli.command()
+@click.argument("variant_name", metavar="VARIANT")
+@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
+@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def value(ctx, variant_name, card, keep_one, as_json):
+    """Expected final score of a card at the start of a turn, under optimal play.
+
+    \b
+    Example:  kniffel value kniffel --card "einser=3,dreier=9,chance=22"
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    """
+    from ..reports import value_report
+
+    table = _table(find_variant(variant_name, keep_one), _settings(ctx))
+    result = value_report(table, card)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        click.echo(
+            f"{table.variant.name}: {result['points']} points on the card + {result['expected_future']:.4f} "
+            f"expected to come = {result['expected_final_score']:.4f} expected final score"
+        )
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+@lang_option
+@click.pass_context
+def variants(ctx, as_json):
+    """The presets, their boxes and, where a table exists, the start value.
+
+    \b
+    Example:  kniffel variants --lang en
+    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
+    Box names come in each variant's own language first (German for the Kniffel games).
+    """
+    from ..reports import variants_report
+
+    settings = _settings(ctx)
+    out = variants_report(settings.tables_dir)
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    for v, variant in zip(out, PRESETS.values()):
+        set_language(choose_language(settings.lang, variant.lang))
+        start = t("variants_start", value=v["start_value"]) if v["start_value"] is not None else t("variants_no_table")
+        options = t("variants_options", options=", ".join(v["options"])) if v["options"] else ""
+        click.echo(t("variants_row", name=v["variant"], title=v["title"], dice=v["dice"], start=start, options=options))
+        first, second = ("de", "en") if choose_language(settings.lang, variant.lang) == "de" else ("en", "de")
+        click.echo(
+            "    "
+            + ", ".join(
+                f"{b['position']}. {b[first]}" + (f" ({b[second]})" if b[second] != b[first] else "")
+                for b in v["boxes"]
+            )
+        )
