@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -229,6 +230,80 @@ def target_options(
     counts_of = {o.keep: tuple(sum(1 for d in o.keep if d == f) for f in variant.faces) for o in options}
     ranked = [TargetOption(o, float(probs[advisor.keep_index[counts_of[o.keep]]])) for o in options]
     return action, _rank(ranked)
+
+
+@dataclass(frozen=True)
+class TargetAdvice:
+    """`advise --target`: the options of a situation ranked by the probability of reaching the target
+    (as_dict is the --json schema, served as is by the web API)."""
+
+    variant: Variant
+    card: Card
+    dice: tuple[int, ...]
+    roll: int
+    target: int
+    action: str
+    probability: float  # at the start of this turn, from the card alone
+    expected_final_score: float  # of the card under max-expected play (value table)
+    options: list[TargetOption]
+    then: TargetOption | None  # after "keep all": the box to fill
+
+    @property
+    def best(self) -> TargetOption:
+        return self.options[0]
+
+    def as_dict(self, all_options: bool = False) -> dict:
+        return {
+            "variant": self.variant.name,
+            "card": self.card.format(),
+            "dice": list(self.dice),
+            "roll": self.roll,
+            "target": self.target,
+            "action": self.action,
+            "probability": self.probability,
+            "expected_final_score": self.expected_final_score,
+            "best": self.best.as_dict(self.variant),
+            "then": self.then.as_dict(self.variant) if self.then else None,
+            "options": [o.as_dict(self.variant) for o in (self.options if all_options else self.options[:10])],
+            "options_total": len(self.options),
+        }
+
+
+def target_advice(
+    variant: Variant,
+    table: TargetTable,
+    advisor: Advisor,
+    card: Card,
+    dice,
+    roll: int,
+    target: int,
+    box_now: bool = False,
+) -> TargetAdvice:
+    """Every option ranked for the target; when the best is to keep all dice, also the box it leads to."""
+    action, options = target_options(variant, table, advisor, card, dice, roll, target, box_now)
+    then = None
+    if action == "keep" and len(options[0].option.keep) == variant.n_dice:  # stopping: the box comes next
+        then = target_options(variant, table, advisor, card, dice, 3, target)[1][0]
+    probability = target_probability(variant, table, card, target)
+    rolled = tuple(int(d) for d in dice)
+    return TargetAdvice(
+        variant, card, rolled, roll, target, action, probability, advisor.expected_final(card), options, then
+    )
+
+
+def load_target_table(variant: Variant, directory: Path) -> TargetTable:
+    """The variant's saved target table, verified; never built here (TargetTableMissing when absent)."""
+    from .target_tables import TargetTableError, load_target, target_paths
+
+    engine = target_engine(variant)
+    flat, layout, _ = load_target(variant, engine, directory)
+    n = default_n(variant, engine)
+    if layout.n_max != n:
+        raise TargetTableError(
+            f"target table {target_paths(variant, directory)[0]} was built up to {layout.n_max} points, this "
+            f"version uses {n}; rebuild it with `kniffel solve {variant.name} --target`"
+        )
+    return TargetTable(variant, engine, flat, layout)
 
 
 # -- playing to the target (simulate --target) ----------------------------------------------------

@@ -53,6 +53,16 @@ def get(client, path, **params):
     return client.get(path + ("?" + urlencode(params) if params else ""))
 
 
+def add_flags(args: list, params: dict, box: bool, all_options: bool) -> None:
+    """--box / --all on the command line, box=1 / all=1 in the query."""
+    if box:
+        args.append("--box")
+        params["box"] = 1
+    if all_options:
+        args.append("--all")
+        params["all"] = 1
+
+
 SITUATIONS = [
     ("kniffel", "", "33516", 1, False, False),
     ("kniffel", "chance=22", "3,3,5,1,6", 1, False, True),
@@ -68,12 +78,7 @@ SITUATIONS = [
 def test_advise_equals_cli_json(client, tdir, variant, card, dice, roll, box, all_options):
     args = ["advise", variant, "--card", card, "--dice", dice, "--roll", str(roll), "--json"]
     params = {"variant": variant, "card": card, "dice": dice, "roll": roll}
-    if box:
-        args.append("--box")
-        params["box"] = 1
-    if all_options:
-        args.append("--all")
-        params["all"] = 1
+    add_flags(args, params, box, all_options)
     res = get(client, "/api/advise", **params)
     assert res.status_code == 200, res.text
     assert res.json() == cli_json(tdir, *args)
@@ -261,3 +266,109 @@ def test_bad_distribution_input_is_400_with_the_cli_message(client, tdir, params
     res = get(client, "/api/distribution", **params)
     assert res.status_code == 400
     assert res.json()["error"] == cli_error(tdir, *cli_args)
+
+
+# -- playing for a target score: /api/chances and &target= on /api/advise ---------------------------
+@pytest.fixture(scope="module")
+def mini_tdir(tmp_path_factory):
+    """A five-box Kniffel registered as a preset for this module (the web API, like the CLI, serves only
+    presets), its value and target tables built once through the CLI: about a second. Kniffel's own
+    target table takes minutes and 800 MB."""
+    import dataclasses
+
+    from solver.presets import PRESETS
+
+    boxes = ["ones", "sixes", "three_of_a_kind", "kniffel", "chance"]
+    mini = PRESETS["kniffel"].reduced(boxes=boxes, bonuses=[(15, 10)], name="kniffel-mini")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(PRESETS, "kniffel-mini", dataclasses.replace(mini, aliases=(), title="Kniffel, five boxes"))
+        d = tmp_path_factory.mktemp("web-mini-tables")
+        cli_json(d, "solve", "kniffel-mini", "--target", "--json")
+        yield d
+
+
+@pytest.fixture(scope="module")
+def mini_client(mini_tdir):
+    with TestClient(create_app(mini_tdir, solve_missing=False)) as c:
+        yield c
+
+
+FULL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"
+TARGET_SITUATIONS = [
+    ("", "33516", 1, 60, False, False),
+    ("chance=22,sixes=18", "66612", 2, 90, False, True),
+    ("ones=3", "66666", 1, 100, False, False),  # keep all: the box comes next ("then")
+    ("sixes=24", "12345", 1, 70, True, False),  # --box
+]
+
+
+@pytest.mark.parametrize("card,dice,roll,target,box,all_options", TARGET_SITUATIONS)
+def test_advise_target_equals_cli_json(mini_client, mini_tdir, card, dice, roll, target, box, all_options):
+    args = ["advise", "kniffel-mini", "--card", card, "--dice", dice, "--roll", str(roll), "--target", str(target)]
+    params = {"variant": "kniffel-mini", "card": card, "dice": dice, "roll": roll, "target": target}
+    add_flags(args, params, box, all_options)
+    res = get(mini_client, "/api/advise", **params)
+    assert res.status_code == 200, res.text
+    assert res.json() == cli_json(mini_tdir, *args, "--json")
+    assert res.json()["target"] == target and 0 <= res.json()["best"]["probability"] <= 1
+
+
+@pytest.mark.parametrize("card,target", [("", 60), ("chance=22,sixes=18", 90)])
+def test_chances_equals_cli_json(mini_client, mini_tdir, card, target):
+    res = get(mini_client, "/api/chances", variant="kniffel-mini", card=card, target=target)
+    assert res.status_code == 200, res.text
+    want = cli_json(mini_tdir, "chances", "kniffel-mini", "--card", card, "--target", str(target), "--json")
+    assert res.json() == want and set(want) >= {"probability", "probability_expected_play"}
+
+
+def test_missing_target_table_is_409_never_a_build(client, tdir):
+    """kniffel's value table is there, its target table is not: one line naming the command that builds it."""
+    for path, params in [
+        ("/api/advise", {"variant": "kniffel", "dice": "33516", "target": 250}),
+        ("/api/chances", {"variant": "kniffel", "card": "chance=22", "target": 250}),
+    ]:
+        res = get(client, path, **params)
+        assert res.status_code == 409, res.text
+        message = res.json()["error"]
+        assert "\n" not in message and "kniffel solve kniffel --target" in message
+    assert not list(tdir.glob("*.target.*"))  # nothing was built
+
+
+@pytest.mark.parametrize(
+    "path,params,cli_args",
+    [
+        ("/api/advise", {"dice": "33516", "target": 0}, ["advise", "kniffel", "--dice", "33516", "--target", "0"]),
+        ("/api/advise", {"dice": "33516", "target": 999}, ["advise", "kniffel", "--dice", "33516", "--target", "999"]),
+        (
+            "/api/advise",
+            {"variant": "kniffel7", "dice": "2371674", "target": 300},
+            ["advise", "kniffel7", "--dice", "2371674", "--target", "300"],
+        ),
+        ("/api/chances", {"variant": "kniffel", "target": -3}, ["chances", "kniffel", "--target", "-3"]),
+        ("/api/chances", {"variant": "kniffel7", "target": 300}, ["chances", "kniffel7", "--target", "300"]),
+        (
+            "/api/chances",
+            {"variant": "kniffel", "card": FULL_CARD, "target": 9},
+            ["chances", "kniffel", "--card", FULL_CARD, "--target", "9"],
+        ),
+    ],
+)
+def test_bad_target_is_400_with_the_cli_message(client, tdir, path, params, cli_args):
+    res = get(client, path, **params)
+    assert res.status_code == 400, res.text
+    assert res.json()["error"] == cli_error(tdir, *cli_args)
+
+
+@pytest.mark.parametrize(
+    "query,fragment",
+    [
+        ("/api/advise?dice=33516&target=abc", "target must be a whole number"),
+        ("/api/advise?dice=33516&target=1234567", "at most 6"),
+        ("/api/chances?variant=kniffel", "'target' is missing"),
+        ("/api/chances?variant=kniffel&target=", "'target' is empty"),
+        ("/api/chances?variant=kniffel&target=200&dice=33516", "unknown parameter 'dice'"),
+    ],
+)
+def test_bad_target_parameters(client, query, fragment):
+    res = client.get(query)
+    assert res.status_code == 400 and fragment in res.json()["error"], res.text

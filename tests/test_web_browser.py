@@ -27,15 +27,32 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 from solver.web.app import LOOPBACK_HOSTS, create_app  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
+# CI shares 2 cores with Numba's first compilations: a first answer can take seconds, so expectations
+# wait longer than Playwright's 5 s (a passing test does not wait any longer for it)
+expect.set_options(timeout=30_000)
 DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The real server on a free port, in a thread, with kniffel's table solved once."""
-    tdir = tmp_path_factory.mktemp("browser-tables")
-    res = CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "solve", "kniffel"])
-    assert res.exit_code == 0, res.output
+    """The real server on a free port, in a thread, with kniffel's table solved once, and a five-box
+    Kniffel registered as a preset for this module with its target table (about a second; Kniffel's
+    own takes minutes), for playing to a target score."""
+    import dataclasses
+
+    from solver.presets import PRESETS
+
+    boxes = ["ones", "sixes", "three_of_a_kind", "kniffel", "chance"]
+    mini = PRESETS["kniffel"].reduced(boxes=boxes, bonuses=[(15, 10)], name="kniffel-mini")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(PRESETS, "kniffel-mini", dataclasses.replace(mini, aliases=(), title="Kniffel, five boxes"))
+        yield from serve(tmp_path_factory.mktemp("browser-tables"))
+
+
+def serve(tdir):
+    for args in (["solve", "kniffel"], ["solve", "kniffel-mini", "--target"]):
+        res = CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args])
+        assert res.exit_code == 0, res.output
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -65,6 +82,17 @@ def api(base, path, **params):
         return json.load(res)
 
 
+def open_page(page, url):
+    """Load the page and wait until every control is wired (a tap before that would be lost)."""
+    page.goto(url)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+
+
+def settled(page):
+    """Wait until the answer for the situation on screen has come (the advice is never stale)."""
+    expect(page.locator("#advice")).to_have_attribute("aria-busy", "false", timeout=60_000)
+
+
 def tap_faces(page, faces):
     for f in faces:
         page.locator("#faces button", has_text=str(f)).click()
@@ -73,6 +101,7 @@ def tap_faces(page, faces):
 def check_advice(page, base, card, dice, roll):
     """The page shows the API's best option, expected score and ranked options; returns the advice."""
     want = api(base, "/api/advise", variant="kniffel", card=card, dice=dice, roll=roll)
+    settled(page)
     best = page.locator("#best")
     expect(best).to_contain_text(want["best"]["text"])
     expect(best).to_contain_text(f"{want['best']['expected_final_score']:.2f}")
@@ -90,7 +119,7 @@ def kept_faces(page):
 
 def test_one_whole_turn(server, browser, tmp_path):
     page = browser.new_page(viewport=PHONE)
-    page.goto(server + "/")
+    open_page(page, server + "/")
     expect(page.locator("#variant")).to_have_value("kniffel")
     expect(page.locator("#dice .die")).to_have_count(5)
     # roll 1: tap 3 3 5 1 6
@@ -143,18 +172,18 @@ def test_one_whole_turn(server, browser, tmp_path):
 
 def test_situation_from_the_url(server, browser, tmp_path):
     page = browser.new_page(viewport=PHONE)
-    page.goto(server + "/?variant=kniffel&card=chance%3D22&dice=33516&roll=1")
+    open_page(page, server + "/?variant=kniffel&card=chance%3D22&dice=33516&roll=1")
     want = check_advice(page, server, "chance=22", "33516", 1)
     expect(page.locator("#box-chance")).to_have_value("22")
     assert kept_faces(page) == want["best"]["keep"]
-    page.goto(server + "/?variant=kniffel&card=einser%3D9&dice=33516")
+    open_page(page, server + "/?variant=kniffel&card=einser%3D9&dice=33516")
     expect(page.locator("#error")).to_contain_text("einser=9")
     page.close()
 
 
 def test_keyboard_and_game_mode(server, browser):
     page = browser.new_page(viewport=DESKTOP)
-    page.goto(server + "/")
+    open_page(page, server + "/")
     page.locator("#game-mode").check()
     first = page.locator("#dice .die").nth(0)
     first.focus()
@@ -166,6 +195,7 @@ def test_keyboard_and_game_mode(server, browser):
     page.locator("#options tbody tr.option").nth(0).get_by_role("button", name="fill").click()
     expect(page.locator("#box-kniffel")).to_have_value("50")
     page.reload()  # game mode: the card survives in local storage
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(page.locator("#box-kniffel")).to_have_value("50")
     expect(page.locator("#game-mode")).to_be_checked()
     page.locator("#undo").click()
@@ -176,16 +206,55 @@ def test_keyboard_and_game_mode(server, browser):
 def test_kniffel7_coloured_dice(server, browser, tmp_path):
     """Seven dice, each with its own faces (die k lacks face k); the kept dice are marked by colour."""
     page = browser.new_page(viewport=PHONE)
-    page.goto(server + "/")
+    open_page(page, server + "/")
     page.locator("#variant").select_option("kniffel7")
     expect(page.locator("#dice .die")).to_have_count(7)
     expect(page.locator("#dice .die").nth(0)).to_have_attribute("data-colour", "blue")
     expect(page.locator("#faces button", has_text="1")).to_be_disabled()  # blue has no 1
+    expect(page.locator("#target-row")).to_be_hidden()  # no target tables for dice told apart
     tap_faces(page, [2, 3, 7, 1, 6, 7, 4])
     want = api(server, "/api/advise", variant="kniffel7", card="", dice="2371674", roll=1)
     expect(page.locator("#best")).to_contain_text(want["best"]["text"], timeout=60_000)
+    settled(page)
     kept = page.locator("#dice .die.kept")
     expect(kept).to_have_count(len(want["best"]["keep_dice"]))
     assert [kept.nth(i).get_attribute("data-colour") for i in range(kept.count())] == want["best"]["keep_dice"]
     page.screenshot(path=str(tmp_path / "phone-kniffel7.png"), full_page=True)
+    page.close()
+
+
+def test_target_score(server, browser, tmp_path):
+    """A target ranks the options by the chance of reaching it; without a target table the page says how to
+    build one and ranks by expected score."""
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, server + "/?variant=kniffel-mini&dice=33516&roll=1&target=60")
+    settled(page)
+    want = api(server, "/api/advise", variant="kniffel-mini", dice="33516", roll=1, target=60)
+    chances = api(server, "/api/chances", variant="kniffel-mini", target=60)
+    expect(page.locator("#target")).to_have_value("60")
+    expect(page.locator("#best")).to_contain_text(f"Best for 60 points: {want['best']['text']}")
+    expect(page.locator("#chance-head")).to_be_visible()
+    rows = page.locator("#options tbody tr.option")
+    expect(rows).to_have_count(len(want["options"]))
+    for i, o in enumerate(want["options"]):
+        expect(rows.nth(i).locator("td").nth(2)).to_have_text(f"{100 * o['probability']:.1f}%")
+    expect(page.locator("#target-note")).to_contain_text(f"{100 * chances['probability']:.1f}%")
+    assert kept_faces(page) == want["best"]["keep"]
+    page.screenshot(path=str(tmp_path / "phone-target.png"), full_page=True)
+    # no target: the ranking by expected score comes back
+    page.locator("#target").fill("")
+    page.locator("#target").press("Enter")
+    settled(page)
+    expect(page.locator("#chance-head")).to_be_hidden()
+    assert "target=" not in page.url
+    # kniffel's target table was never built: the page says how to build it and still advises
+    page.locator("#variant").select_option("kniffel")
+    page.locator("#target").fill("250")
+    page.locator("#target").press("Enter")
+    tap_faces(page, [3, 3, 5, 1, 6])
+    settled(page)
+    expect(page.locator("#target-note")).to_contain_text("kniffel solve kniffel --target")
+    expect(page.locator("#best")).to_contain_text("Best: ")
+    expect(page.locator("#error")).to_have_text("")
+    page.screenshot(path=str(tmp_path / "phone-target-missing.png"))
     page.close()

@@ -184,29 +184,11 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     settings = _settings(ctx)
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
-    action, options = targets.target_options(variant, table, advisor, card, rolled, roll, target, box_now)
-    best = options[0]
-    then = None
-    if action == "keep" and len(best.option.keep) == variant.n_dice:  # stopping: the box comes next
-        then = targets.target_options(variant, table, advisor, card, rolled, 3, target)[1][0]
-    probability = targets.target_probability(variant, table, card, target)
+    advice = targets.target_advice(variant, table, advisor, card, rolled, roll, target, box_now)
     if as_json:
-        out = {
-            "variant": variant.name,
-            "card": card.format(),
-            "dice": list(rolled),
-            "roll": roll,
-            "target": target,
-            "action": action,
-            "probability": probability,
-            "expected_final_score": advisor.expected_final(card),
-            "best": best.as_dict(variant),
-            "then": then.as_dict(variant) if then else None,
-            "options": [o.as_dict(variant) for o in (options if show_all else options[:10])],
-            "options_total": len(options),
-        }
-        click.echo(json.dumps(out, indent=2))
+        click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
         return
+    best, then, probability, options = advice.best, advice.then, advice.probability, advice.options
     click.echo(
         f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
         f"(card {card.format() or 'empty'}: {card.points} points; target {target}: "

@@ -118,22 +118,14 @@ def get_target_table(variant, settings: Settings):
     """Load the variant's target table; build it first (with a notice) when it is missing."""
     from .. import target_tables, targets
 
-    engine = targets.target_engine(variant)
     try:
-        flat, layout, _ = target_tables.load_target(variant, engine, settings.tables_dir)
+        return targets.load_target_table(variant, settings.tables_dir)
     except target_tables.TargetTableMissing:
         click.echo(
             f"kniffel: no target table for {variant.name} yet, building it once (saved to {settings.tables_dir})",
             err=True,
         )
         return solve_target_table(variant, settings)[0]
-    if layout.n_max != targets.default_n(variant, engine):
-        raise target_tables.TargetTableError(
-            f"target table {target_tables.target_paths(variant, settings.tables_dir)[0]} was built up to "
-            f"{layout.n_max} points, this version uses {targets.default_n(variant, engine)}; rebuild it with "
-            f"`kniffel solve {variant.name} --target`"
-        )
-    return targets.TargetTable(variant, engine, flat, layout)
 
 
 def _settings(ctx) -> Settings:

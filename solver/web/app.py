@@ -7,12 +7,15 @@ Every answer comes from the public API (solver/api.py, solver/reports.py), so it
     GET /api/value?variant=&card=                                `kniffel value VARIANT --card C --json`
     GET /api/advise?variant=&card=&dice=&roll=[&box=1][&all=1]   `kniffel advise ... --json [--box] [--all]`
     GET /api/distribution?variant=&card=                         `kniffel distribution VARIANT --card C --json`
+    GET /api/chances?variant=&card=&target=                      `kniffel chances VARIANT --card C --target T --json`
+    GET /api/advise?...&target=T                                 `kniffel advise ... --target T --json`
 
 Bad input is HTTP 400 {"error": "<the CLI's one-line message>"}; a table that cannot be had without a long
-solve (Kniffel 7 when neither the tables folder nor the package holds it) is HTTP 409 with the CLI's
-message. Safety: every parameter has a length limit and unknown or repeated parameters are refused; no
-request names a file; endpoints are plain functions that Starlette runs in its thread pool, so tables are
-shared between threads (loaded once per variant, under a lock).
+solve (Kniffel 7 when neither the tables folder nor the package holds it, and every target table: minutes
+to build) is HTTP 409 with a one-line message naming the command that builds it. Safety: every parameter
+has a length limit and unknown or repeated parameters are refused; no request names a file; endpoints are
+plain functions that Starlette runs in its thread pool, so tables are shared between threads (loaded once
+per variant, under a lock).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -32,10 +36,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import distribution as dist
-from .. import dp, solving, tables
-from ..advisor import make_advisor
+from .. import dp, solving, tables, target_tables, targets
+from ..advisor import make_advisor, parse_dice
 from ..api import Table, as_card
-from ..cards import Card
+from ..cards import Card, parse_card
 from ..errors import KniffelError
 from ..presets import find_variant
 from ..reports import value_report, variants_report
@@ -43,7 +47,15 @@ from ..rules import Variant
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUERY = 1000  # characters in the whole query string
-LIMITS = {"variant": 40, "card": 400, "dice": 60, "roll": 1, "box": 5, "all": 5}  # characters per parameter
+LIMITS = {
+    "variant": 40,
+    "card": 400,
+    "dice": 60,
+    "roll": 1,
+    "box": 5,
+    "all": 5,
+    "target": 6,
+}  # characters per parameter
 FLAGS = {"": False, "0": False, "false": False, "1": True, "true": True}
 HEADERS = {
     "Cache-Control": "no-store",
@@ -102,22 +114,46 @@ class TableCache:
         return Table(variant, values, meta, make_advisor(variant, values))
 
 
+class TargetTableCache:
+    """Each variant's target table, loaded (memory-mapped, checksum verified) once and shared.
+
+    Never built by a request: building one takes minutes (`kniffel solve VARIANT --target`), so a
+    missing table is TargetTableMissing (HTTP 409). A missing table is not remembered: once the
+    command has built it, the next request loads it.
+    """
+
+    def __init__(self, tables_dir: Path):
+        self.tables_dir = tables_dir
+        self._tables: dict[str, targets.TargetTable] = {}
+        self._lock = threading.Lock()
+
+    def get(self, variant: Variant) -> targets.TargetTable:
+        table = self._tables.get(variant.name)
+        if table is None:
+            with self._lock:
+                table = self._tables.get(variant.name)
+                if table is None:
+                    table = targets.load_target_table(variant, self.tables_dir)
+                    self._tables[variant.name] = table
+        return table
+
+
 class DistributionCache:
     """The final-score distribution of each recent (variant, card): computed once, under PARALLEL."""
 
     def __init__(self, size: int = DISTRIBUTIONS_KEPT):
         self.size = size
-        self._answers: OrderedDict[tuple[str, str], dict] = OrderedDict()
+        self._answers: OrderedDict[tuple[str, str], dist.Distribution] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, table: Table, card: Card) -> dict:
+    def get(self, table: Table, card: Card) -> dist.Distribution:
         key = (table.variant.name, card.format())
         with self._lock:
             if key in self._answers:
                 self._answers.move_to_end(key)
                 return self._answers[key]
         with PARALLEL:
-            answer = dist.distribution(table.variant, table.values, card).as_dict()
+            answer = dist.distribution(table.variant, table.values, card)
         with self._lock:
             self._answers[key] = answer
             while len(self._answers) > self.size:
@@ -162,13 +198,24 @@ def roll_number(params: dict[str, str]) -> int:
     return int(text)
 
 
+def target_number(params: dict[str, str]) -> int | None:
+    """The target score (a whole number), or None when the parameter is absent or empty."""
+    text = params.get("target", "")
+    if text == "":
+        return None
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise KniffelError(f"target must be a whole number of points, not {text!r}")
+    return int(text)
+
+
 def json_answer(handler: Callable[[Request], Any]) -> Callable[[Request], Response]:
     """A plain endpoint function whose result (or KniffelError) becomes the JSON response."""
 
     def endpoint(request: Request) -> Response:
         try:
             body, status = handler(request), 200
-        except (TableUnavailable, tables.TableError) as exc:
+        except (TableUnavailable, tables.TableError, target_tables.TargetTableError) as exc:
             body, status = {"error": str(exc)}, 409
         except KniffelError as exc:
             body, status = {"error": str(exc)}, 400
@@ -183,6 +230,7 @@ def create_app(
 ) -> Starlette:
     """The app. `allowed_hosts` (the Host header's name) guards a loopback server against DNS rebinding."""
     cache = TableCache(tables.tables_dir(tables_dir), solve_missing)
+    target_cache = TargetTableCache(cache.tables_dir)
     distributions = DistributionCache()
 
     def table_for(params: dict[str, str], default: str | None = None) -> Table:
@@ -197,11 +245,40 @@ def create_app(
         return value_report(table_for(params), params.get("card", ""))
 
     def advise(request: Request):
-        params = query(request, allowed=("variant", "card", "dice", "roll", "box", "all"))
+        params = query(request, allowed=("variant", "card", "dice", "roll", "box", "all", "target"))
         box_now, show_all, roll = flag(params, "box"), flag(params, "all"), roll_number(params)
+        target = target_number(params)
+        if target is not None:
+            return advise_target(params, target, roll, box_now, show_all)
         table = table_for(params, "kniffel")  # the CLI's default variant
         advice = table.advise(params.get("card", ""), params.get("dice", ""), roll, box_now=box_now, spread=True)
         return advice.as_dict(all_options=show_all)
+
+    def advise_target(params: dict[str, str], target: int, roll: int, box_now: bool, show_all: bool) -> dict:
+        """advise --target: checked in the CLI's order, so that a bad request is refused before any table."""
+        variant = find_variant(params.get("variant") or "kniffel")
+        card, rolled = parse_card(variant, params.get("card", "")), parse_dice(variant, params.get("dice", ""))
+        targets.check_target(variant, card, target)
+        table, target_table = cache.get(variant), target_cache.get(variant)
+        advice = targets.target_advice(variant, target_table, table.advisor, card, rolled, roll, target, box_now)
+        return advice.as_dict(all_options=show_all)
+
+    def chances(request: Request):
+        params = query(request, required=("variant", "target"), allowed=("card",))
+        variant = find_variant(params["variant"])
+        target = target_number(params)
+        if target is None:
+            raise KniffelError("parameter 'target' is empty; give the final score to reach")
+        targets.target_engine(variant)  # Kniffel 7: refused before any work, as the CLI does
+        card = parse_card(variant, params.get("card", ""))
+        targets.check_target(variant, card, target)
+        table, target_table = cache.get(variant), target_cache.get(variant)
+        pmf = np.asarray(distributions.get(table, card).pmf)  # the forward pass behind `chances`, remembered
+
+        def expected_play(_card: Card, at_least: int) -> float:  # as win.probability_expected_play
+            return float(pmf[max(at_least, 0) :].sum())
+
+        return targets.chances(variant, target_table, card, target, expected_play).as_dict()
 
     def distribution(request: Request):
         params = query(request, required=("variant",), allowed=("card",))
@@ -209,7 +286,7 @@ def create_app(
         card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
         if not variant.identical_dice:
             raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
-        return distributions.get(cache.get(variant), card)
+        return distributions.get(cache.get(variant), card).as_dict()
 
     def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
@@ -223,10 +300,12 @@ def create_app(
         Route("/api/value", json_answer(value)),
         Route("/api/advise", json_answer(advise)),
         Route("/api/distribution", json_answer(distribution)),
+        Route("/api/chances", json_answer(chances)),
         Route("/api/{rest:path}", not_found),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
     app = Starlette(routes=routes, middleware=middleware)
     app.state.tables = cache
+    app.state.target_tables = target_cache
     return app

@@ -11,6 +11,10 @@ const state = {
   card: {}, extra: 0, dice: [], cursor: 0, roll: 1,
   advice: null, shown: 0, showAll: false, value: null,
   undo: [], game: false, distribution: true, seq: 0, chartData: null,
+  // playing for a target score: the target (null: off), the server's chances answer, a note under the
+  // field, and the variants whose target table the server does not have (asked again after a reload)
+  target: null, chances: null, targetNote: "", targetMissing: {},
+  pending: false, // a request for the situation shown is on its way: the advice on screen is stale
 };
 
 // ---- API ----------------------------------------------------------------------------------------
@@ -64,7 +68,7 @@ function keptDice() {
   // which dice the shown option keeps: by die name (dice told apart) or by face (identical dice)
   const a = state.advice;
   const kept = new Set();
-  if (!a || a.action !== "keep" || !diceComplete()) return kept;
+  if (!a || a.action !== "keep" || !diceComplete() || state.pending) return kept;
   const opt = a.options[state.shown] || a.best;
   if (opt.keep_dice) {
     for (const name of opt.keep_dice) kept.add(state.v.die_names.indexOf(name));
@@ -156,30 +160,40 @@ function renderCard() {
 }
 
 function fmt(x) { return x.toFixed(2); }
+function pct(p) { return `${(100 * p).toFixed(p > 0.999 && p < 1 ? 3 : 1)}%`; }
 
 function renderAdvice() {
   const a = state.advice;
   const table = $("options");
   const body = table.querySelector("tbody");
   body.textContent = "";
+  $("advice").setAttribute("aria-busy", String(state.pending));
+  $("advice").classList.toggle("stale", state.pending);
+  $("next-roll").disabled = state.pending || !a || a.action !== "keep";
   if (!a) {
     $("best").textContent = "";
     table.hidden = true;
     return;
   }
-  let text = `Best: ${a.best.text}`;
+  const forTarget = typeof a.target === "number"; // ranked by the chance of reaching the target
+  let text = forTarget ? `Best for ${a.target} points: ${a.best.text}` : `Best: ${a.best.text}`;
   if (a.then) text += `, then ${a.then.text}`;
-  $("best").textContent = `${text} → expected final score ${fmt(a.best.expected_final_score)}`;
+  $("best").textContent = forTarget
+    ? `${text} → reaches ${a.target} with probability ${pct(a.best.probability)} (expected final score ${fmt(a.best.expected_final_score)})`
+    : `${text} → expected final score ${fmt(a.best.expected_final_score)}`;
+  $("chance-head").hidden = !forTarget;
+  table.classList.toggle("target", forTarget);
+  $("chance-head").textContent = forTarget ? `P(≥ ${a.target})` : "";
   a.options.forEach((o, i) => {
     const tr = document.createElement("tr");
     tr.className = "option" + (i === 0 ? " best" : "") + (i === state.shown && a.action === "keep" ? " shown" : "");
     tr.dataset.index = i;
-    const loss = i === 0 ? "best" : o.loss === 0 ? "tie" : `−${fmt(o.loss)}`;
-    const cells = [String(i + 1), o.text, fmt(o.expected_final_score), loss];
+    const loss = o.loss === 0 ? (i === 0 ? "best" : "tie") : `−${fmt(o.loss)}`;
+    const cells = [String(i + 1), o.text, ...(forTarget ? [pct(o.probability)] : []), fmt(o.expected_final_score), loss];
     cells.forEach((c, j) => {
       const td = document.createElement("td");
       td.textContent = c;
-      if (j !== 1) td.className = "num";
+      if (j !== 1) td.className = j === cells.length - 1 ? "num loss" : "num";
       tr.appendChild(td);
     });
     const act = document.createElement("button");
@@ -194,6 +208,7 @@ function renderAdvice() {
       act.setAttribute("aria-label", `show the dice to keep: ${o.text}`);
       act.addEventListener("click", (ev) => { ev.stopPropagation(); state.shown = i; renderAll(); });
     }
+    act.disabled = state.pending; // a stale option must not be filled or shown
     const cell = document.createElement("td");
     cell.appendChild(act);
     tr.appendChild(cell);
@@ -202,10 +217,11 @@ function renderAdvice() {
   if (a.options_total > a.options.length) {
     const tr = document.createElement("tr");
     const td = document.createElement("td");
-    td.colSpan = 5;
+    td.colSpan = forTarget ? 6 : 5;
     const more = document.createElement("button");
     more.type = "button";
     more.textContent = `Show all ${a.options_total} options`;
+    more.disabled = state.pending;
     more.addEventListener("click", () => { state.showAll = true; refresh(); });
     td.appendChild(more);
     tr.appendChild(td);
@@ -222,6 +238,20 @@ function renderValue() {
     : "";
 }
 
+function renderTarget() {
+  // target tables exist for identical dice only (Kniffel 7 would take days to build)
+  $("target-row").hidden = !state.v.identical_dice;
+  const input = $("target");
+  if (document.activeElement !== input) input.value = state.target === null ? "" : String(state.target);
+  const c = state.chances;
+  let note = state.targetNote;
+  if (!note && c && state.target !== null) {
+    note = `From this card: ${pct(c.probability)} with the best play for it`;
+    if (typeof c.probability_expected_play === "number") note += `, ${pct(c.probability_expected_play)} playing for the highest mean`;
+  }
+  $("target-note").textContent = note;
+}
+
 function renderAll() {
   // the parts are rebuilt: keep the keyboard focus on the element with the same id
   const focused = document.activeElement && document.activeElement.id;
@@ -229,6 +259,7 @@ function renderAll() {
   renderCard();
   renderAdvice();
   renderValue();
+  renderTarget();
   if (focused && document.activeElement.id !== focused && $(focused)) $(focused).focus();
 }
 
@@ -279,6 +310,7 @@ function drawChart(d) {
 function situationParams() {
   const p = { variant: state.v.variant, card: cardText() };
   if (diceComplete()) { p.dice = diceText(); p.roll = String(state.roll); }
+  if (state.target !== null && state.v.identical_dice) p.target = String(state.target);
   return p;
 }
 function updateUrl() {
@@ -287,26 +319,51 @@ function updateUrl() {
   history.replaceState(null, "", "/?" + p.toString());
 }
 
+function targetProblem(res) {
+  // a target answer that failed: 409 (no target table on the server) turns target play off for the
+  // variant with the command that builds the table; 400 (e.g. a target out of reach of the table) is shown
+  if (res.status === 409) {
+    state.targetMissing[state.v.variant] = res.body.error;
+    return `No target table for ${state.v.variant} on this computer yet: build it once with ` +
+      `\`kniffel solve ${state.v.variant} --target\` (a few minutes), then reload. Until then the options are ranked by expected score.`;
+  }
+  return res.body.error;
+}
+
 async function refresh() {
   const seq = ++state.seq;
   updateUrl();
   saveGame(); // now, not after the answers: a reload right after a move must not lose it
-  $("error").textContent = "";
+  // what the player just did shows at once; the advice on screen is marked stale until its answer comes
+  state.pending = true;
+  renderAll();
   const base = { variant: state.v.variant, card: cardText() };
-  const jobs = [api("/api/value", base)];
+  const none = Promise.resolve(null);
   const wantAdvice = diceComplete() && !cardFull();
-  if (wantAdvice) {
-    const q = { ...base, dice: diceText(), roll: String(state.roll) };
-    if (state.showAll) q.all = "1";
-    jobs.push(api("/api/advise", q));
-  }
-  const [value, advice] = await Promise.all(jobs);
+  const missing = state.targetMissing[state.v.variant];
+  const wantTarget = state.target !== null && state.v.identical_dice && !cardFull() && !missing;
+  const q = { ...base, dice: diceText(), roll: String(state.roll) };
+  if (state.showAll) q.all = "1";
+  const [value, advice, targetAdvice, chances] = await Promise.all([
+    api("/api/value", base),
+    wantAdvice ? api("/api/advise", q) : none,
+    wantAdvice && wantTarget ? api("/api/advise", { ...q, target: String(state.target) }) : none,
+    wantTarget ? api("/api/chances", { ...base, target: String(state.target) }) : none,
+  ]);
   if (seq !== state.seq) return; // a newer situation is on its way
+  state.pending = false;
   const errors = [];
   state.value = value.ok ? value.body : null;
   if (!value.ok) errors.push(value.body.error);
   state.advice = advice && advice.ok ? advice.body : null;
   if (advice && !advice.ok && value.ok) errors.push(advice.body.error);
+  const failed = [targetAdvice, chances].find((r) => r && !r.ok);
+  state.targetNote = failed ? targetProblem(failed) : "";
+  if (missing && state.target !== null && state.v.identical_dice) {
+    state.targetNote = targetProblem({ status: 409, body: { error: missing } });
+  }
+  if (targetAdvice && targetAdvice.ok) state.advice = targetAdvice.body;
+  state.chances = chances && chances.ok ? chances.body : null;
   state.shown = 0;
   $("error").textContent = errors.join(" ");
   renderAll();
@@ -331,6 +388,8 @@ function setVariant(name, keepCard) {
   state.cursor = 0;
   state.roll = 1;
   state.advice = null;
+  state.chances = null;
+  state.targetNote = "";
   state.showAll = false;
 }
 function nextEmpty(from) {
@@ -369,7 +428,7 @@ function dieKey(ev, i) {
 function setRoll(r) { state.roll = r; state.showAll = false; refresh(); }
 function nextRoll() {
   const a = state.advice;
-  if (!a || a.action !== "keep") return;
+  if (!a || a.action !== "keep" || state.pending) return;
   const kept = keptDice();
   if (kept.size === state.dice.length) { state.roll = 3; refresh(); return; } // stop rolling: the box comes next
   state.dice = state.dice.map((d, i) => (kept.has(i) ? d : null));
@@ -421,44 +480,60 @@ async function start() {
     $("variant").appendChild(o);
   }
   const q = new URLSearchParams(location.search);
+  if (/^[0-9]{1,6}$/.test(q.get("target") || "")) state.target = Number(q.get("target"));
   const stored = loadGame();
   const byName = (n) => state.variants.find((v) => v.variant === n || v.aliases.includes(n));
   if (stored) { state.game = true; $("game-mode").checked = true; }
-  if (q.has("variant") || q.has("card") || q.has("dice")) {
+  if (q.has("variant") || q.has("card") || q.has("dice") || q.has("target")) {
     const v = byName(q.get("variant") || "kniffel");
     setVariant(v ? v.variant : "kniffel", false);
     if (!v) $("error").textContent = `unknown variant ${q.get("variant")}`;
     if (stored && stored.variant === state.v.variant) state.undo = stored.undo || [];
+    wire(); // the controls work at once: a move made while the URL's situation loads wins over it
     await loadSituation(q.get("card") || "", q.get("dice") || "", q.get("roll") || "1");
   } else {
     if (stored && byName(stored.variant)) {
       setVariant(byName(stored.variant).variant, false);
       Object.assign(state, { card: stored.card || {}, extra: stored.extra || 0, undo: stored.undo || [] });
     } else setVariant("kniffel", false);
-    renderAll();
+    wire();
     refresh();
   }
-  wire();
 }
 
 async function loadSituation(card, dice, roll) {
   // the URL's card and dice, as the server reads them (names in either language, any dice form)
+  const seq = state.seq;
+  const failed = (res) => { state.pending = false; renderAll(); $("error").textContent = res.body.error; };
+  state.pending = true;
+  renderAll();
   const value = await api("/api/value", { variant: state.v.variant, card });
-  if (!value.ok) { $("error").textContent = value.body.error; renderAll(); return; }
+  if (seq !== state.seq) return; // the player made a move meanwhile
+  if (!value.ok) { failed(value); return; }
   Object.assign(state, parseCardText(value.body.card));
   if (dice) {
     const r = ["1", "2", "3"].includes(roll) ? Number(roll) : 1;
     const adv = await api("/api/advise", { variant: state.v.variant, card, dice, roll: String(r) });
-    if (adv.ok) { state.dice = adv.body.dice; state.roll = r; state.cursor = 0; }
-    else $("error").textContent = adv.body.error;
-    if (!adv.ok) { renderAll(); return; }
+    if (seq !== state.seq) return;
+    if (!adv.ok) { failed(adv); return; }
+    Object.assign(state, { dice: adv.body.dice, roll: r, cursor: 0 });
   }
-  renderAll();
+  refresh();
+}
+
+function setTarget(text) {
+  const t = text.trim() === "" ? null : Math.round(Number(text));
+  state.target = t !== null && Number.isFinite(t) ? t : null;
+  state.showAll = false;
+  state.chances = null;
   refresh();
 }
 
 function wire() {
+  // a box ticked before the page was ready (or restored by the browser on reload) counts
+  if ($("game-mode").checked !== state.game) { state.game = $("game-mode").checked; saveGame(); }
   $("variant").addEventListener("change", (ev) => { setVariant(ev.target.value, false); refresh(); });
+  $("target").addEventListener("change", (ev) => setTarget(ev.target.value));
   $("lang").addEventListener("click", () => { state.lang = state.lang === "de" ? "en" : "de"; renderCard(); });
   $("game-mode").addEventListener("change", (ev) => {
     state.game = ev.target.checked;
@@ -474,6 +549,7 @@ function wire() {
     catch (e) { $("share").textContent = "Copy the address bar"; }
     setTimeout(() => { $("share").textContent = "Copy link"; }, 2000);
   });
+  document.body.dataset.ready = "true"; // every control is wired (the browser tests wait for this)
 }
 
 let resizeTimer = null;
