@@ -6,6 +6,8 @@ box, points, extra) in the current language of solver/texts.py; nothing here val
 
 from __future__ import annotations
 
+import textwrap
+
 from .cards import Card, entry_rules
 from .rules import Joker, Scratch, Variant
 from .texts import CATALOGUES, bonus_name, box_name, die_name, language, t, word_list
@@ -94,6 +96,16 @@ def card_text(card: Card) -> str:
     if card.extra:
         parts.append(f"{bonus_name(v)} {card.extra}")
     return ", ".join(parts) or t("empty")
+
+
+WIDTH = 100  # every line a player reads fits 100 columns
+
+
+def fit(text: str, indent: str = "    ") -> str:
+    """A line wrapped at WIDTH columns at spaces (never inside a box name's hyphen), later lines indented."""
+    return textwrap.fill(
+        text, WIDTH, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False, replace_whitespace=False
+    )
 
 
 # -- the rule behind an entry -------------------------------------------------------------

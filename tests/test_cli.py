@@ -177,7 +177,7 @@ def test_yatzy6_through_the_cli(tmp_path):
     )
     obj = json.loads(run(tmp_path, "value", "yatzy6", "--card", "zwei drillinge=30,5er-straße=20", "--json").stdout)
     assert obj["points"] == 50 and obj["expected_final_score"] > 50
-    one_line_error(run(tmp_path, "value", "yatzy6", "--card", "drei paare=25"), "Drei Paare cannot hold 25")
+    one_line_error(run(tmp_path, "value", "yatzy6", "--card", "drei paare=25"), "Three Pairs cannot hold 25")
     one_line_error(run(tmp_path, "advise", "yatzy6", "--dice", "11223"), "5 dice given")
 
 

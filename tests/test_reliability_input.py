@@ -94,17 +94,22 @@ def test_whole_card_consistency():
         parse_card(KNIFFEL, "einser=0")  # restricted scratching: a 0 needs Chance filled first
     parse_card(KNIFFEL, "einser=0,chance=22")
     parse_card(PRESETS["kniffel-meister"], "einser=0")  # free scratching: any 0 at any time
-    with pytest.raises(RuleError, match="12 Kniffel bonuses .* add that box"):
+    with pytest.raises(RuleError, match="12 × Kniffel bonus .* add those boxes"):
         parse_card(KNIFFEL, "kniffel=50,extra=600")
     with pytest.raises(RuleError, match="only 0 box"):
-        parse_card(KNIFFEL, "kniffel=50,einser=3,dreier=9,chance=22,extra=50")  # no box at its maximum
+        parse_card(KNIFFEL, "kniffel=50,einser=3,dreier=9,chance=22,extra=100")  # no box at its maximum
+    # the latest bonus may still wait for its box (the pad marks it when the roll is made): one is allowed
+    assert parse_card(KNIFFEL, "kniffel=50,einser=3,dreier=9,chance=22,extra=50").extra == 50
+    full = "einser=0,zweier=2,dreier=3,vierer=4,fuenfer=5,sechser=6,dreierpasch=8,viererpasch=9,full house=0"
+    with pytest.raises(RuleError, match="only 0 box"):  # a full card: no box is left to wait for
+        parse_card(KNIFFEL, full + ",kleine strasse=0,grosse strasse=0,kniffel=50,chance=22,extra=50")
     card = parse_card(KNIFFEL, "kniffel=50,einser=3,dreier=9,chance=30,extra=50")  # Chance 30 can be the joker
     assert card.extra == 50
     full_jokers = "einser=5,zweier=10,dreier=15,vierer=20,fuenfer=25,sechser=30,dreierpasch=30,viererpasch=30"
     full_jokers += ",full house=25,kleine strasse=30,grosse strasse=40,kniffel=50,chance=30,extra=600"
     assert parse_card(KNIFFEL, full_jokers).extra == 600  # twelve jokers, each box at its maximum
     with pytest.raises(RuleError, match="hold points such a roll"):
-        parse_card(YAHTZEE, "yahtzee=50,full house=0,extra=100")  # forced joker: Full House takes 25, never 0
+        parse_card(YAHTZEE, "yahtzee=50,full house=0,extra=200")  # forced joker: Full House takes 25, never 0
 
 
 # -- dice -----------------------------------------------------------------------------
@@ -291,7 +296,7 @@ def test_play_never_overwrites_an_existing_file(kdir, tmp_path, monkeypatch):
     assert notes.read_text() == "my notes"
     monkeypatch.chdir(tmp_path)
     Path("kniffel-game.json").write_text("an older game")  # the default --save
-    res = CliRunner().invoke(cli_group(), ["--tables", str(kdir), "--no-progress", "play"], input="q\n")
+    res = CliRunner().invoke(cli_group(), ["--tables", str(kdir), "--no-progress", "--lang", "en", "play"], input="q\n")
     one_line_error(res, "kniffel-game.json exists already")
     assert Path("kniffel-game.json").read_text() == "an older game"
     res = run(kdir, "play", "--roll-for-me", "--seed", "3", "--save", str(notes), "--force", input="q\n")

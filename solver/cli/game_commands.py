@@ -13,7 +13,7 @@ from ..files import check_writable_file
 from ..presets import find_variant
 from ..rules import RuleError
 from ..texts import t
-from .base import DEFAULT_GAME_FILE, _advisor, _settings, _speak, _variant_or_default, cli, lang_option
+from .base import DEFAULT_GAME_FILE, _advisor, _settings, _speak, _speak_guess, _variant_or_default, cli, lang_option
 
 
 @cli.command()
@@ -49,33 +49,44 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
     """
     from ..game import Game
     from ..play import PlayLoop
+    from ..texts import language
 
     if resume_path:
-        game = Game.load(Path(resume_path))  # validated completely, by replaying every event
+        game = _load_game(ctx, resume_path)
         if variant_name and find_variant(variant_name, keep_one) != game.variant:
-            raise RuleError(f"{resume_path} is a game of {game.variant.name}, not {variant_name}")
+            raise RuleError(t("play_resume_variant", path=resume_path, variant=game.variant.name, name=variant_name))
         if seed is not None and seed != game.seed:
-            raise RuleError(f"{resume_path} was played with seed {game.seed}; --seed cannot change it")
+            raise RuleError(t("play_resume_seed", path=resume_path, seed=game.seed))
         if roll_for_me:
             game.roll_for_me = True
     else:
         variant = find_variant(_variant_or_default(variant_name), keep_one)
         game = Game(variant, seed=seed, roll_for_me=roll_for_me)
-    _speak(ctx, game.variant)
+    _speak(ctx, game.variant, game.lang)
+    game.lang = language()  # saved with the game: a resumed game speaks it again (unless --lang says otherwise)
     target = Path(save_path or resume_path or DEFAULT_GAME_FILE)
     _check_game_target(target, resume_path, force)
     advisor = _advisor(game.variant, _settings(ctx))
     PlayLoop(game, advisor, target).run()
 
 
+def _load_game(ctx, path: str):
+    """A saved game, validated completely (by replaying every event); its refusal in its players' language."""
+    from ..game import Game, read_record, record_language
+
+    data = read_record(Path(path))
+    _speak_guess(ctx, record_language(data))
+    return Game.from_json(data, t("game_where_file", path=path))
+
+
 def _check_game_target(target: Path, resume_path: str | None, force: bool) -> None:
     """A game is saved only where nothing would be lost: a new file, the game being resumed, or --force."""
-    check_writable_file(target, "game file")
+    check_writable_file(target, t("game_file_word"))
     if not target.exists() or force:
         return
     if resume_path and os.path.samefile(target, resume_path):
         return
-    raise KniffelError(f"{target} exists already; choose another --save FILE, or add --force to replace it")
+    raise KniffelError(t("play_save_exists", path=target))
 
 
 @cli.command()
@@ -91,11 +102,11 @@ def review(ctx, game_file, as_json):
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
     """
     from ..explain import dice_text, faces_text, loss_text, option_text, signed
-    from ..game import Game, decisions
+    from ..game import decisions
     from ..texts import die_name
 
-    game = Game.load(Path(game_file))
-    _speak(ctx, game.variant)
+    game = _load_game(ctx, game_file)
+    _speak(ctx, game.variant, game.lang)
     advisor = _advisor(game.variant, _settings(ctx))
     steps = decisions(game, advisor)
     card = game.point().card
