@@ -53,7 +53,7 @@ def parse_roll(variant: Variant, text: str, kept_dice=(), kept_faces=(), shown=(
         elif len(faces) == n:
             dice = tuple(faces)
         elif kept_faces:
-            raise RuleError(t("err_roll_count", given=len(faces), count=free, order="", total=n))
+            raise _count_error(len(faces), free, "", n)
         else:
             raise RuleError(t("err_roll_count_all", given=len(faces), total=n, order="", example=_example(variant, n)))
         _check_faces(variant, dice)
@@ -89,9 +89,7 @@ def _parse_ordered_roll(variant: Variant, text: str, kept_dice: tuple[int, ...])
         elif len(faces) == n:
             dice_map = dict(enumerate(faces))
         elif kept_dice:
-            raise RuleError(
-                t("err_roll_count", given=len(faces), count=len(free), order=die_order(variant, free), total=n)
-            )
+            raise _count_error(len(faces), len(free), die_order(variant, free), n)
         else:
             raise RuleError(
                 t(
@@ -105,9 +103,13 @@ def _parse_ordered_roll(variant: Variant, text: str, kept_dice: tuple[int, ...])
     if set(dice_map) == set(free) or set(dice_map) == set(range(n)):
         return dice_map
     missing = [d for d in free if d not in dice_map]
-    raise RuleError(
-        t("err_roll_count", given=len(dice_map), count=len(free), order=die_order(variant, missing), total=n)
-    )
+    raise _count_error(len(dice_map), len(free), die_order(variant, missing), n)
+
+
+def _count_error(given: int, count: int, order: str, total: int) -> RuleError:
+    """Too few or too many dice typed after a keep: the rerolled ones or all of them are wanted."""
+    key = "err_roll_count_one" if count == 1 else "err_roll_count"
+    return RuleError(t(key, given=given, count=count, order=order, total=total))
 
 
 def _example(variant: Variant, count: int) -> str:

@@ -127,7 +127,7 @@ def joker_rule(variant: Variant, card: Card, dice) -> str | None:
     if variant.joker == Joker.BOX_MAX:
         if not held:
             return t("rule_no_joker_scratched", box=box)
-        return t("rule_box_max", box=box, held=held, extra=variant.extra_points)
+        return t("rule_box_max", box=box, held=held, extra=variant.extra_points, name=bonus_name(variant))
     if variant.joker == Joker.FIXED:
         return t("rule_fixed", box=box, held=held, points=variant.joker_score) if held else None
     if variant.joker == Joker.FORCED:
@@ -142,7 +142,7 @@ def joker_rule(variant: Variant, card: Card, dice) -> str | None:
             return t("rule_free", box=box, upper=upper_name) + bonus
         return bonus.strip() or None
     if held and variant.extra_points:
-        return t("rule_no_joker", box=box, held=held, extra=variant.extra_points)
+        return t("rule_no_joker", box=box, held=held, extra=variant.extra_points, name=bonus_name(variant))
     return None
 
 

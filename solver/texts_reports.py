@@ -4,19 +4,20 @@ Same form as texts_catalogue.py (message id -> format string, both languages wit
 
 EN_REPORTS = {
     # -- distribution ---------------------------------------------------------------------------
-    "dist_title": "{title}, card {card}: exact final-score distribution of optimal play ({seconds:.2f} s)",
+    "dist_title": "{title}: exact final-score distribution of optimal play ({seconds:.2f} s)",
+    "card_line": "Card: {card} ({points} points)",
     "dist_summary": "mean {mean:.4f}, std {std:.4f}, median {median}, min {min}, max {max}",
     "dist_percentiles": "percentiles: {values}",
     "dist_at_least": "P(score >= t): {values}",
     "plot_written": "plot written to {path}",
     # -- odds -----------------------------------------------------------------------------------
-    "odds_title": "{title}: odds of {count} players playing for the highest expected score",
+    "odds_title": "{title}: {count} players, each playing for the best mean score",
     "odds_columns": "player,win,expected,std",
     "odds_tie": "  tie for first: {tie}",
     "odds_cards": "Cards:",
     "odds_card": "  {name}: {card}",
     # -- chances --------------------------------------------------------------------------------
-    "chances_title": "{variant}, card {card} ({points} points), target {target} or more:",
+    "chances_title": "{variant}, target {target} or more:",
     "chances_best": "  best play for the target reaches it with probability {p:.6f} ({p:.2%})",
     "chances_mean": "  playing for the highest expected score: {p:.6f} ({p:.2%})",
     # -- advise --target / --opponent -------------------------------------------------------------
@@ -34,17 +35,18 @@ EN_REPORTS = {
 }
 
 DE_REPORTS = {
-    "dist_title": "{title}, Zettel {card}: genaue Verteilung des Endstands bei bestem Spiel ({seconds:.2f} s)",
+    "dist_title": "{title}: genaue Verteilung des Endstands bei bestem Spiel ({seconds:.2f} s)",
+    "card_line": "Zettel: {card} ({points} Punkte)",
     "dist_summary": "Mittel {mean:.4f}, Std.-Abw. {std:.4f}, Median {median}, Minimum {min}, Maximum {max}",
     "dist_percentiles": "Perzentile: {values}",
     "dist_at_least": "P(Endstand >= t): {values}",
     "plot_written": "Grafik geschrieben: {path}",
-    "odds_title": "{title}: Gewinnchancen von {count} Spielern, die auf den höchsten erwarteten Endstand spielen",
+    "odds_title": "{title}: {count} Spieler, jeder spielt auf den besten Durchschnitt",
     "odds_columns": "Spieler,Sieg,erwartet,Std.-Abw.",
     "odds_tie": "  gleichauf vorn: {tie}",
     "odds_cards": "Zettel:",
     "odds_card": "  {name}: {card}",
-    "chances_title": "{variant}, Zettel {card} ({points} Punkte), Ziel {target} oder mehr:",
+    "chances_title": "{variant}, Ziel {target} oder mehr:",
     "chances_best": "  bestes Spiel auf das Ziel erreicht es mit Wahrscheinlichkeit {p:.6f} ({p:.2%})",
     "chances_mean": "  Spiel auf den höchsten erwarteten Endstand: {p:.6f} ({p:.2%})",
     "target_start": "Ziel {target}: erreicht mit Wahrscheinlichkeit {p:.2%} vom Beginn dieser Runde an",

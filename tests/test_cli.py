@@ -185,3 +185,51 @@ def test_plot_without_matplotlib_is_one_clear_line(tdir, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
     res = run(tdir, "simulate", "-n", "10", "--plot", "x.png")
     one_line_error(res, "pip install 'kniffel[plot]'")
+
+
+# -- the player's language: errors and the statistics commands (issue 16) -----------------------------------
+def speak(tdir, *args, input=None):
+    """The CLI without run's --lang en: the language comes from the variant (or --lang after the command)."""
+    return CliRunner(env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}).invoke(
+        cli, ["--tables", str(tdir), "--no-progress", *args], input=input
+    )
+
+
+@pytest.mark.parametrize(
+    "args, german, english",
+    [
+        (
+            ["advise", "kniffel", "--card", "einser=7", "33516"],
+            "Einser kann in kniffel nicht 7 haben",
+            "Ones cannot hold 7",
+        ),
+        (["advise", "kniffel", "3351"], "4 Würfel angegeben, kniffel würfelt mit 5", "4 dice given, kniffel rolls 5"),
+        (["advise", "kniffel", "--bogus", "33516"], "unbekannte Option '--bogus'", "No such option '--bogus'"),
+        (["advise", "kniffel", "--roll", "x", "33516"], "'x' ist keine ganze Zahl", "'x' is not a valid integer"),
+        (["advise", "kniffel", "--roll", "5", "33516"], "5 liegt nicht im Bereich 1<=x<=3", "not in the range"),
+        (["advise", "kniffel", "--card"], "Option '--card' braucht einen Wert", "Option '--card' requires an argument"),
+        (["chances", "kniffel"], "Option '--target' fehlt", "Missing option '--target'"),
+        (["review", "/no/such/game.json"], "Spieldatei /no/such/game.json ist nicht lesbar", "cannot read game file"),
+    ],
+)
+def test_errors_speak_the_players_language(tdir, args, german, english):
+    """Card, dice and game-file errors and click's own usage errors: German for Kniffel, --lang en for English;
+    still one line and exit code 2."""
+    if args[0] == "review":
+        args = ["--lang", "de", *args]
+    one_line_error(speak(tdir, *args), german)
+    one_line_error(speak(tdir, "--lang", "en", *[a for a in args if a not in ("--lang", "de")]), english)
+
+
+def test_statistics_outputs_in_both_languages(tdir):
+    """distribution and odds: the catalogue's words, box names as players read them (not keys), 100 columns."""
+    card = "einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,dreierpasch=20,full house=25,chance=22"
+    de = speak(tdir, "distribution", "kniffel", "--card", card, "--at-least", "250")
+    en = speak(tdir, "distribution", "kniffel", "--card", card, "--at-least", "250", "--lang", "en")
+    assert de.exit_code == 0 and en.exit_code == 0, de.output + en.output
+    assert "Zettel: Einser 3, Zweier 6" in de.output and "Perzentile: 1%:" in de.output and "fuenfer" not in de.output
+    assert "Card: Ones 3, Twos 6" in en.output and "percentiles: 1%:" in en.output and "full_house" not in en.output
+    odds = speak(tdir, "odds", "kniffel", "--card", card, "--card", card.replace("chance=22", "chance=30"))
+    assert "Spieler" in odds.output and "gleichauf vorn" in odds.output and "Chance 30" in odds.output, odds.output
+    for res in (de, en, odds):
+        assert max(len(line) for line in res.output.splitlines()) <= 100, res.output

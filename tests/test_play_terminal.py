@@ -96,7 +96,7 @@ def test_joker_turn_explains_the_rule_and_refusals_say_why(kdir, tmp_path):
     child.expect("Welche Würfel behalten")
     child.sendline("stopp")
     child.expect(r"\+50 Kniffel-Bonus")
-    child.expect("Regel: Kniffel hat 50, also")
+    child.expect(r"Regel: Kniffel hat 50: \+50 Kniffel-Bonus; der Wurf darf in jedes freie Feld")
     child.expect("Welches Feld")
     child.sendline("kniffel")
     child.expect("Kniffel ist schon belegt")

@@ -181,7 +181,7 @@ json_values = st.recursive(
 @pytest.mark.parametrize("variant", [KNIFFEL, YAHTZEE, KNIFFEL7], ids=lambda v: v.name)
 def test_game_records_any_change_gives_a_game_or_a_game_file_error(variant):
     record = played_game(variant).to_json()
-    keys = ["format", "version", "variant", "fingerprint", "seed", "roll_for_me", "events", "finished", "score"]
+    keys = ["format", "version", "variant", "fingerprint", "seed", "roll_for_me", "lang", "events", "finished", "score"]
     event_keys = ["roll", "keep", "keep_dice", "box", "points", "extra", "other"]
 
     @QUICK
@@ -203,7 +203,8 @@ def test_game_records_any_change_gives_a_game_or_a_game_file_error(variant):
             game = Game.from_json(data)
         except GameFileError:
             return
-        assert Game.from_json(game.to_json()).events == game.events  # a valid game round-trips
+        again = Game.from_json(game.to_json())  # a valid game round-trips
+        assert again.events == game.events and again.lang == game.lang
 
     check()
 
@@ -252,6 +253,9 @@ BAD_GAMES = {
     "seed a string": (lambda d: d.update(seed="7"), "seed"),
     "version true": (lambda d: d.update(version=True), "version"),
     "too many events": (lambda d: d.update(events=[{"roll": [1, 2, 3, 4, 5]}] * 500), "at most"),
+    "lang fr": (lambda d: d.update(lang="fr"), "lang 'fr' is not a language"),
+    "lang null": (lambda d: d.update(lang=None), "lang None is not a language"),
+    "lang a list": (lambda d: d.update(lang=["de"]), "lang ['de'] is not a language"),
 }
 
 
@@ -392,3 +396,24 @@ def test_hostile_environment(env, args):
     res = kniffel(*args, env=env)
     assert res.returncode == 0, res.stderr
     assert "Traceback" not in res.stderr and len(res.stderr.splitlines()) <= 1
+
+
+def test_the_game_file_keeps_its_language(kdir, tmp_path):
+    """A game resumed later speaks the language it was played in, unless --lang says otherwise; records
+    from before the language was kept (no "lang") still load."""
+    assert "lang" not in GAME and Game.from_json(GAME).lang is None  # an older record
+    path = tmp_path / "g.json"
+    group = ["--tables", str(kdir), "--no-progress"]
+    res = run(kdir, "play", "kniffel", "--save", str(path), input="33516\nq\n")  # English (run's --lang en)
+    assert res.exit_code == 0 and "Turn 1 of 13" in res.output, res.output
+    assert json.loads(path.read_text())["lang"] == "en" and Game.load(path).lang == "en"
+    resumed = CliRunner().invoke(cli_group(), [*group, "play", "--resume", str(path)], input="q\n")
+    assert "Turn 1 of 13, roll 1: 3 3 5 1 6" in resumed.output, resumed.output  # not kniffel's German
+    german = CliRunner().invoke(
+        cli_group(), [*group, "play", "--resume", str(path), "--lang", "de"], input="\n3 2 6\nq\n"
+    )
+    assert "Runde 1 von 13, Wurf 1: 3 3 5 1 6" in german.output, german.output
+    assert json.loads(path.read_text())["lang"] == "de"  # saved with the next step
+    path.write_text(json.dumps(edited(json.loads(path.read_text()), lambda d: d.update(variant="nope"))))
+    refused = CliRunner().invoke(cli_group(), [*group, "review", str(path)])
+    assert "unbekannte Variante 'nope'" in refused.stderr, refused.stderr  # even a refusal speaks it

@@ -53,8 +53,8 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
         return
     from ..explain import card_text, fit
 
-    title = t("chances_title", variant=variant.name, card=card_text(parsed), points=parsed.points, target=target)
-    click.echo(fit(title))
+    click.echo(t("chances_title", variant=variant.name, target=target))
+    click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
     click.echo(t("chances_best", p=result.probability))
     click.echo(t("chances_mean", p=result.probability_expected_play))
 

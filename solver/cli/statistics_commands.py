@@ -166,7 +166,8 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
         return
     from ..explain import card_text, fit
 
-    click.echo(fit(t("dist_title", title=variant.title, card=card_text(parsed), seconds=result.seconds)))
+    click.echo(fit(t("dist_title", title=variant.title, seconds=result.seconds)))
+    click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
     click.echo(
         t("dist_summary", mean=result.mean, std=result.std, median=result.median, min=result.min, max=result.max)
     )
