@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .rules import RuleError, Variant
-from .texts import CATALOGUES, language, t
+from .texts import CATALOGUES, die_name, language, t
 
 
 def words(msg_id: str) -> tuple[str, ...]:
@@ -102,6 +102,10 @@ def _parse_ordered_roll(variant: Variant, text: str, kept_dice: tuple[int, ...])
             )
     if set(dice_map) == set(free) or set(dice_map) == set(range(n)):
         return dice_map
+    kept = [d for d in dice_map if d not in free]
+    if kept and len(dice_map) < n:  # a kept die typed: it is not rolled again
+        names = ", ".join(die_name(variant, d) for d in kept)
+        raise RuleError(t("err_roll_kept", names=names, order=die_order(variant, free), total=n))
     missing = [d for d in free if d not in dice_map]
     raise _count_error(len(dice_map), len(free), die_order(variant, missing), n)
 
@@ -117,8 +121,6 @@ def _example(variant: Variant, count: int) -> str:
 
 
 def _check_faces(variant: Variant, dice) -> None:
-    from .texts import die_name
-
     for i, (face, die) in enumerate(zip(dice, variant.dice)):
         if face not in die:
             name = die_name(variant, i) if variant.die_names else str(i + 1)

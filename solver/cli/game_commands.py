@@ -101,7 +101,7 @@ def review(ctx, game_file, as_json):
     Example:  kniffel review kniffel-game.json
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7
     """
-    from ..explain import dice_text, faces_text, loss_text, option_text, signed
+    from ..explain import dice_text, faces_text, fit, loss_text, option_text, signed
     from ..game import decisions
     from ..texts import die_name
 
@@ -156,20 +156,20 @@ def review(ctx, game_file, as_json):
             best = option_text(v, d.best, d.dice)
             click.echo(t("review_best", pad=pad, text=best, expected=d.best.expected_final_score))
     mean = signed(total / len(steps)) if steps else "0.00"
-    click.echo(t("review_total", loss=signed(total), count=len(steps), mean=mean))
+    click.echo(fit(t("review_total", loss=signed(total), count=len(steps), mean=mean)))
     costly = [d for d in worst if d.loss > 0]
     if costly:
         click.echo(t("review_costliest"))
         for d in costly:
-            click.echo(
-                t(
-                    "review_costly_row",
-                    turn=d.turn,
-                    roll=d.roll,
-                    dice=dice_text(v, d.dice),
-                    chosen=option_text(v, d.chosen, d.dice),
-                    best=option_text(v, d.best, d.dice),
-                    loss=loss_text(d.loss),
-                )
+            chosen, best = option_text(v, d.chosen, d.dice), option_text(v, d.best, d.dice)
+            row = t(
+                "review_costly_row",
+                turn=d.turn,
+                roll=d.roll,
+                dice=dice_text(v, d.dice),
+                chosen=chosen,
+                best=best,
+                loss=loss_text(d.loss),
             )
+            click.echo(fit(row, "      "))
     click.echo(t("review_score", points=card.points) + ("" if card.full else t("review_unfinished")))
