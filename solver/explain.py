@@ -108,6 +108,19 @@ def fit(text: str, indent: str = "    ") -> str:
     )
 
 
+def fit_list(items, indent: str = "    ") -> str:
+    """Items joined by ', ', each line within WIDTH columns, broken only between items."""
+    lines, line = [], indent
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if line.strip() and len(line) + 1 + len(piece) > WIDTH:
+            lines.append(line)
+            line = indent
+        line += ("" if not line.strip() else " ") + piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
 # -- the rule behind an entry -------------------------------------------------------------
 def joker_rule(variant: Variant, card: Card, dice) -> str | None:
     """One line naming the rule that applies to this final roll, when a joker/Super-Points rule does."""

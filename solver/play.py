@@ -28,7 +28,7 @@ from .explain import (
 )
 from .game import Game, decisions
 from .rules import RuleError
-from .texts import bonus_name, box_name, t
+from .texts import bonus_name, box_name, t, variant_title
 
 TOP = 3
 
@@ -94,7 +94,7 @@ class PlayLoop:
 
     def run(self) -> None:
         line_editing()
-        self.say(t("play_start", title=self.v.title, path=self.save_path))
+        self.say(t("play_start", title=variant_title(self.v), path=self.save_path))
         if self.game.events:
             self.where()
         try:

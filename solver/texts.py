@@ -94,6 +94,16 @@ def box_name(variant, index: int, lang: str | None = None) -> str:
     return box.name_de if (lang or _current) == "de" else box.name_en
 
 
+def variant_title(variant, lang: str | None = None) -> str:
+    """The variant's title in the chosen language (a variant without a catalogue entry: its own title)."""
+    return CATALOGUES[lang or _current].get(f"title_{variant.name}", variant.title)
+
+
+def option_name(option: str, lang: str | None = None) -> str:
+    """A variant's option ('house rule: --keep-one') in the chosen language."""
+    return CATALOGUES[lang or _current].get(f"option_{option}", option)
+
+
 def bonus_name(variant, lang: str | None = None) -> str:
     """What the extra points of further jokers are called: 'Yahtzee bonus', 'Kniffel-Bonus'."""
     if variant.joker_box is None:

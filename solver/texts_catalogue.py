@@ -145,6 +145,16 @@ EN = {
     "variants_start": "start value {value:.4f}",
     "variants_no_table": "no table yet",
     "variants_options": " (options: {options})",
+    # -- the presets' titles (solver/presets.py holds the English ones) ----------------------
+    "title_kniffel": "Kniffel (Schmidt Spiele, basic rules)",
+    "title_kniffel-keep-one": "Kniffel, house rule: keep a die before the third roll",
+    "title_kniffel-meister": "Kniffel with the Meisterschaftsregel",
+    "title_yahtzee": "Yahtzee (Hasbro official rules, forced joker)",
+    "title_yahtzee-free-joker": "Yahtzee, free-choice joker (1999 solver convention)",
+    "title_yatzy": "Scandinavian Yatzy",
+    "title_yatzy6": "Yatzy with six dice",
+    "title_kniffel7": "Kniffel 7 (seven different dice)",
+    "option_house rule: --keep-one": "house rule: --keep-one",
 }
 
 DE = {
@@ -281,4 +291,13 @@ DE = {
     "variants_start": "Startwert {value:.4f}",
     "variants_no_table": "noch keine Tabelle",
     "variants_options": " (Optionen: {options})",
+    "title_kniffel": "Kniffel (Schmidt Spiele, Grundregeln)",
+    "title_kniffel-keep-one": "Kniffel, Hausregel: vor dem dritten Wurf einen Würfel behalten",
+    "title_kniffel-meister": "Kniffel mit der Meisterschaftsregel",
+    "title_yahtzee": "Yahtzee (offizielle Hasbro-Regeln, Pflicht-Joker)",
+    "title_yahtzee-free-joker": "Yahtzee, Joker frei wählbar (Konvention des Lösers von 1999)",
+    "title_yatzy": "Skandinavisches Yatzy",
+    "title_yatzy6": "Yatzy mit sechs Würfeln",
+    "title_kniffel7": "Kniffel 7 (sieben verschiedene Würfel)",
+    "option_house rule: --keep-one": "Hausregel: --keep-one",
 }

@@ -12,7 +12,7 @@ from ..errors import KniffelError
 from ..files import check_writable_file
 from ..presets import find_variant
 from ..rules import RuleError
-from ..texts import t
+from ..texts import t, variant_title
 from .base import DEFAULT_GAME_FILE, _advisor, _settings, _speak, _speak_guess, _variant_or_default, cli, lang_option
 
 
@@ -141,7 +141,7 @@ def review(ctx, game_file, as_json):
         )
         return
     v = game.variant
-    click.echo(t("review_title", path=game_file, title=v.title))
+    click.echo(t("review_title", path=game_file, title=variant_title(v)))
     if v.die_names:  # faces in die order keep each line within 100 columns; the order is said once
         click.echo(t("review_dice_order", names=" ".join(die_name(v, i) for i in range(v.n_dice))))
     rows = [(d, faces_text(d.dice), option_text(v, d.chosen, d.dice)) for d in steps]

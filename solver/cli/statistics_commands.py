@@ -15,7 +15,7 @@ from ..dice import MAX_SEED
 from ..errors import KniffelError
 from ..files import check_writable_file
 from ..presets import find_variant
-from ..texts import t
+from ..texts import t, variant_title
 from .base import _advisor, _settings, _speak, _variant_or_default, cli, get_table, get_target_table, lang_option
 
 
@@ -166,7 +166,7 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
         return
     from ..explain import card_text, fit
 
-    click.echo(fit(t("dist_title", title=variant.title, seconds=result.seconds)))
+    click.echo(fit(t("dist_title", title=variant_title(variant), seconds=result.seconds)))
     click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
     click.echo(
         t("dist_summary", mean=result.mean, std=result.std, median=result.median, min=result.min, max=result.max)
@@ -241,7 +241,7 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
 
     width = max(len(p.name) for p in result.players)
     player, win, expected, std = t("odds_columns").split(",")
-    click.echo(fit(t("odds_title", title=variant.title, count=len(result.players))))
+    click.echo(fit(t("odds_title", title=variant_title(variant), count=len(result.players))))
     click.echo(f"  {player:<{width}}  {win:>8}  {expected:>9}  {std:>9}")
     for p in result.players:
         click.echo(f"  {p.name:<{width}}  {p.win:>8.3%}  {p.expected_final_score:>9.2f}  {p.std:>9.2f}")
