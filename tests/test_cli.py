@@ -1,5 +1,6 @@
 """The `kniffel` command line, driven through click's CliRunner and once as the installed script."""
 
+import itertools
 import json
 import os
 import shutil
@@ -70,7 +71,13 @@ def test_variants_lists_boxes_and_start_values(tdir):
     res = CliRunner().invoke(
         cli, ["--tables", str(tdir), "variants"], env={"LANG": "C", "LC_ALL": "", "LC_MESSAGES": ""}
     )
-    kniffel, yahtzee = (res.stdout.split(f"\n{name} ")[1].split("\n")[1] for name in ("kniffel-meister", "yahtzee"))
+    lines = res.stdout.split("\n")
+
+    def boxes(name):  # the indented lines after the variant's row (the row itself may wrap)
+        start = next(i for i, line in enumerate(lines) if line.startswith(name + " "))
+        return " ".join(itertools.takewhile(lambda line: line.startswith("    "), lines[start + 1 :]))
+
+    kniffel, yahtzee = boxes("kniffel-meister"), boxes("yahtzee")
     assert "Große Straße (Large Straight)" in kniffel and "Large Straight (Große Straße)" in yahtzee  # each its own
     data = json.loads(run(tdir, "variants", "--json").stdout)
     assert {v["variant"] for v in data} >= {"kniffel", "yatzy6", "kniffel7"}
