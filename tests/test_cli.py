@@ -240,3 +240,28 @@ def test_statistics_outputs_in_both_languages(tdir):
     assert "Spieler" in odds.output and "gleichauf vorn" in odds.output and "Chance 30" in odds.output, odds.output
     for res in (de, en, odds):
         assert max(len(line) for line in res.output.splitlines()) <= 100, res.output
+
+
+def test_target_and_opponent_rows_name_options_as_players_read_them(tdir, capsys):
+    """advise --target/--opponent print their ranked options with explain.option_text, in the language
+    chosen, within 100 columns (the rows' printer, fed real options: the target table takes minutes)."""
+    from solver.advisor import make_advisor
+    from solver.cards import parse_card
+    from solver.cli.advise_commands import _echo_chance_rows
+    from solver.presets import KNIFFEL
+    from solver.tables import load
+    from solver.targets import TargetOption
+    from solver.texts import set_language
+
+    values, _ = load(KNIFFEL, tdir)
+    _, options = make_advisor(KNIFFEL, values).advise(parse_card(KNIFFEL, ""), (3, 3, 5, 1, 6), 1)
+    ranked = [TargetOption(o, 0.5 - i / 100) for i, o in enumerate(options)]
+    set_language("de")
+    _echo_chance_rows(KNIFFEL, (3, 3, 5, 1, 6), ranked, False, "P(Sieg)", lambda o: o.probability)
+    german = capsys.readouterr().out
+    assert "Möglichkeit" in german and "behalte 3 3, 3 Würfel neu würfeln" in german and "weitere" in german
+    set_language("en")
+    _echo_chance_rows(KNIFFEL, (3, 3, 5, 1, 6), ranked, True, "P(win)", lambda o: o.probability)
+    english = capsys.readouterr().out
+    assert "keep 3 3, reroll 3 dice" in english and "50.0000%" in english and "reroll all 5 dice" in english
+    assert max(len(line) for line in (german + english).splitlines()) <= 100
