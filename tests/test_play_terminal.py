@@ -192,3 +192,19 @@ def test_yahtzee_bonus_by_name_and_suggestions():
     with pytest.raises(RuleError, match="Meinten Sie yahtzee"):
         find_variant("yahtze")
     assert PRESETS["kniffel7"].find_die("weiß") == 6 and PRESETS["kniffel7"].find_die("#2") == 1
+
+
+def test_long_lines_break_where_a_player_reads_them():
+    from solver.explain import WIDTH, fit
+
+    advice = (
+        "Advice: keep all: 4 4 4 4 4 (stop rolling), then score Fours for 20, +100 Yahtzee bonus  (expected 433.07)"
+    )
+    assert fit(advice).split("\n")[1] == "    (expected 433.07)"  # before the figure in parentheses
+    first, second = (
+        "Forced joker: a further Yahtzee must go into Fours while that box is free.",
+        "Yahtzee holds 50: +100 bonus.",
+    )
+    assert fit(f"{first} {second}").split("\n") == [first, "    " + second]  # after the sentence
+    words = "Einser 3, Zweier 6, " * 10
+    assert all(len(line) <= WIDTH for line in fit(words).split("\n")) and fit("short") == "short"
