@@ -80,6 +80,8 @@ EN_ERRORS = {
     "play_resume_variant": "{path} is a game of {variant}, not {name}",
     "play_resume_seed": "{path} was played with seed {seed}; --seed cannot change it",
     "play_save_exists": "{path} exists already; choose another --save FILE, or add --force to replace it",
+    "notice_solving": "no table for {variant} yet, solving it once (saved to {path})",
+    "notice_target": "no target table for {variant} yet, building it once (saved to {path})",
     # -- files ----------------------------------------------------------------------------------
     "file_too_large": "{what} {path} is larger than {limit} bytes: not a {what}",
     "file_is_folder": "{what} {path} is a folder, not a file",
@@ -191,6 +193,8 @@ DE_ERRORS = {
     "play_resume_variant": "{path} ist ein Spiel {variant}, nicht {name}",
     "play_resume_seed": "{path} wurde mit seed {seed} gespielt; --seed kann das nicht ändern",
     "play_save_exists": "{path} gibt es schon; bitte eine andere --save DATEI wählen oder mit --force ersetzen",
+    "notice_solving": "noch keine Tabelle für {variant}, sie wird einmal berechnet (gespeichert in {path})",
+    "notice_target": "noch keine Zieltabelle für {variant}, sie wird einmal berechnet (gespeichert in {path})",
     "file_too_large": "{what} {path} ist größer als {limit} Bytes: keine {what}",
     "file_is_folder": "{what} {path} ist ein Ordner, keine Datei",
     "file_unreadable": "{what} {path} ist nicht lesbar: {error}",

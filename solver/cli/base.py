@@ -16,7 +16,7 @@ import click
 
 from .. import tables
 from ..errors import KniffelError
-from ..texts import choose_language, click_message, locale_language, set_language
+from ..texts import choose_language, click_message, locale_language, set_language, t
 
 
 def _lang_callback(ctx, param, value):
@@ -133,7 +133,7 @@ def get_target_table(variant, settings: Settings):
         flat, layout, _ = target_tables.load_target(variant, engine, settings.tables_dir)
     except target_tables.TargetTableMissing:
         click.echo(
-            f"kniffel: no target table for {variant.name} yet, building it once (saved to {settings.tables_dir})",
+            "kniffel: " + t("notice_target", variant=variant.name, path=settings.tables_dir),
             err=True,
         )
         return solve_target_table(variant, settings)[0]
