@@ -102,14 +102,14 @@ WIDTH = 100  # every line a player reads fits 100 columns
 
 
 def fit(text: str, indent: str = "    ") -> str:
-    """A line wrapped at WIDTH columns, later lines indented: in two at a natural break (before '  (', after
-    '. ') when both halves fit, else at spaces (never inside a box name's hyphen)."""
+    """A line wrapped at WIDTH columns, later lines indented: in two at a natural break (before '  (' or
+    '  ->', after '. ') when both halves fit, else at spaces (never inside a box name's hyphen)."""
     if len(text) <= WIDTH:
         return text
-    for mark, head_end, tail_start in (("  (", 0, 2), (". ", 1, 2)):
+    for mark, head_end, tail_start in (("  (", 0, 2), ("  -> ", 0, 2), (". ", 1, 2)):
         cut = text.rfind(mark, 0, WIDTH + 1 - head_end)
         if cut > 0 and len(indent) + len(text) - cut - tail_start <= WIDTH:
-            return text[: cut + head_end] + "\n" + indent + text[cut + tail_start :]
+            return text[: cut + head_end].rstrip() + "\n" + indent + text[cut + tail_start :]
     return textwrap.fill(
         text, WIDTH, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False, replace_whitespace=False
     )
