@@ -17,7 +17,9 @@ from .batch import prepare
 from .cards import Card
 from .dice import multisets
 from .dp import advise_one, make_engine, ordered_keep_values, roll_entries
+from .explain import card_text
 from .rules import RuleError, Variant
+from .texts import die_name, t
 
 TIE = 1e-9
 
@@ -72,25 +74,31 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
         if all(face in die for face, die in zip(dice, variant.dice)):
             return dice
     if not raw:
-        raise RuleError(f"no dice given; {variant.name} needs {variant.n_dice} dice, e.g. {dice_example(variant)}")
+        raise RuleError(t("dice_none", variant=variant.name, count=variant.n_dice, example=dice_example(variant)))
     if "=" in raw:
         raw = _named_dice(variant, raw)
     parts = [p for p in raw.replace(",", " ").split() if p]
     if len(parts) == 1 and _digits(parts[0]) and len(parts[0]) > 1:
         parts = list(parts[0])
     if not all(_digits(p) for p in parts):
-        raise RuleError(f"dice {text!r}: expected {variant.n_dice} numbers such as {dice_example(variant)}")
+        raise RuleError(t("dice_numbers", text=text, count=variant.n_dice, example=dice_example(variant)))
     dice = tuple(int(p) for p in parts)
     if len(dice) != variant.n_dice:
         raise RuleError(
-            f"dice {text!r}: {len(dice)} dice given, {variant.name} rolls {variant.n_dice} "
-            f"(e.g. {dice_example(variant)})"
+            t(
+                "dice_count",
+                text=text,
+                given=len(dice),
+                variant=variant.name,
+                count=variant.n_dice,
+                example=dice_example(variant),
+            )
         )
     for i, (face, die) in enumerate(zip(dice, variant.dice)):
         if face not in die:
             if variant.die_names:
-                raise RuleError(f"dice {text!r}: die {i + 1} ({variant.die_names[i]}) has no face {face}")
-            raise RuleError(f"dice {text!r}: face {face} is not on a die (faces {die[0]}-{die[-1]})")
+                raise RuleError(t("dice_no_face_named", text=text, pos=i + 1, die=die_name(variant, i), face=face))
+            raise RuleError(t("dice_no_face", text=text, face=face, low=die[0], high=die[-1]))
     return dice
 
 
@@ -106,24 +114,21 @@ def _named_dice(variant: Variant, text: str) -> str:
         name, sep, face = (part.strip() for part in entry.partition("="))
         if not sep:
             names = ",".join(f"{n}={f}" for n, f in zip(variant.die_names, dice_example(variant).split(",")))
-            raise RuleError(
-                f"dice {text!r}: {entry!r} names no die; give every die by name ({names}) "
-                f"or every face in die order ({dice_example(variant)}), not a mix"
-            )
+            raise RuleError(t("dice_mixed", text=text, entry=entry, names=names, example=dice_example(variant)))
         try:
             die = variant.find_die(name)
         except RuleError as exc:
-            raise RuleError(f"dice {text!r}: {exc}") from None
+            raise RuleError(t("dice_prefix", text=text, error=exc)) from None
         if not face:
-            raise RuleError(f"dice {text!r}: no face after {name}=")
+            raise RuleError(t("dice_no_face_after", text=text, name=name))
         if not _digits(face):
-            raise RuleError(f"dice {text!r}: {name}={face}: a face is a number")
+            raise RuleError(t("dice_face_number", text=text, name=name, face=face))
         if faces[die] is not None:
-            raise RuleError(f"dice {text!r}: die {name} given twice")
+            raise RuleError(t("dice_twice", text=text, name=name))
         faces[die] = face
-    missing = [variant.die_names[i] if variant.die_names else str(i + 1) for i, f in enumerate(faces) if f is None]
+    missing = [die_name(variant, i) if variant.die_names else str(i + 1) for i, f in enumerate(faces) if f is None]
     if missing:
-        raise RuleError(f"dice {text!r}: no face for {', '.join(missing)}")
+        raise RuleError(t("dice_missing", text=text, names=", ".join(missing)))
     return " ".join(f for f in faces if f is not None)
 
 
@@ -188,7 +193,7 @@ class Advisor:
     def future(self, card: Card) -> float:
         value = self.values[card.state]
         if not np.isfinite(value):
-            raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
+            raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         return float(value)
 
     def expected_final(self, card: Card) -> float:
@@ -206,8 +211,14 @@ class Advisor:
         r = self._roll_of_dice.get(tuple(sorted(dice)))
         if r is None:
             raise RuleError(
-                f"dice {tuple(dice)}: {self.variant.name} rolls {self.n_dice} dice with faces "
-                f"{self.faces[0]}-{self.faces[-1]}"
+                t(
+                    "dice_impossible",
+                    dice=" ".join(map(str, dice)),
+                    variant=self.variant.name,
+                    count=self.n_dice,
+                    low=self.faces[0],
+                    high=self.faces[-1],
+                )
             )
         return r
 
@@ -228,10 +239,10 @@ class Advisor:
         """The kernel's answer for one situation: (state, points on the card, roll row, n, best column,
         codes, values, box points)."""
         if len(card.filled) == self.n_boxes:
-            raise RuleError("the card is full: the game is over, there is nothing to advise")
+            raise RuleError(t("card_full"))
         mask, up, flag, points = self._card_state(card)
         if not math.isfinite(self.values[mask, up, flag]):
-            raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
+            raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         r = self._roll_row(dice)
         buffers = self._buffers.__dict__.get("out")
         if buffers is None:  # one set per thread: the kernel writes into them, the caller reads them after
@@ -262,7 +273,7 @@ class Advisor:
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
         """Every distinct keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
         if roll not in (1, 2):
-            raise RuleError(f"keeping dice is decided after roll 1 or 2, not roll {roll}")
+            raise RuleError(t("keep_after_roll", roll=roll))
         _, points, _, n, _, codes, vals, _ = self._options(card, dice, roll)
         # ranked before the objects are made (the tie rule of _rank), and made without
         # the dataclass __init__: this list is the hot path of `advise`
@@ -299,7 +310,7 @@ class Advisor:
     def advise(self, card: Card, dice, roll: int, box_now: bool = False) -> tuple[str, list[Option]]:
         """('keep' or 'box', ranked options) for this point of the turn."""
         if roll not in (1, 2, 3):
-            raise RuleError(f"roll must be 1, 2 or 3, not {roll}")
+            raise RuleError(t("roll_number", roll=roll))
         if roll == 3 or box_now:
             return "box", self.box_options(card, dice)
         return "keep", self.keep_options(card, dice, roll)
@@ -307,7 +318,7 @@ class Advisor:
     def best_action(self, card: Card, dice, roll: int) -> Option:
         """The best option only (the first of advise's ranking), without building the others."""
         if roll not in (1, 2, 3):
-            raise RuleError(f"roll must be 1, 2 or 3, not {roll}")
+            raise RuleError(t("roll_number", roll=roll))
         flag, points, r, n, best, codes, vals, pts = self._options(card, dice, roll)
         efs = [points + x for x in vals[:n].tolist()]
         top = efs[best]  # the kernel's best: the first highest value
@@ -332,7 +343,7 @@ class Advisor:
 
     def _check_card(self, card: Card) -> None:
         if card.full:
-            raise RuleError("the card is full: the game is over, there is nothing to advise")
+            raise RuleError(t("card_full"))
         self.future(card)
 
 
@@ -405,7 +416,7 @@ class OrderedAdvisor(Advisor):
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
         """Every choice of dice to keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
         if roll not in (1, 2):
-            raise RuleError(f"keeping dice is decided after roll 1 or 2, not roll {roll}")
+            raise RuleError(t("keep_after_roll", roll=roll))
         self._check_card(card)
         v = self.variant
         final, after_second, after_first = self._turn(card)

@@ -7,6 +7,7 @@ from functools import cache
 
 from .rules import Joker, RuleError, Scratch, Variant, normalize
 from .scoring import possible_points
+from .texts import bonus_name, box_name, t
 
 
 def box_values(variant: Variant, box_index: int) -> tuple[int, ...]:
@@ -80,25 +81,31 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             continue
         name, sep, value = entry.partition("=")
         if not sep:
-            raise RuleError(f"card entry {entry!r} is not of the form box=points")
+            raise RuleError(t("card_entry_form", entry=entry))
         try:
             points = int(value.strip())
         except ValueError:
-            raise RuleError(f"card entry {entry!r}: points must be a whole number") from None
+            raise RuleError(t("card_points_int", entry=entry)) from None
         if is_extra_name(variant, name):
             if extra_seen:
-                raise RuleError("card entry 'extra' appears twice")
+                raise RuleError(t("card_extra_twice", entry=entry))
             extra_seen = True
             card.extra = points
             continue
         b = variant.find_box(name)
         if b in card.filled:
-            raise RuleError(f"card entry {entry!r}: box {variant.box_name(b)} appears twice")
+            raise RuleError(t("card_box_twice", entry=entry, box=box_name(variant, b)))
         allowed = box_values(variant, b)
         if points not in allowed:
             raise RuleError(
-                f"card entry {entry!r}: {variant.box_name(b)} cannot hold {points} in {variant.name}; "
-                f"allowed: {_ranges(allowed)}"
+                t(
+                    "card_points_allowed",
+                    entry=entry,
+                    box=box_name(variant, b),
+                    points=points,
+                    variant=variant.name,
+                    allowed=_ranges(allowed),
+                )
             )
         card.filled[b] = points
     _check_extra(card)
@@ -152,27 +159,38 @@ def check_whole_card(card: Card) -> None:
     * restricted scratching: a 0 needs a final roll that fits no free box; a box that every roll
       fits (Chance) therefore had to be filled before any 0;
     * extra points: each further joker filled one box (not the joker box) with an entry such a roll
-      allows; there must be at least as many boxes holding such entries as jokers paid.
+      allows; there must be at least as many boxes holding such entries as jokers paid, but one: the
+      latest bonus may still wait for its box (PENDING_BONUSES).
     Both are necessary conditions, not sufficient ones; a card that passes them but can still not
     occur is refused by the table (its value is NaN)."""
     v = card.variant
     if v.scratch == Scratch.RESTRICTED and 0 in card.filled.values():
         always = [b for b in _always_fitting(v) if b not in card.filled]
         if always:
-            zero = v.box_name(next(b for b, p in sorted(card.filled.items()) if p == 0))
-            raise RuleError(
-                f"card: {zero} holds 0, but under the rules of {v.name} a box may be scratched only when the "
-                f"roll fits no free box, and {v.box_name(always[0])} (free) fits every roll"
-            )
+            zero = box_name(v, next(b for b, p in sorted(card.filled.items()) if p == 0))
+            raise RuleError(t("card_zero_restricted", zero=zero, variant=v.name, box=box_name(v, always[0])))
     if card.extra and v.extra_points:
         jokers = card.extra // v.extra_points
         targets = _joker_entries(v)
         able = [b for b, p in card.filled.items() if b != v.joker_index and p in targets[b]]
-        if jokers > len(able):
+        pending = 0 if card.full else PENDING_BONUSES
+        if jokers > len(able) + pending:
             raise RuleError(
-                f"extra={card.extra}: {jokers} further {v.box_name(v.joker_index)} rolls each filled a box, but only "
-                f"{len(able)} box(es) of this card hold points such a roll can give"
+                t(
+                    "card_extra_able",
+                    extra=card.extra,
+                    jokers=jokers,
+                    box=box_name(v, v.joker_index),
+                    able=len(able),
+                    most=len(able) + pending,
+                    bonus=bonus_name(v),
+                )
             )
+
+
+# The score pad marks a bonus as soon as the further Kniffel/Yahtzee is rolled, before its box is chosen
+# (issue 16: `yahtzee=50,extra=100` is one bonus Yahtzee): one bonus may be on a card without its box.
+PENDING_BONUSES = 1
 
 
 @cache
@@ -211,18 +229,23 @@ def _check_extra(card: Card) -> None:
     if card.extra == 0:
         return
     if v.extra_points == 0:
-        raise RuleError(f"extra={card.extra}: {v.name} pays no extra points")
+        raise RuleError(t("card_no_extra", extra=card.extra, variant=v.name))
     if card.extra < 0 or card.extra % v.extra_points:
-        raise RuleError(f"extra={card.extra}: extra points come in steps of {v.extra_points}")
+        raise RuleError(t("card_extra_steps", extra=card.extra, step=v.extra_points, bonus=bonus_name(v)))
     if card.filled.get(v.joker_index, 0) == 0:
-        box = v.box_name(v.joker_index)
-        raise RuleError(f"extra={card.extra}: extra points need {box} filled with points first")
+        raise RuleError(t("card_extra_needs_box", extra=card.extra, box=box_name(v, v.joker_index)))
     jokers = card.extra // v.extra_points
-    if jokers > len(card.filled) - 1:
-        box = v.box_name(v.joker_index)
+    if jokers > len(card.filled) - 1 + PENDING_BONUSES:
         raise RuleError(
-            f"extra={card.extra} is {jokers} {box} bonus{'es' if jokers > 1 else ''} ({v.extra_points} each), and "
-            f"each further {box} also filled a box: add that box too (e.g. {_joker_example(v)})"
+            t(
+                "card_extra_count",
+                extra=card.extra,
+                jokers=jokers,
+                bonus=bonus_name(v),
+                each=v.extra_points,
+                box=box_name(v, v.joker_index),
+                example=_joker_example(v),
+            )
         )
 
 
@@ -231,7 +254,7 @@ def _joker_example(v: Variant) -> str:
     targets = _joker_entries(v)
     for b in reversed(range(len(v.boxes))):
         if v.boxes[b].is_upper and b != v.joker_index and max(targets[b], default=0) > 0:
-            return f"{v.boxes[b].key}={max(targets[b])}"
+            return f"{box_name(v, b).lower()}={max(targets[b])}"
     return "chance=30"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .rules import RuleError, Variant
-from .texts import CATALOGUES, language, t
+from .texts import CATALOGUES, die_name, language, t
 
 
 def words(msg_id: str) -> tuple[str, ...]:
@@ -53,7 +53,7 @@ def parse_roll(variant: Variant, text: str, kept_dice=(), kept_faces=(), shown=(
         elif len(faces) == n:
             dice = tuple(faces)
         elif kept_faces:
-            raise RuleError(t("err_roll_count", given=len(faces), count=free, order="", total=n))
+            raise _count_error(len(faces), free, "", n)
         else:
             raise RuleError(t("err_roll_count_all", given=len(faces), total=n, order="", example=_example(variant, n)))
         _check_faces(variant, dice)
@@ -89,9 +89,7 @@ def _parse_ordered_roll(variant: Variant, text: str, kept_dice: tuple[int, ...])
         elif len(faces) == n:
             dice_map = dict(enumerate(faces))
         elif kept_dice:
-            raise RuleError(
-                t("err_roll_count", given=len(faces), count=len(free), order=die_order(variant, free), total=n)
-            )
+            raise _count_error(len(faces), len(free), die_order(variant, free), n)
         else:
             raise RuleError(
                 t(
@@ -104,10 +102,18 @@ def _parse_ordered_roll(variant: Variant, text: str, kept_dice: tuple[int, ...])
             )
     if set(dice_map) == set(free) or set(dice_map) == set(range(n)):
         return dice_map
+    kept = [d for d in dice_map if d not in free]
+    if kept and len(dice_map) < n:  # a kept die typed: it is not rolled again
+        names = ", ".join(die_name(variant, d) for d in kept)
+        raise RuleError(t("err_roll_kept", names=names, order=die_order(variant, free), total=n))
     missing = [d for d in free if d not in dice_map]
-    raise RuleError(
-        t("err_roll_count", given=len(dice_map), count=len(free), order=die_order(variant, missing), total=n)
-    )
+    raise _count_error(len(dice_map), len(free), die_order(variant, missing), n)
+
+
+def _count_error(given: int, count: int, order: str, total: int) -> RuleError:
+    """Too few or too many dice typed after a keep: the rerolled ones or all of them are wanted."""
+    key = "err_roll_count_one" if count == 1 else "err_roll_count"
+    return RuleError(t(key, given=given, count=count, order=order, total=total))
 
 
 def _example(variant: Variant, count: int) -> str:
@@ -115,8 +121,6 @@ def _example(variant: Variant, count: int) -> str:
 
 
 def _check_faces(variant: Variant, dice) -> None:
-    from .texts import die_name
-
     for i, (face, die) in enumerate(zip(dice, variant.dice)):
         if face not in die:
             name = die_name(variant, i) if variant.die_names else str(i + 1)

@@ -6,6 +6,8 @@ box, points, extra) in the current language of solver/texts.py; nothing here val
 
 from __future__ import annotations
 
+import textwrap
+
 from .cards import Card, entry_rules
 from .rules import Joker, Scratch, Variant
 from .texts import CATALOGUES, bonus_name, box_name, die_name, language, t, word_list
@@ -96,6 +98,36 @@ def card_text(card: Card) -> str:
     return ", ".join(parts) or t("empty")
 
 
+WIDTH = 100  # every line a player reads fits 100 columns
+
+
+def fit(text: str, indent: str = "    ") -> str:
+    """A line wrapped at WIDTH columns, later lines indented: in two at a natural break (before '  (' or
+    '  ->', after '. ') when both halves fit, else at spaces (never inside a box name's hyphen)."""
+    if len(text) <= WIDTH:
+        return text
+    for mark, head_end, tail_start in (("  (", 0, 2), ("  -> ", 0, 2), (". ", 1, 2)):
+        cut = text.rfind(mark, 0, WIDTH + 1 - head_end)
+        if cut > 0 and len(indent) + len(text) - cut - tail_start <= WIDTH:
+            return text[: cut + head_end].rstrip() + "\n" + indent + text[cut + tail_start :]
+    return textwrap.fill(
+        text, WIDTH, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False, replace_whitespace=False
+    )
+
+
+def fit_list(items, indent: str = "    ") -> str:
+    """Items joined by ', ', each line within WIDTH columns, broken only between items."""
+    lines, line = [], indent
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if line.strip() and len(line) + 1 + len(piece) > WIDTH:
+            lines.append(line)
+            line = indent
+        line += ("" if not line.strip() else " ") + piece
+    lines.append(line)
+    return "\n".join(lines)
+
+
 # -- the rule behind an entry -------------------------------------------------------------
 def joker_rule(variant: Variant, card: Card, dice) -> str | None:
     """One line naming the rule that applies to this final roll, when a joker/Super-Points rule does."""
@@ -115,7 +147,7 @@ def joker_rule(variant: Variant, card: Card, dice) -> str | None:
     if variant.joker == Joker.BOX_MAX:
         if not held:
             return t("rule_no_joker_scratched", box=box)
-        return t("rule_box_max", box=box, held=held, extra=variant.extra_points)
+        return t("rule_box_max", box=box, held=held, extra=variant.extra_points, name=bonus_name(variant))
     if variant.joker == Joker.FIXED:
         return t("rule_fixed", box=box, held=held, points=variant.joker_score) if held else None
     if variant.joker == Joker.FORCED:
@@ -130,7 +162,7 @@ def joker_rule(variant: Variant, card: Card, dice) -> str | None:
             return t("rule_free", box=box, upper=upper_name) + bonus
         return bonus.strip() or None
     if held and variant.extra_points:
-        return t("rule_no_joker", box=box, held=held, extra=variant.extra_points)
+        return t("rule_no_joker", box=box, held=held, extra=variant.extra_points, name=bonus_name(variant))
     return None
 
 

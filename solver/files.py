@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import KniffelError
+from .texts import t
 
 _TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.tmp$")
 
@@ -152,7 +153,7 @@ def read_bounded(path: Path, limit: int, what: str, error: type[KniffelError]) -
         with open(path, "rb", buffering=0) as fh:
             size = os.fstat(fh.fileno()).st_size  # a guide only: a device says 0, a file may grow
             if size > limit:
-                raise error(f"{what} {path} is larger than {limit:,} bytes: not a {what}")
+                raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
             data = bytearray(size + 1)
             n = fh.readinto(data) or 0
             del data[n:]
@@ -162,11 +163,11 @@ def read_bounded(path: Path, limit: int, what: str, error: type[KniffelError]) -
                     break
                 data += more
     except IsADirectoryError:
-        raise error(f"{what} {path} is a folder, not a file") from None
+        raise error(t("file_is_folder", what=what, path=path)) from None
     except OSError as exc:
-        raise error(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        raise error(t("file_unreadable", what=what, path=path, error=exc.strerror or exc)) from None
     if len(data) > limit:
-        raise error(f"{what} {path} is larger than {limit:,} bytes: not a {what}")
+        raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
     return data
 
 
@@ -175,13 +176,13 @@ def parse_json(data: bytes | bytearray, where: str, error: type[KniffelError]) -
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise error(f"{where} is not text (UTF-8)") from None
+        raise error(t("file_not_text", where=where)) from None
     try:
         return json.loads(text)
     except RecursionError:
-        raise error(f"{where} is nested too deeply to be a kniffel file") from None
+        raise error(t("file_nested", where=where)) from None
     except ValueError as exc:
-        raise error(f"{where} is not JSON ({exc})") from None
+        raise error(t("file_not_json", where=where, error=exc)) from None
 
 
 def read_json(path: Path, limit: int, what: str, error: type[KniffelError]) -> Any:
@@ -192,11 +193,11 @@ def check_writable_file(path: Path, what: str) -> None:
     """Refuse up front an output path that cannot be written (before any long work)."""
     path = Path(path)
     if path.is_dir():
-        raise KniffelError(f"{what} {path} is a folder; give a file name")
+        raise KniffelError(t("out_is_folder", what=what, path=path))
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise KniffelError(f"{what} {path}: folder {folder} does not exist")
+        raise KniffelError(t("out_no_folder", what=what, path=path, folder=folder))
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise KniffelError(f"{what} {path}: folder {folder} is not writable")
+        raise KniffelError(t("out_folder_readonly", what=what, path=path, folder=folder))
     if path.exists() and not os.access(path, os.W_OK):
-        raise KniffelError(f"{what} {path} is not writable")
+        raise KniffelError(t("out_readonly", what=what, path=path))

@@ -4,6 +4,7 @@ The record (written by `kniffel play`, read by `kniffel review`):
 
     {"format": "kniffel-game", "version": 1, "variant": "kniffel",
      "fingerprint": "<rules hash>", "seed": 7 or null, "roll_for_me": false,
+     "lang": "de",                                  # the players' language (optional: older records lack it)
      "events": [{"roll": [3, 3, 5, 1, 6]},          # dice shown, in die order
                 {"keep": [3, 3]},                   # faces kept after roll 1 or 2 (dice told
                                                     # apart also: "keep_dice": [0, 5], die indices)
@@ -36,6 +37,7 @@ from .errors import KniffelError
 from .files import atomic_write_bytes, parse_json, read_bounded
 from .presets import PRESETS
 from .rules import RuleError, Variant
+from .texts import LANGUAGES, box_name, die_name, t
 
 FORMAT = "kniffel-game"
 VERSION = 1
@@ -79,6 +81,7 @@ class Game:
     events: list[dict] = field(default_factory=list)
     seed: int | None = None
     roll_for_me: bool = False
+    lang: str | None = None  # the language it is played in ("de"/"en"); None in records from before it was kept
 
     # -- replay ---------------------------------------------------------
     def point(self) -> Point:
@@ -106,23 +109,23 @@ class Game:
         dice = tuple(dice)
         v = self.variant
         if len(dice) != v.n_dice or any(d not in die for d, die in zip(dice, v.dice)):
-            raise RuleError(f"impossible dice {list(dice)} for {v.name} ({v.n_dice} dice)")
+            raise RuleError(t("game_impossible_dice", dice=list(dice), variant=v.name, count=v.n_dice))
         if p.card.full:
-            raise RuleError("the game is over")
+            raise RuleError(t("game_over_error"))
         if p.roll >= self.variant.rolls:
-            raise RuleError("no rolls left: choose a box")
+            raise RuleError(t("game_no_rolls_left"))
         if p.roll > 0 and "keep" not in self.events[-1]:
-            raise RuleError("choose which dice to keep first")
+            raise RuleError(t("game_keep_first"))
         if p.kept_dice:
-            moved = [self.variant.die_names[d] for d in p.kept_dice if dice[d] != p.dice[d]]
+            moved = [die_name(self.variant, d) for d in p.kept_dice if dice[d] != p.dice[d]]
             if moved:
-                raise RuleError(f"the kept dice must show what they showed: {', '.join(moved)}")
+                raise RuleError(t("game_kept_moved", names=", ".join(moved)))
         missing = list(p.kept)
         for d in dice:
             if d in missing:
                 missing.remove(d)
         if missing:
-            raise RuleError(f"the new roll must still show the kept dice {' '.join(map(str, p.kept))}")
+            raise RuleError(t("game_kept_missing", faces=" ".join(map(str, p.kept))))
         self.events.append({"roll": list(dice)})
 
     def next_random_roll(self) -> tuple[int, ...]:
@@ -140,16 +143,17 @@ class Game:
         """Keep these faces (identical dice) or these dice by index (dice told apart)."""
         p = self.point()
         if p.roll not in (1, 2) or "roll" not in self.events[-1]:
-            raise RuleError("keeping dice is decided after roll 1 or 2")
+            raise RuleError(t("game_keep_when"))
         if not self.variant.identical_dice:
             if dice is None or len(set(dice)) != len(dice) or not all(0 <= d < self.variant.n_dice for d in dice):
-                raise RuleError(f"name the dice to keep among: {', '.join(self.variant.die_names)}")
+                names = ", ".join(die_name(self.variant, d) for d in range(self.variant.n_dice))
+                raise RuleError(t("game_keep_which", names=names))
             faces = tuple(p.dice[d] for d in dice)
         self.check_kept(faces)
         if len(faces) == self.variant.n_dice:
-            raise RuleError("keeping every die ends the rolling: choose a box")
+            raise RuleError(t("game_keep_all"))
         if len(faces) < (self.variant.min_keep_last_reroll if p.roll == 2 else 0):
-            raise RuleError("house rule: keep at least one die before the third roll")
+            raise RuleError(t("game_keep_one"))
         event = {"keep": sorted(faces)}
         if dice is not None:
             event["keep_dice"] = sorted(dice)
@@ -159,7 +163,7 @@ class Game:
         """(box, points, extra) of every entry the rules allow for the dice shown now."""
         p = self.point()
         if p.roll == 0:
-            raise RuleError("roll the dice first")
+            raise RuleError(t("game_roll_first"))
         rules, row_of = entry_rules(self.variant)
         mask, _, flag = p.card.state
         r = row_of[tuple(sorted(p.dice))]
@@ -169,16 +173,15 @@ class Game:
     def add_box(self, box: int, points: int, extra: int) -> None:
         allowed = self.allowed_entries()
         if (box, points, extra) not in allowed:
-            name = self.variant.box_name(box)
+            name = box_name(self.variant, box)
             if box in self.point().card.filled:
-                raise RuleError(f"box {name} is already filled")
-            could = [f"{pts}" + (f" +{e} extra" if e else "") for b, pts, e in allowed if b == box]
-            got = f"{points}" + (f" +{extra} extra" if extra else "")
+                raise RuleError(t("game_box_filled", box=name))
+            bonus = t("extra")  # the record's field
+            could = [f"{pts}" + (f" +{e} {bonus}" if e else "") for b, pts, e in allowed if b == box]
+            got = f"{points}" + (f" +{extra} {bonus}" if extra else "")
             dice = " ".join(map(str, self.point().dice))
-            raise RuleError(
-                f"{name} cannot take {got} for dice {dice}; "
-                + (f"the rules give {', '.join(could)}" if could else "the rules do not allow that box now")
-            )
+            rules = t("game_box_gives", points=", ".join(could)) if could else t("game_box_not_now")
+            raise RuleError(t("game_box_refused", box=name, got=got, dice=dice, rules=rules))
         self.events.append({"box": self.variant.boxes[box].key, "points": points, "extra": extra})
 
     def check_kept(self, faces) -> None:
@@ -187,7 +190,7 @@ class Game:
         for f in faces:
             if f not in left:
                 shown = " ".join(map(str, self.point().dice))
-                raise RuleError(f"cannot keep {' '.join(map(str, faces))}: the dice are {shown}")
+                raise RuleError(t("err_keep_faces", faces=" ".join(map(str, faces)), dice=shown))
             left.remove(f)
 
     def undo(self) -> bool:
@@ -211,6 +214,7 @@ class Game:
             "fingerprint": self.variant.fingerprint(),
             "seed": self.seed,
             "roll_for_me": self.roll_for_me,
+            **({"lang": self.lang} if self.lang else {}),
             "events": self.events,
             "finished": p.card.full,
             "score": p.card.points if p.card.full else None,
@@ -222,48 +226,55 @@ class Game:
 
     @classmethod
     def load(cls, path: Path) -> Game:
-        data = parse_json(
-            read_bounded(Path(path), MAX_FILE_BYTES, "game file", GameFileError), f"game file {path}", GameFileError
-        )
-        return cls.from_json(data, f"game file {path}")
+        return cls.from_json(read_record(path), t("game_where_file", path=path))
 
     @classmethod
-    def from_json(cls, data, where: str = "game record") -> Game:
+    def from_json(cls, data, where: str | None = None) -> Game:
         """A game from a parsed record, validated completely (see the module's docstring)."""
+        where = where or t("game_where_record")
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise GameFileError(f'{where} is not a kniffel game record (no "format": "{FORMAT}")')
+            raise GameFileError(t("game_not_record", where=where, format=FORMAT))
         version = data.get("version")
         if not _is_int(version) or version != VERSION:
-            raise GameFileError(f"{where} has version {version!r}; this program reads version {VERSION}")
+            raise GameFileError(t("game_version", where=where, version=repr(version), reads=VERSION))
         name = data.get("variant")
         variant = PRESETS.get(name) if isinstance(name, str) else None
         if variant is None:
-            raise GameFileError(f"{where} names an unknown variant {_short(name)}; known: {', '.join(PRESETS)}")
+            raise GameFileError(t("game_variant", where=where, name=_short(name), known=", ".join(PRESETS)))
         if data.get("fingerprint") != variant.fingerprint():
-            raise GameFileError(f"{where} was played under other rules of {variant.name} (fingerprint differs)")
+            raise GameFileError(t("game_fingerprint", where=where, variant=variant.name))
         seed, roll_for_me = data.get("seed"), data.get("roll_for_me", False)
         if seed is not None and not _is_int(seed):
-            raise GameFileError(f"{where}: seed {_short(seed)} is not a whole number or null")
+            raise GameFileError(t("game_seed", where=where, seed=_short(seed)))
         if not isinstance(roll_for_me, bool):
-            raise GameFileError(f"{where}: roll_for_me {_short(roll_for_me)} is not true or false")
+            raise GameFileError(t("game_roll_for_me", where=where, value=_short(roll_for_me)))
+        lang = data.get("lang")  # absent in records written before the language was stored
+        if "lang" in data and lang not in LANGUAGES:
+            raise GameFileError(t("game_lang", where=where, lang=_short(lang), languages=", ".join(LANGUAGES)))
         events = data.get("events")
         if not isinstance(events, list):
-            raise GameFileError(f"{where} has no event list")
+            raise GameFileError(t("game_no_events", where=where))
         most = len(variant.boxes) * (2 * variant.rolls)  # rolls, keeps and a box per turn
         if len(events) > most:
-            raise GameFileError(f"{where} has {len(events)} events; a game of {variant.name} has at most {most}")
-        game = cls(variant, seed=seed, roll_for_me=roll_for_me)
+            raise GameFileError(t("game_events", where=where, count=len(events), variant=variant.name, most=most))
+        game = cls(variant, seed=seed, roll_for_me=roll_for_me, lang=lang)
         for i, ev in enumerate(events):
             try:
                 game._replay_event(ev)
             except KniffelError as exc:
-                raise GameFileError(f"{where}, event {i + 1}: {exc}") from None
+                raise GameFileError(t("game_event", where=where, number=i + 1, error=exc)) from None
         card = game.point().card
         finished, score = data.get("finished", card.full), data.get("score", card.points if card.full else None)
         if finished is not card.full or score != (card.points if card.full else None) or isinstance(score, bool):
             raise GameFileError(
-                f"{where}: its finished/score fields ({_short(finished)}, {_short(score)}) do not match its events "
-                f"({card.full}, {card.points if card.full else None})"
+                t(
+                    "game_finished",
+                    where=where,
+                    finished=_short(finished),
+                    score=_short(score),
+                    full=card.full,
+                    points=card.points if card.full else None,
+                )
             )
         return game
 
@@ -271,35 +282,57 @@ class Game:
         """Append one recorded event, checking its form and then the rules."""
         v = self.variant
         if not isinstance(ev, dict):
-            raise GameFileError(f"an event must be an object, not {_short(ev)}")
+            raise GameFileError(t("game_event_object", event=_short(ev)))
         kinds = [k for k in ("roll", "keep", "box") if k in ev]
         if len(kinds) != 1:
-            raise GameFileError(f"an event is one of roll, keep or box: {_short(ev)}")
+            raise GameFileError(t("game_event_kind", event=_short(ev)))
         allowed_keys = {"roll": {"roll"}, "keep": {"keep", "keep_dice"}, "box": {"box", "points", "extra"}}[kinds[0]]
         if set(ev) - allowed_keys:
-            raise GameFileError(f"unknown field {sorted(set(ev) - allowed_keys)[0]!r} in {_short(ev)}")
+            raise GameFileError(t("game_event_field", field=repr(sorted(set(ev) - allowed_keys)[0]), event=_short(ev)))
         if "roll" in ev:
             self.add_roll(_int_list(ev["roll"], "roll"))
         elif "keep" in ev:
             faces = _int_list(ev["keep"], "keep")
             if v.identical_dice:
                 if "keep_dice" in ev:
-                    raise GameFileError(f"keep_dice names dice told apart; the dice of {v.name} are identical")
+                    raise GameFileError(t("game_keep_dice_identical", variant=v.name))
                 self.add_keep(faces)
                 return
             if "keep_dice" not in ev:
-                raise GameFileError(f"a keep of {v.name} names its dice (keep_dice)")
+                raise GameFileError(t("game_keep_dice_missing", variant=v.name))
             dice = _int_list(ev["keep_dice"], "keep_dice")
             self.add_keep((), dice)
             if sorted(faces) != self.events[-1]["keep"]:
-                raise GameFileError(f"keep {list(faces)} is not what dice {list(dice)} show")
+                raise GameFileError(t("game_keep_mismatch", faces=list(faces), dice=list(dice)))
         else:
             box, points, extra = ev["box"], ev.get("points"), ev.get("extra", 0)
             if not isinstance(box, str):
-                raise GameFileError(f"box {_short(box)} is not a box name")
+                raise GameFileError(t("game_box_name", box=_short(box)))
             if not isinstance(points, int) or isinstance(points, bool) or not _is_int(extra):
-                raise GameFileError(f"points {_short(points)} and extra {_short(extra)} must be whole numbers")
+                raise GameFileError(t("game_box_points", points=_short(points), extra=_short(extra)))
             self.add_box(v.box_index(box), points, extra)
+
+
+def read_record(path: Path):
+    """The parsed JSON of a game file, not yet validated (Game.from_json does that)."""
+    return parse_json(
+        read_bounded(Path(path), MAX_FILE_BYTES, t("game_file_word"), GameFileError),
+        t("game_where_file", path=path),
+        GameFileError,
+    )
+
+
+def record_language(data) -> str | None:
+    """The language a record was played in, else its variant's, else None: so that even a refusal of the
+    record speaks the players' language. Only a guess before validation; from_json checks the field."""
+    if not isinstance(data, dict):
+        return None
+    lang = data.get("lang")
+    if isinstance(lang, str) and lang in LANGUAGES:
+        return lang
+    name = data.get("variant")
+    variant = PRESETS.get(name) if isinstance(name, str) else None
+    return variant.lang if variant else None
 
 
 def _is_int(x) -> bool:
@@ -308,7 +341,7 @@ def _is_int(x) -> bool:
 
 def _int_list(x, what: str) -> tuple[int, ...]:
     if not isinstance(x, list) or len(x) > 16 or not all(_is_int(d) for d in x):
-        raise GameFileError(f"{what} must be a list of at most 16 whole numbers, not {_short(x)}")
+        raise GameFileError(t("game_int_list", what=what, value=_short(x)))
     return tuple(x)
 
 
@@ -341,7 +374,7 @@ def decisions(game: Game, advisor: Advisor) -> list[Decision]:
             match = [o for o in options if o.box == box and o.points == ev["points"]]
             if not match:
                 raise GameFileError(
-                    f"turn {turn}: {ev['box']}={ev['points']} is not allowed for dice {' '.join(map(str, p.dice))}"
+                    t("game_turn_box", turn=turn, box=ev["box"], points=ev["points"], dice=" ".join(map(str, p.dice)))
                 )
             if p.roll < game.variant.rolls and "keep" not in replay.events[-1]:
                 # scoring before the last roll = keeping all dice, then choosing the box
@@ -357,4 +390,4 @@ def decisions(game: Game, advisor: Advisor) -> list[Decision]:
 def _find(matches: list[Option], ev) -> Option:
     if matches:
         return matches[0]
-    raise GameFileError(f"no option matches {_short(ev)}")  # Game.load's replay makes this unreachable
+    raise GameFileError(t("game_no_option", event=_short(ev)))  # Game.load's replay makes this unreachable

@@ -11,11 +11,13 @@ from .advisor import Advisor
 from .cards import Card
 from .entry import parse_keep, parse_roll, strip_word, words
 from .explain import (
+    WIDTH,
     card_text,
     dice_text,
     dice_word,
     die_order,
     faces_text,
+    fit,
     joker_rule,
     loss_text,
     named_dice,
@@ -26,7 +28,7 @@ from .explain import (
 )
 from .game import Game, decisions
 from .rules import RuleError
-from .texts import bonus_name, box_name, t
+from .texts import bonus_name, box_name, t, variant_title
 
 TOP = 3
 
@@ -80,7 +82,8 @@ class PlayLoop:
         self.answers = 0  # input lines read: a step that fails without reading one would fail forever
 
     def say(self, text: str = "") -> None:
-        click.echo(text)
+        """Print, each line wrapped at 100 columns (a long box name and its bonus can push advice past it)."""
+        click.echo("\n".join(fit(line) if len(line) > WIDTH else line for line in text.split("\n")))
 
     def ask(self, prompt: str) -> str:
         self.answers += 1
@@ -91,7 +94,7 @@ class PlayLoop:
 
     def run(self) -> None:
         line_editing()
-        self.say(t("play_start", title=self.v.title, path=self.save_path))
+        self.say(t("play_start", title=variant_title(self.v), path=self.save_path))
         if self.game.events:
             self.where()
         try:
@@ -182,7 +185,8 @@ class PlayLoop:
                 kept = named_dice(self.v, p.dice, p.kept_dice) if self.v.die_names else faces_text(p.kept)
                 rest = self.v.n_dice - len(p.kept)
                 order = die_order(self.v, free)
-                prompt = t("prompt_roll_rest", roll=n, kept=kept, count=rest, dice=dice_word(rest), order=order)
+                key = "prompt_roll_rest_one" if rest == 1 else "prompt_roll_rest"
+                prompt = t(key, roll=n, kept=kept, count=rest, dice=dice_word(rest), order=order)
             else:
                 prompt = t("prompt_roll_all", roll=n, count=self.v.n_dice, order=die_order(self.v))
             text = self.ask(prompt)

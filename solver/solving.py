@@ -13,6 +13,7 @@ import numpy as np
 from . import dp, tables
 from .locations import shipped_tables_dir
 from .rules import Variant
+from .texts import t
 
 
 def _notice(text: str) -> None:
@@ -91,5 +92,5 @@ def load_or_solve(
         return load_table(variant, directory)
     except tables.TableMissing:
         engine = dp.make_engine(variant)  # refuses what it cannot solve quickly, before the notice
-        notice(f"no table for {variant.name} yet, solving it once (saved to {directory})")
+        notice(t("notice_solving", variant=variant.name, path=directory))
         return solve_table(variant, directory, progress=progress, engine=engine)

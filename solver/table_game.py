@@ -24,11 +24,12 @@ import numpy as np
 from .cards import Card
 from .distribution import win_alone
 from .errors import KniffelError
-from .files import atomic_write_bytes, parse_json, read_bounded
-from .game import FORMAT, MAX_FILE_BYTES, Game, GameFileError, Point, _is_int, _short
+from .files import atomic_write_bytes
+from .game import FORMAT, Game, GameFileError, Point, _is_int, _short, read_record
 from .game import VERSION as ONE_PLAYER_VERSION
 from .presets import PRESETS
 from .rules import Variant
+from .texts import LANGUAGES, t
 
 VERSION = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -66,8 +67,16 @@ class TableGame:
     """The game of several players; its methods act for the player whose turn it is, so the one-player
     PlayLoop drives it unchanged (point, events, add_roll, add_keep, add_box, undo, next_random_roll)."""
 
-    def __init__(self, variant: Variant, names: list[str], seed: int | None = None, roll_for_me: bool = False):
+    def __init__(
+        self,
+        variant: Variant,
+        names: list[str],
+        seed: int | None = None,
+        roll_for_me: bool = False,
+        lang: str | None = None,
+    ):
         self.variant = variant
+        self.lang = lang  # the table's language ("de"/"en"), as Game.lang
         self.names = list(names)
         self.seed = seed
         self.roll_for_me = roll_for_me
@@ -152,6 +161,7 @@ class TableGame:
             "seed": self.seed,
             "roll_for_me": self.roll_for_me,
             "players": self.names,
+            **({"lang": self.lang} if self.lang else {}),
             "events": self.events,
             "finished": done,
             "scores": [c.points for c in cards] if done else None,
@@ -177,6 +187,9 @@ class TableGame:
             raise GameFileError(f"{where}: seed {_short(seed)} is not a whole number or null")
         if not isinstance(roll_for_me, bool):
             raise GameFileError(f"{where}: roll_for_me {_short(roll_for_me)} is not true or false")
+        lang = data.get("lang")
+        if "lang" in data and lang not in LANGUAGES:
+            raise GameFileError(f"{where}: lang {_short(lang)} is not one of {', '.join(LANGUAGES)}")
         names = data.get("players")
         if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise GameFileError(f"{where}: players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
@@ -187,7 +200,7 @@ class TableGame:
         most = len(names) * len(variant.boxes) * (2 * variant.rolls)
         if len(events) > most:
             raise GameFileError(f"{where} has {len(events)} events; a game of {len(names)} has at most {most}")
-        game = cls(variant, names, seed=seed, roll_for_me=roll_for_me)
+        game = cls(variant, names, seed=seed, roll_for_me=roll_for_me, lang=lang)
         for i, ev in enumerate(events):
             try:
                 game._replay_event(ev)
@@ -217,8 +230,11 @@ class TableGame:
 
 def load_game(path: Path) -> Game | TableGame:
     """A saved game of one player (version 1) or of a table (version 2), validated completely."""
-    where = f"game file {path}"
-    data = parse_json(read_bounded(Path(path), MAX_FILE_BYTES, "game file", GameFileError), where, GameFileError)
+    return game_from_record(read_record(Path(path)), t("game_where_file", path=path))
+
+
+def game_from_record(data, where: str) -> Game | TableGame:
+    """A parsed game record of one player or of a table, validated completely."""
     if isinstance(data, dict) and data.get("format") == FORMAT and data.get("version") == VERSION:
         return TableGame.from_json(data, where)
     if isinstance(data, dict) and data.get("version") not in (ONE_PLAYER_VERSION, VERSION, None):

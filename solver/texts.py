@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 
 from .texts_catalogue import DE, EN
+from .texts_errors import DE_ERRORS, EN_ERRORS
+from .texts_reports import DE_REPORTS, EN_REPORTS
 
-CATALOGUES = {"de": DE, "en": EN}
+CATALOGUES = {"de": {**DE, **DE_ERRORS, **DE_REPORTS}, "en": {**EN, **EN_ERRORS, **EN_REPORTS}}
 LANGUAGES = tuple(CATALOGUES)
 
 _current = "en"  # the library speaks English unless the CLI chose otherwise
@@ -91,8 +94,47 @@ def box_name(variant, index: int, lang: str | None = None) -> str:
     return box.name_de if (lang or _current) == "de" else box.name_en
 
 
+def variant_title(variant, lang: str | None = None) -> str:
+    """The variant's title in the chosen language (a variant without a catalogue entry: its own title)."""
+    return CATALOGUES[lang or _current].get(f"title_{variant.name}", variant.title)
+
+
+def option_name(option: str, lang: str | None = None) -> str:
+    """A variant's option ('house rule: --keep-one') in the chosen language."""
+    return CATALOGUES[lang or _current].get(f"option_{option}", option)
+
+
 def bonus_name(variant, lang: str | None = None) -> str:
     """What the extra points of further jokers are called: 'Yahtzee bonus', 'Kniffel-Bonus'."""
     if variant.joker_box is None:
         return CATALOGUES[lang or _current]["extra"]
     return CATALOGUES[lang or _current]["joker_bonus_name"].format(box=box_name(variant, variant.joker_index, lang))
+
+
+# -- click's own usage errors -------------------------------------------------------------
+def _template_pattern(template: str) -> re.Pattern:
+    """The English template as a pattern: each {field} (or {field!r}) matches any text."""
+    parts = re.split(r"{(\w+)(?:![rs])?}", template)
+    regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile(regex, re.DOTALL)
+
+
+_CLICK_PATTERNS = [(key, _template_pattern(text)) for key, text in CATALOGUES["en"].items() if key.startswith("click_")]
+
+
+def click_message(message: str, lang: str | None = None) -> str:
+    """A message click formatted in English, in the current language: matched against click's templates
+    (texts_errors.py, `click_*`), the German template filled with what matched. Unknown messages stay
+    as they are."""
+    lang = lang or _current
+    if lang == "en":
+        return message
+    for key, pattern in _CLICK_PATTERNS:
+        found = pattern.fullmatch(message)
+        if found:
+            fields = found.groupdict()
+            if "message" in fields:
+                fields["message"] = click_message(fields["message"], lang)
+            template = re.sub(r"{(\w+)![rs]}", r"{\1}", CATALOGUES[lang][key])  # the matched text is quoted already
+            return template.format(**fields)
+    return message

@@ -49,6 +49,7 @@ EN = {
     "turn_header": "== Turn {turn} of {turns} ==   ({points} points, expected final score {expected:.2f})",
     "prompt_roll_all": "Roll {roll}, all {count} dice{order}:",
     "prompt_roll_rest": "Roll {roll}, kept {kept} — the other {count} {dice}{order}:",
+    "prompt_roll_rest_one": "Roll {roll}, kept {kept} — the other die{order}:",
     "prompt_order": " ({names})",
     "rolled": "Roll {roll}: {dice}",
     "echo_dice": "  = {dice}",
@@ -87,10 +88,10 @@ EN = {
     "opt_scratch": "scratch {box} (0)",
     "opt_extra": ", +{extra} {name}",
     # -- the rule behind an entry -------------------------------------------------------------
-    "rule_box_max": "Rule: {box} holds {held}, so +{extra} extra points, and the roll may go into any free box at its maximum.",
+    "rule_box_max": "Rule: {box} holds {held}: +{extra} {name}; the roll may go into any free box, at its maximum.",
     "rule_fixed": "Rule: {box} holds {held}, so six equal dice put {points} Super-Points into any free box.",
     "rule_no_joker_scratched": "Rule: {box} was scratched (0), so this roll earns nothing extra and scores normally.",
-    "rule_no_joker": "Rule: {box} holds {held}: {extra} extra points, but the roll scores normally (no joker).",
+    "rule_no_joker": "Rule: {box} holds {held}: +{extra} {name}, but the roll scores normally (no joker).",
     "rule_forced_upper": "Forced joker: a further {box} must go into {upper} while that box is free.",
     "rule_forced_lower": (
         "Forced joker: {upper} is filled, so any free lower box may take it (Full House 25, Small Straight 30, "
@@ -117,6 +118,8 @@ EN = {
     "err_keep_faces": "cannot keep {faces}: the dice are {dice}",
     "err_keep_position": "#{pos}: the dice are #1-#{count}",
     "err_roll_count": "{given} dice given; type the {count} rerolled dice{order} or all {total}",
+    "err_roll_count_one": "{given} dice given; type the rerolled die{order} or all {total}",
+    "err_roll_kept": "kept, not rolled again: {names}; type the rerolled dice{order} or all {total}",
     "err_roll_count_all": "{given} dice given; type all {total} dice{order}, e.g. {example}",
     "err_roll_face": "die {die} has no face {face}",
     "err_roll_word": "{word!r} is not a die face; type the dice as numbers, e.g. {example}",
@@ -156,6 +159,16 @@ EN = {
     "table_final_row": "  {rank}. {name:<{width}} {points:>4}   (decisions cost {loss} points of expected score)",
     "table_winner": "{names} wins!",
     "table_shared": "A tie for first: {names}.",
+    # -- the presets' titles (solver/presets.py holds the English ones) ----------------------
+    "title_kniffel": "Kniffel (Schmidt Spiele, basic rules)",
+    "title_kniffel-keep-one": "Kniffel, house rule: keep a die before the third roll",
+    "title_kniffel-meister": "Kniffel with the Meisterschaftsregel",
+    "title_yahtzee": "Yahtzee (Hasbro official rules, forced joker)",
+    "title_yahtzee-free-joker": "Yahtzee, free-choice joker (1999 solver convention)",
+    "title_yatzy": "Scandinavian Yatzy",
+    "title_yatzy6": "Yatzy with six dice",
+    "title_kniffel7": "Kniffel 7 (seven different dice)",
+    "option_house rule: --keep-one": "house rule: --keep-one",
 }
 
 DE = {
@@ -202,6 +215,7 @@ DE = {
     "turn_header": "== Runde {turn} von {turns} ==   ({points} Punkte, erwarteter Endstand {expected:.2f})",
     "prompt_roll_all": "Wurf {roll}, alle {count} Würfel{order}:",
     "prompt_roll_rest": "Wurf {roll}, behalten {kept} — die anderen {count} {dice}{order}:",
+    "prompt_roll_rest_one": "Wurf {roll}, behalten {kept} — der andere Würfel{order}:",
     "prompt_order": " ({names})",
     "rolled": "Wurf {roll}: {dice}",
     "echo_dice": "  = {dice}",
@@ -237,10 +251,10 @@ DE = {
     "opt_score": "{box} für {points} eintragen",
     "opt_scratch": "{box} streichen (0)",
     "opt_extra": ", +{extra} {name}",
-    "rule_box_max": "Regel: {box} hat {held}, also +{extra} Extrapunkte, und der Wurf darf in jedes freie Feld, zum Höchstwert.",
+    "rule_box_max": "Regel: {box} hat {held}: +{extra} {name}; der Wurf darf in jedes freie Feld, zum Höchstwert.",
     "rule_fixed": "Regel: {box} hat {held}, also bringen sechs gleiche Würfel {points} Super-Punkte in ein freies Feld.",
     "rule_no_joker_scratched": "Regel: {box} wurde gestrichen (0), also zählt dieser Wurf normal, ohne Extrapunkte.",
-    "rule_no_joker": "Regel: {box} hat {held}: {extra} Extrapunkte, aber der Wurf zählt normal (kein Joker).",
+    "rule_no_joker": "Regel: {box} hat {held}: +{extra} {name}, aber der Wurf zählt normal (kein Joker).",
     "rule_forced_upper": "Pflicht-Joker: ein weiterer {box} muss in {upper}, solange dieses Feld frei ist.",
     "rule_forced_lower": (
         "Pflicht-Joker: {upper} ist belegt, also darf er in jedes freie untere Feld (Full House 25, "
@@ -265,6 +279,8 @@ DE = {
     "err_keep_faces": "{faces} kann nicht behalten werden: die Würfel zeigen {dice}",
     "err_keep_position": "#{pos}: die Würfel sind #1-#{count}",
     "err_roll_count": "{given} Würfel angegeben; bitte die {count} neu gewürfelten{order} oder alle {total} eingeben",
+    "err_roll_count_one": "{given} Würfel angegeben; bitte den neu gewürfelten{order} oder alle {total} eingeben",
+    "err_roll_kept": "behalten, nicht neu gewürfelt: {names}; bitte die neu gewürfelten{order} oder alle {total} eingeben",
     "err_roll_count_all": "{given} Würfel angegeben; bitte alle {total} Würfel{order} eingeben, z. B. {example}",
     "err_roll_face": "Würfel {die} hat keine {face}",
     "err_roll_word": "{word!r} ist keine Augenzahl; Würfel als Zahlen eingeben, z. B. {example}",
@@ -302,4 +318,13 @@ DE = {
     "table_final_row": "  {rank}. {name:<{width}} {points:>4}   (Entscheidungen kosteten {loss} Punkte Erwartungswert)",
     "table_winner": "{names} gewinnt!",
     "table_shared": "Gleichstand an der Spitze: {names}.",
+    "title_kniffel": "Kniffel (Schmidt Spiele, Grundregeln)",
+    "title_kniffel-keep-one": "Kniffel, Hausregel: vor dem dritten Wurf einen Würfel behalten",
+    "title_kniffel-meister": "Kniffel mit der Meisterschaftsregel",
+    "title_yahtzee": "Yahtzee (offizielle Hasbro-Regeln, Pflicht-Joker)",
+    "title_yahtzee-free-joker": "Yahtzee, Joker frei wählbar (Konvention des Lösers von 1999)",
+    "title_yatzy": "Skandinavisches Yatzy",
+    "title_yatzy6": "Yatzy mit sechs Würfeln",
+    "title_kniffel7": "Kniffel 7 (sieben verschiedene Würfel)",
+    "option_house rule: --keep-one": "Hausregel: --keep-one",
 }

@@ -1,5 +1,6 @@
 """The `kniffel` command line, driven through click's CliRunner and once as the installed script."""
 
+import itertools
 import json
 import os
 import shutil
@@ -70,7 +71,13 @@ def test_variants_lists_boxes_and_start_values(tdir):
     res = CliRunner().invoke(
         cli, ["--tables", str(tdir), "variants"], env={"LANG": "C", "LC_ALL": "", "LC_MESSAGES": ""}
     )
-    kniffel, yahtzee = (res.stdout.split(f"\n{name} ")[1].split("\n")[1] for name in ("kniffel-meister", "yahtzee"))
+    lines = res.stdout.split("\n")
+
+    def boxes(name):  # the indented lines after the variant's row (the row itself may wrap)
+        start = next(i for i, line in enumerate(lines) if line.startswith(name + " "))
+        return " ".join(itertools.takewhile(lambda line: line.startswith("    "), lines[start + 1 :]))
+
+    kniffel, yahtzee = boxes("kniffel-meister"), boxes("yahtzee")
     assert "Große Straße (Large Straight)" in kniffel and "Large Straight (Große Straße)" in yahtzee  # each its own
     data = json.loads(run(tdir, "variants", "--json").stdout)
     assert {v["variant"] for v in data} >= {"kniffel", "yatzy6", "kniffel7"}
@@ -177,7 +184,7 @@ def test_yatzy6_through_the_cli(tmp_path):
     )
     obj = json.loads(run(tmp_path, "value", "yatzy6", "--card", "zwei drillinge=30,5er-straße=20", "--json").stdout)
     assert obj["points"] == 50 and obj["expected_final_score"] > 50
-    one_line_error(run(tmp_path, "value", "yatzy6", "--card", "drei paare=25"), "Drei Paare cannot hold 25")
+    one_line_error(run(tmp_path, "value", "yatzy6", "--card", "drei paare=25"), "Three Pairs cannot hold 25")
     one_line_error(run(tmp_path, "advise", "yatzy6", "--dice", "11223"), "5 dice given")
 
 
@@ -185,3 +192,76 @@ def test_plot_without_matplotlib_is_one_clear_line(tdir, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
     res = run(tdir, "simulate", "-n", "10", "--plot", "x.png")
     one_line_error(res, "pip install 'kniffel[plot]'")
+
+
+# -- the player's language: errors and the statistics commands (issue 16) -----------------------------------
+def speak(tdir, *args, input=None):
+    """The CLI without run's --lang en: the language comes from the variant (or --lang after the command)."""
+    return CliRunner(env={"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}).invoke(
+        cli, ["--tables", str(tdir), "--no-progress", *args], input=input
+    )
+
+
+@pytest.mark.parametrize(
+    "args, german, english",
+    [
+        (
+            ["advise", "kniffel", "--card", "einser=7", "33516"],
+            "Einser kann in kniffel nicht 7 haben",
+            "Ones cannot hold 7",
+        ),
+        (["advise", "kniffel", "3351"], "4 Würfel angegeben, kniffel würfelt mit 5", "4 dice given, kniffel rolls 5"),
+        (["advise", "kniffel", "--bogus", "33516"], "unbekannte Option '--bogus'", "No such option '--bogus'"),
+        (["advise", "kniffel", "--roll", "x", "33516"], "'x' ist keine ganze Zahl", "'x' is not a valid integer"),
+        (["advise", "kniffel", "--roll", "5", "33516"], "5 liegt nicht im Bereich 1<=x<=3", "not in the range"),
+        (["advise", "kniffel", "--card"], "Option '--card' braucht einen Wert", "Option '--card' requires an argument"),
+        (["chances", "kniffel"], "Option '--target' fehlt", "Missing option '--target'"),
+        (["review", "/no/such/game.json"], "Spieldatei /no/such/game.json ist nicht lesbar", "cannot read game file"),
+    ],
+)
+def test_errors_speak_the_players_language(tdir, args, german, english):
+    """Card, dice and game-file errors and click's own usage errors: German for Kniffel, --lang en for English;
+    still one line and exit code 2."""
+    if args[0] == "review":
+        args = ["--lang", "de", *args]
+    one_line_error(speak(tdir, *args), german)
+    one_line_error(speak(tdir, "--lang", "en", *[a for a in args if a not in ("--lang", "de")]), english)
+
+
+def test_statistics_outputs_in_both_languages(tdir):
+    """distribution and odds: the catalogue's words, box names as players read them (not keys), 100 columns."""
+    card = "einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,dreierpasch=20,full house=25,chance=22"
+    de = speak(tdir, "distribution", "kniffel", "--card", card, "--at-least", "250")
+    en = speak(tdir, "distribution", "kniffel", "--card", card, "--at-least", "250", "--lang", "en")
+    assert de.exit_code == 0 and en.exit_code == 0, de.output + en.output
+    assert "Zettel: Einser 3, Zweier 6" in de.output and "Perzentile: 1%:" in de.output and "fuenfer" not in de.output
+    assert "Card: Ones 3, Twos 6" in en.output and "percentiles: 1%:" in en.output and "full_house" not in en.output
+    odds = speak(tdir, "odds", "kniffel", "--card", card, "--card", card.replace("chance=22", "chance=30"))
+    assert "Spieler" in odds.output and "gleichauf vorn" in odds.output and "Chance 30" in odds.output, odds.output
+    for res in (de, en, odds):
+        assert max(len(line) for line in res.output.splitlines()) <= 100, res.output
+
+
+def test_target_and_opponent_rows_name_options_as_players_read_them(tdir, capsys):
+    """advise --target/--opponent print their ranked options with explain.option_text, in the language
+    chosen, within 100 columns (the rows' printer, fed real options: the target table takes minutes)."""
+    from solver.advisor import make_advisor
+    from solver.cards import parse_card
+    from solver.cli.advise_commands import _echo_chance_rows
+    from solver.presets import KNIFFEL
+    from solver.tables import load
+    from solver.targets import TargetOption
+    from solver.texts import set_language
+
+    values, _ = load(KNIFFEL, tdir)
+    _, options = make_advisor(KNIFFEL, values).advise(parse_card(KNIFFEL, ""), (3, 3, 5, 1, 6), 1)
+    ranked = [TargetOption(o, 0.5 - i / 100) for i, o in enumerate(options)]
+    set_language("de")
+    _echo_chance_rows(KNIFFEL, (3, 3, 5, 1, 6), ranked, False, "P(Sieg)", lambda o: o.probability)
+    german = capsys.readouterr().out
+    assert "Möglichkeit" in german and "behalte 3 3, 3 Würfel neu würfeln" in german and "weitere" in german
+    set_language("en")
+    _echo_chance_rows(KNIFFEL, (3, 3, 5, 1, 6), ranked, True, "P(win)", lambda o: o.probability)
+    english = capsys.readouterr().out
+    assert "keep 3 3, reroll 3 dice" in english and "50.0000%" in english and "reroll all 5 dice" in english
+    assert max(len(line) for line in (german + english).splitlines()) <= 100

@@ -19,7 +19,7 @@ def tdir(tmp_path_factory):
 
 
 def run(tdir, *args):
-    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args])
+    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "--lang", "en", *args])
 
 
 def one_line_error(res, fragment):
@@ -61,7 +61,7 @@ def test_advise_shows_std(tdir):
     "args,fragment",
     [
         (["distribution", "nope"], "unknown variant"),
-        (["distribution", "kniffel", "--card", "einser=7"], "Einser"),
+        (["distribution", "kniffel", "--card", "einser=7"], "Ones cannot hold 7"),
         (["distribution", "kniffel", "--at-least", "-1"], "between 0 and"),
         (["distribution", "kniffel", "--at-least", "5000"], "between 0 and"),
         (["distribution", "kniffel7"], "half an hour"),

@@ -96,7 +96,7 @@ def test_joker_turn_explains_the_rule_and_refusals_say_why(kdir, tmp_path):
     child.expect("Welche Würfel behalten")
     child.sendline("stopp")
     child.expect(r"\+50 Kniffel-Bonus")
-    child.expect("Regel: Kniffel hat 50, also")
+    child.expect(r"Regel: Kniffel hat 50: \+50 Kniffel-Bonus; der Wurf darf in jedes freie Feld")
     child.expect("Welches Feld")
     child.sendline("kniffel")
     child.expect("Kniffel ist schon belegt")
@@ -180,8 +180,10 @@ def test_yahtzee_players_box_names(name, key):
 def test_yahtzee_bonus_by_name_and_suggestions():
     card = parse_card(YAHTZEE, "yahtzee=50,fours=20,Yahtzee bonus=100")
     assert card.extra == 100
-    with pytest.raises(RuleError, match="1 Yahtzee bonus .* add that box"):
-        parse_card(YAHTZEE, "yahtzee=50,extra=100")
+    card = parse_card(YAHTZEE, "yahtzee=50,extra=100")  # one bonus Yahtzee (its box may still be open)
+    assert card.extra == 100 and card.points == 150
+    with pytest.raises(RuleError, match="2 × Yahtzee bonus .* add those boxes"):
+        parse_card(YAHTZEE, "yahtzee=50,extra=200")
     with pytest.raises(RuleError, match="Did you mean Three of a Kind"):
         KNIFFEL.find_box("dreierpash")
     set_language("de")
@@ -190,3 +192,19 @@ def test_yahtzee_bonus_by_name_and_suggestions():
     with pytest.raises(RuleError, match="Meinten Sie yahtzee"):
         find_variant("yahtze")
     assert PRESETS["kniffel7"].find_die("weiß") == 6 and PRESETS["kniffel7"].find_die("#2") == 1
+
+
+def test_long_lines_break_where_a_player_reads_them():
+    from solver.explain import WIDTH, fit
+
+    advice = (
+        "Advice: keep all: 4 4 4 4 4 (stop rolling), then score Fours for 20, +100 Yahtzee bonus  (expected 433.07)"
+    )
+    assert fit(advice).split("\n")[1] == "    (expected 433.07)"  # before the figure in parentheses
+    first, second = (
+        "Forced joker: a further Yahtzee must go into Fours while that box is free.",
+        "Yahtzee holds 50: +100 bonus.",
+    )
+    assert fit(f"{first} {second}").split("\n") == [first, "    " + second]  # after the sentence
+    words = "Einser 3, Zweier 6, " * 10
+    assert all(len(line) <= WIDTH for line in fit(words).split("\n")) and fit("short") == "short"

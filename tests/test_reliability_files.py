@@ -34,7 +34,7 @@ def kdir(tmp_path_factory):
 
 
 def run(tdir, *args, input=None):
-    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args], input=input)
+    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "--lang", "en", *args], input=input)
 
 
 def one_line_error(res, *fragments):

@@ -94,17 +94,22 @@ def test_whole_card_consistency():
         parse_card(KNIFFEL, "einser=0")  # restricted scratching: a 0 needs Chance filled first
     parse_card(KNIFFEL, "einser=0,chance=22")
     parse_card(PRESETS["kniffel-meister"], "einser=0")  # free scratching: any 0 at any time
-    with pytest.raises(RuleError, match="12 Kniffel bonuses .* add that box"):
+    with pytest.raises(RuleError, match="12 × Kniffel bonus .* add those boxes"):
         parse_card(KNIFFEL, "kniffel=50,extra=600")
     with pytest.raises(RuleError, match="only 0 box"):
-        parse_card(KNIFFEL, "kniffel=50,einser=3,dreier=9,chance=22,extra=50")  # no box at its maximum
+        parse_card(KNIFFEL, "kniffel=50,einser=3,dreier=9,chance=22,extra=100")  # no box at its maximum
+    # the latest bonus may still wait for its box (the pad marks it when the roll is made): one is allowed
+    assert parse_card(KNIFFEL, "kniffel=50,einser=3,dreier=9,chance=22,extra=50").extra == 50
+    full = "einser=0,zweier=2,dreier=3,vierer=4,fuenfer=5,sechser=6,dreierpasch=8,viererpasch=9,full house=0"
+    with pytest.raises(RuleError, match="only 0 box"):  # a full card: no box is left to wait for
+        parse_card(KNIFFEL, full + ",kleine strasse=0,grosse strasse=0,kniffel=50,chance=22,extra=50")
     card = parse_card(KNIFFEL, "kniffel=50,einser=3,dreier=9,chance=30,extra=50")  # Chance 30 can be the joker
     assert card.extra == 50
     full_jokers = "einser=5,zweier=10,dreier=15,vierer=20,fuenfer=25,sechser=30,dreierpasch=30,viererpasch=30"
     full_jokers += ",full house=25,kleine strasse=30,grosse strasse=40,kniffel=50,chance=30,extra=600"
     assert parse_card(KNIFFEL, full_jokers).extra == 600  # twelve jokers, each box at its maximum
     with pytest.raises(RuleError, match="hold points such a roll"):
-        parse_card(YAHTZEE, "yahtzee=50,full house=0,extra=100")  # forced joker: Full House takes 25, never 0
+        parse_card(YAHTZEE, "yahtzee=50,full house=0,extra=200")  # forced joker: Full House takes 25, never 0
 
 
 # -- dice -----------------------------------------------------------------------------
@@ -176,7 +181,7 @@ json_values = st.recursive(
 @pytest.mark.parametrize("variant", [KNIFFEL, YAHTZEE, KNIFFEL7], ids=lambda v: v.name)
 def test_game_records_any_change_gives_a_game_or_a_game_file_error(variant):
     record = played_game(variant).to_json()
-    keys = ["format", "version", "variant", "fingerprint", "seed", "roll_for_me", "events", "finished", "score"]
+    keys = ["format", "version", "variant", "fingerprint", "seed", "roll_for_me", "lang", "events", "finished", "score"]
     event_keys = ["roll", "keep", "keep_dice", "box", "points", "extra", "other"]
 
     @QUICK
@@ -198,7 +203,8 @@ def test_game_records_any_change_gives_a_game_or_a_game_file_error(variant):
             game = Game.from_json(data)
         except GameFileError:
             return
-        assert Game.from_json(game.to_json()).events == game.events  # a valid game round-trips
+        again = Game.from_json(game.to_json())  # a valid game round-trips
+        assert again.events == game.events and again.lang == game.lang
 
     check()
 
@@ -247,6 +253,9 @@ BAD_GAMES = {
     "seed a string": (lambda d: d.update(seed="7"), "seed"),
     "version true": (lambda d: d.update(version=True), "version"),
     "too many events": (lambda d: d.update(events=[{"roll": [1, 2, 3, 4, 5]}] * 500), "at most"),
+    "lang fr": (lambda d: d.update(lang="fr"), "lang 'fr' is not a language"),
+    "lang null": (lambda d: d.update(lang=None), "lang None is not a language"),
+    "lang a list": (lambda d: d.update(lang=["de"]), "lang ['de'] is not a language"),
 }
 
 
@@ -291,7 +300,7 @@ def test_play_never_overwrites_an_existing_file(kdir, tmp_path, monkeypatch):
     assert notes.read_text() == "my notes"
     monkeypatch.chdir(tmp_path)
     Path("kniffel-game.json").write_text("an older game")  # the default --save
-    res = CliRunner().invoke(cli_group(), ["--tables", str(kdir), "--no-progress", "play"], input="q\n")
+    res = CliRunner().invoke(cli_group(), ["--tables", str(kdir), "--no-progress", "--lang", "en", "play"], input="q\n")
     one_line_error(res, "kniffel-game.json exists already")
     assert Path("kniffel-game.json").read_text() == "an older game"
     res = run(kdir, "play", "--roll-for-me", "--seed", "3", "--save", str(notes), "--force", input="q\n")
@@ -387,3 +396,24 @@ def test_hostile_environment(env, args):
     res = kniffel(*args, env=env)
     assert res.returncode == 0, res.stderr
     assert "Traceback" not in res.stderr and len(res.stderr.splitlines()) <= 1
+
+
+def test_the_game_file_keeps_its_language(kdir, tmp_path):
+    """A game resumed later speaks the language it was played in, unless --lang says otherwise; records
+    from before the language was kept (no "lang") still load."""
+    assert "lang" not in GAME and Game.from_json(GAME).lang is None  # an older record
+    path = tmp_path / "g.json"
+    group = ["--tables", str(kdir), "--no-progress"]
+    res = run(kdir, "play", "kniffel", "--save", str(path), input="33516\nq\n")  # English (run's --lang en)
+    assert res.exit_code == 0 and "Turn 1 of 13" in res.output, res.output
+    assert json.loads(path.read_text())["lang"] == "en" and Game.load(path).lang == "en"
+    resumed = CliRunner().invoke(cli_group(), [*group, "play", "--resume", str(path)], input="q\n")
+    assert "Turn 1 of 13, roll 1: 3 3 5 1 6" in resumed.output, resumed.output  # not kniffel's German
+    german = CliRunner().invoke(
+        cli_group(), [*group, "play", "--resume", str(path), "--lang", "de"], input="\n3 2 6\nq\n"
+    )
+    assert "Runde 1 von 13, Wurf 1: 3 3 5 1 6" in german.output, german.output
+    assert json.loads(path.read_text())["lang"] == "de"  # saved with the next step
+    path.write_text(json.dumps(edited(json.loads(path.read_text()), lambda d: d.update(variant="nope"))))
+    refused = CliRunner().invoke(cli_group(), [*group, "review", str(path)])
+    assert "unbekannte Variante 'nope'" in refused.stderr, refused.stderr  # even a refusal speaks it

@@ -183,7 +183,7 @@ def cli_run(tdir, *args):
 
     from solver.cli import cli
 
-    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args])
+    return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "--lang", "en", *args])
 
 
 def one_line_error(res, fragment):

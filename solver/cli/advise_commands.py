@@ -30,12 +30,14 @@ from .base import (
 @click.option("--target", type=int, required=True, help="The final score to reach (at least).")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True)
+@lang_option
 @click.pass_context
 def chances(ctx, variant_name, card, target, keep_one, as_json):
     """The highest probability of finishing with at least TARGET points, from a card at the start of a turn."""
     from .. import targets
 
     variant = find_variant(variant_name, keep_one)
+    _speak(ctx, variant)
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
     parsed = parse_card(variant, card)
     targets.check_target(variant, parsed, target)
@@ -50,12 +52,12 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
-    click.echo(
-        f"{variant.name}: from card {parsed.format() or '(empty)'} ({parsed.points} points), the best play "
-        f"reaches {target} or more with probability {result.probability:.6f} ({result.probability:.2%}); "
-        f"playing for the maximum expected score: {result.probability_expected_play:.6f} "
-        f"({result.probability_expected_play:.2%})"
-    )
+    from ..explain import card_text, fit
+
+    click.echo(t("chances_title", variant=variant.name, target=target))
+    click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
+    click.echo(t("chances_best", p=result.probability))
+    click.echo(t("chances_mean", p=result.probability_expected_play))
 
 
 def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
@@ -77,16 +79,35 @@ def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
     return rows
 
 
-def _echo_chance_rows(options, show_all: bool, label: str, chance) -> None:
+def _echo_chance_rows(variant, rolled, options, show_all: bool, label: str, chance) -> None:
     """The ranked options of `advise --target` / `--opponent`: a chance column, then the expected score."""
+    from ..explain import option_text
+
     shown = options if show_all else options[:10]
-    width = max(len(o.option.text) for o in shown)
+    texts = [option_text(variant, o.option, rolled) for o in shown]
+    option, expected = t("chance_columns").split(",")
+    width = max([len(x) for x in texts] + [len(option)])
     col = max(len(label), 9)
-    click.echo(f"  {'#':>3}  {'option':<{width}}  {label:>{col}}  {'expected':>9}")
-    for i, o in enumerate(shown, 1):
-        click.echo(f"  {i:>3}  {o.option.text:<{width}}  {chance(o):>{col}.4%}  {o.option.expected_final_score:>9.2f}")
+    click.echo(f"  {'#':>3}  {option:<{width}}  {label:>{col}}  {expected:>9}")
+    for i, (o, text) in enumerate(zip(shown, texts), 1):
+        click.echo(f"  {i:>3}  {text:<{width}}  {chance(o):>{col}.4%}  {o.option.expected_final_score:>9.2f}")
     if len(shown) < len(options):
-        click.echo(f"  ... {len(options) - len(shown)} more (--all shows every option)")
+        click.echo(t("advise_more", count=len(options) - len(shown)))
+
+
+def _echo_header(variant, card, rolled, roll) -> None:
+    """The first line of every advice: the variant, the roll, its dice and the card, wrapped at 100 columns."""
+    from ..explain import card_text, dice_text, fit
+
+    header = t(
+        "advise_header",
+        variant=variant.name,
+        roll=roll,
+        dice=dice_text(variant, rolled),
+        card=card_text(card),
+        points=card.points,
+    )
+    click.echo(fit(header))
 
 
 def _looks_like_dice(text: str) -> bool:
@@ -120,7 +141,7 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
               kismet, yams
     """
-    from ..explain import card_text, dice_text, joker_rule, option_text, tie_order
+    from ..explain import fit, joker_rule, option_text, tie_order
 
     if variant_name and dice_arg is None and _looks_like_dice(variant_name):
         variant_name, dice_arg = None, variant_name  # `advise 33516`: the default variant's dice
@@ -134,7 +155,7 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
     if target is not None and opponent is not None:
         from ..win import OpponentError
 
-        raise OpponentError("--target and --opponent do not go together: play to reach a score or to beat a card")
+        raise OpponentError(t("err_target_opponent"))
     if target is not None or opponent is not None:
         from ..advisor import parse_dice
 
@@ -150,27 +171,18 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
         return
     parsed, rolled, best, then, options = advice.card, advice.dice, advice.best, advice.then, advice.options
     options = tie_order(list(options))
-    click.echo(
-        t(
-            "advise_header",
-            variant=variant.name,
-            roll=roll,
-            dice=dice_text(variant, rolled),
-            card=card_text(parsed),
-            points=parsed.points,
-        )
-    )
+    _echo_header(variant, parsed, rolled, roll)
     if options[0] is not best:  # a tie with "keep all": stopping is shown first, and its box
         best, then = options[0], tie_order(table.advisor.box_options(parsed, rolled))[0]
     text, expected = option_text(variant, best, rolled), best.expected_final_score
     if then:
-        click.echo(t("advise_best_then", text=text, then=option_text(variant, then, rolled), expected=expected))
+        click.echo(fit(t("advise_best_then", text=text, then=option_text(variant, then, rolled), expected=expected)))
     else:
-        click.echo(t("advise_best", text=text, expected=expected))
+        click.echo(fit(t("advise_best", text=text, expected=expected)))
     if best.kind == "box" or then:
         rule = joker_rule(variant, parsed, rolled)
         if rule:
-            click.echo(rule)
+            click.echo(fit(rule))
     for row in _option_rows(variant, options, None if show_all else 10, rolled):
         click.echo(row)
 
@@ -178,7 +190,7 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
 def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json, target):
     """advise --target: every option ranked by the probability of finishing with at least target."""
     from .. import targets
-    from ..advisor import format_dice
+    from ..explain import fit
 
     targets.check_target(variant, card, target)  # before any table is loaded or built
     settings = _settings(ctx)
@@ -189,23 +201,23 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
         click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
         return
     best, then, probability, options = advice.best, advice.then, advice.probability, advice.options
-    click.echo(
-        f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   "
-        f"(card {card.format() or 'empty'}: {card.points} points; target {target}: "
-        f"{probability:.2%} at the start of this turn)"
-    )
-    click.echo(
-        f"Best for the target: {best.option.text}"
-        + (f", then {then.option.text}" if then else "")
-        + f"  -> reaches {target} with probability {best.probability:.4%}"
-    )
-    _echo_chance_rows(options, show_all, "P(>= target)", lambda o: o.probability)
+    from ..explain import option_text
+
+    _echo_header(variant, card, rolled, roll)
+    click.echo(t("target_start", target=target, p=probability))
+    text, p = option_text(variant, best.option, rolled), best.probability
+    if then:
+        then_text = option_text(variant, then.option, rolled)
+        click.echo(fit(t("target_best_then", text=text, then=then_text, target=target, p=p)))
+    else:
+        click.echo(fit(t("target_best", text=text, target=target, p=p)))
+    _echo_chance_rows(variant, rolled, options, show_all, t("target_label", target=target), lambda o: o.probability)
 
 
 def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):
     """advise --opponent: every option ranked by the probability of beating the opponent's final score."""
     from .. import targets, win
-    from ..advisor import format_dice
+    from ..explain import fit
 
     opponent = parse_card(variant, opponent_text)  # bad cards: one line, before any engine is built
     win.check_opponent(card, opponent)
@@ -240,14 +252,15 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
         }
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(
-        f"{variant.name}, roll {roll}: {format_dice(variant, rolled)}   (card {card.format() or 'empty'}: "
-        f"{card.points} points; opponent {opponent.points} points, expects {opp_mean:.1f}; "
-        f"P(win) {p_win:.2%} at the start of this turn, a tie is not a win)"
-    )
-    click.echo(
-        f"Best to win: {best.option.text}"
-        + (f", then {then.option.text}" if then else "")
-        + f"  -> beats the opponent with probability {best.win:.4%}"
-    )
-    _echo_chance_rows(options, show_all, "P(win)", lambda o: o.win)
+    from ..explain import card_text, option_text
+
+    _echo_header(variant, card, rolled, roll)
+    click.echo(fit(t("opponent_card", card=card_text(opponent), points=opponent.points, mean=opp_mean)))
+    click.echo(t("opponent_start", p=p_win))
+    text, p = option_text(variant, best.option, rolled), best.win
+    if then:
+        then_text = option_text(variant, then.option, rolled)
+        click.echo(fit(t("opponent_best_then", text=text, then=then_text, p=p)))
+    else:
+        click.echo(fit(t("opponent_best", text=text, p=p)))
+    _echo_chance_rows(variant, rolled, options, show_all, t("opponent_label"), lambda o: o.win)

@@ -16,7 +16,7 @@ import click
 
 from .. import tables
 from ..errors import KniffelError
-from ..texts import choose_language, set_language
+from ..texts import choose_language, click_message, locale_language, set_language, t
 
 
 def _lang_callback(ctx, param, value):
@@ -38,9 +38,36 @@ def lang_option(f):
     )(f)
 
 
-def _speak(ctx, variant) -> None:
-    """The language of this command's output, now that the variant is known."""
-    set_language(choose_language(_settings(ctx).lang, variant.lang))
+def _speak(ctx, variant, stored: str | None = None) -> None:
+    """The language of this command's output, now that the variant is known: --lang, else the language a
+    saved game was played in (`stored`), else the locale, else the variant's."""
+    set_language(_settings(ctx).lang or stored or choose_language(None, variant.lang))
+
+
+def _speak_guess(ctx, lang: str | None) -> None:
+    """Before a game file is validated: its language, if it names one (so that its refusal speaks it too)."""
+    set_language(_settings(ctx).lang or lang or choose_language(None, "en"))
+
+
+def _usage_language(args: list[str]) -> str:
+    """The language of a usage error, which comes before any command runs: --lang, else the locale, else
+    the language of a variant named on the command line, else English."""
+    from ..presets import PRESETS
+
+    for i, arg in enumerate(args):
+        if arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+            if value in ("de", "en"):
+                return value
+        if arg == "--lang" and i + 1 < len(args) and args[i + 1] in ("de", "en"):
+            return args[i + 1]
+    named = [PRESETS[a].lang for a in args if a in PRESETS]
+    if not named and any(a in DEFAULT_VARIANT_COMMANDS for a in args):
+        named = [PRESETS[_variant_or_default(None)].lang]  # `kniffel play --bogus`: the game it would play
+    return locale_language() or (named[0] if named else "en")
+
+
+DEFAULT_VARIANT_COMMANDS = ("play", "advise", "simulate")  # VARIANT is optional: kniffel
 
 
 ONE_SHOT = False  # set by main(): this process answers one command and ends (not a test runner or a server)
@@ -122,7 +149,7 @@ def get_target_table(variant, settings: Settings):
         return targets.load_target_table(variant, settings.tables_dir)
     except target_tables.TargetTableMissing:
         click.echo(
-            f"kniffel: no target table for {variant.name} yet, building it once (saved to {settings.tables_dir})",
+            "kniffel: " + t("notice_target", variant=variant.name, path=settings.tables_dir),
             err=True,
         )
         return solve_target_table(variant, settings)[0]
@@ -169,7 +196,10 @@ class OneLineErrors(click.Group):
             click.echo("kniffel: interrupted" if _interrupted(exc) else "kniffel: aborted (end of input)", err=True)
             sys.exit(130)
         except click.ClickException as exc:
-            click.echo(f"kniffel: error: {exc.format_message()}", err=True)
+            message = exc.format_message()
+            if isinstance(exc, click.UsageError):  # click's own English: in the player's language
+                message = click_message(message, _usage_language(args))
+            click.echo(f"kniffel: error: {message}", err=True)
             sys.exit(exc.exit_code or 2)
         except (KniffelError, OSError) as exc:
             click.echo(f"kniffel: error: {exc}", err=True)

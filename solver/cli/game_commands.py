@@ -13,12 +13,13 @@ from ..errors import KniffelError
 from ..files import check_writable_file
 from ..presets import find_variant
 from ..rules import RuleError
-from ..texts import t
+from ..texts import t, variant_title
 from .base import (
     DEFAULT_GAME_FILE,
     _advisor,
     _settings,
     _speak,
+    _speak_guess,
     _variant_or_default,
     cli,
     get_target_table,
@@ -69,21 +70,22 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
     """
     from ..game import Game
     from ..play import PlayLoop
-    from ..table_game import TableGame, load_game, parse_players
+    from ..table_game import TableGame, parse_players
+    from ..texts import language
 
     names = parse_players(players) if players is not None else None  # bad names: one line, before any work
     game: Game | TableGame
     if resume_path:
-        game = load_game(Path(resume_path))  # validated completely, by replaying every event
+        game = _load_game(ctx, resume_path)
         saved = game.names if isinstance(game, TableGame) else None
         if names is not None and names != saved:
             raise RuleError(
                 f"{resume_path} is a game of {', '.join(saved or ['one player'])}; --players cannot change it"
             )
         if variant_name and find_variant(variant_name, keep_one) != game.variant:
-            raise RuleError(f"{resume_path} is a game of {game.variant.name}, not {variant_name}")
+            raise RuleError(t("play_resume_variant", path=resume_path, variant=game.variant.name, name=variant_name))
         if seed is not None and seed != game.seed:
-            raise RuleError(f"{resume_path} was played with seed {game.seed}; --seed cannot change it")
+            raise RuleError(t("play_resume_seed", path=resume_path, seed=game.seed))
         if roll_for_me:
             game.roll_for_me = True
     else:
@@ -95,7 +97,8 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
             game = TableGame(variant, names, seed=table_seed, roll_for_me=roll_for_me)
     if not isinstance(game, TableGame) and (advice != "expected" or no_odds):
         raise RuleError("--advice and --no-odds are for a table of players (--players)")
-    _speak(ctx, game.variant)
+    _speak(ctx, game.variant, game.lang)
+    game.lang = language()  # saved with the game: a resumed game speaks it again (unless --lang says otherwise)
     target = Path(save_path or resume_path or DEFAULT_GAME_FILE)
     _check_game_target(target, resume_path, force)
     settings = _settings(ctx)
@@ -109,14 +112,24 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
     PlayLoop(game, _advisor(game.variant, settings), target).run()
 
 
+def _load_game(ctx, path: str):
+    """A saved game, validated completely (by replaying every event); its refusal in its players' language."""
+    from ..game import read_record, record_language
+    from ..table_game import game_from_record
+
+    data = read_record(Path(path))
+    _speak_guess(ctx, record_language(data))
+    return game_from_record(data, t("game_where_file", path=path))
+
+
 def _check_game_target(target: Path, resume_path: str | None, force: bool) -> None:
     """A game is saved only where nothing would be lost: a new file, the game being resumed, or --force."""
-    check_writable_file(target, "game file")
+    check_writable_file(target, t("game_file_word"))
     if not target.exists() or force:
         return
     if resume_path and os.path.samefile(target, resume_path):
         return
-    raise KniffelError(f"{target} exists already; choose another --save FILE, or add --force to replace it")
+    raise KniffelError(t("play_save_exists", path=target))
 
 
 @cli.command()
@@ -132,19 +145,19 @@ def review(ctx, game_file, as_json):
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
               kismet, yams
     """
-    from ..explain import dice_text, faces_text, loss_text, option_text, signed
+    from ..explain import dice_text, faces_text, fit, loss_text, option_text, signed
     from ..game import decisions
-    from ..table_game import TableGame, load_game
+    from ..table_game import TableGame
     from ..texts import die_name
 
-    loaded = load_game(Path(game_file))
+    loaded = _load_game(ctx, game_file)
     if isinstance(loaded, TableGame):
         raise KniffelError(
             f"{game_file} is a game of {len(loaded.names)} players; review reads one-player games "
             "(the end of a table game shows what every player's decisions cost)"
         )
     game = loaded
-    _speak(ctx, game.variant)
+    _speak(ctx, game.variant, game.lang)
     advisor = _advisor(game.variant, _settings(ctx))
     steps = decisions(game, advisor)
     card = game.point().card
@@ -179,7 +192,7 @@ def review(ctx, game_file, as_json):
         )
         return
     v = game.variant
-    click.echo(t("review_title", path=game_file, title=v.title))
+    click.echo(t("review_title", path=game_file, title=variant_title(v)))
     if v.die_names:  # faces in die order keep each line within 100 columns; the order is said once
         click.echo(t("review_dice_order", names=" ".join(die_name(v, i) for i in range(v.n_dice))))
     rows = [(d, faces_text(d.dice), option_text(v, d.chosen, d.dice)) for d in steps]
@@ -194,20 +207,20 @@ def review(ctx, game_file, as_json):
             best = option_text(v, d.best, d.dice)
             click.echo(t("review_best", pad=pad, text=best, expected=d.best.expected_final_score))
     mean = signed(total / len(steps)) if steps else "0.00"
-    click.echo(t("review_total", loss=signed(total), count=len(steps), mean=mean))
+    click.echo(fit(t("review_total", loss=signed(total), count=len(steps), mean=mean)))
     costly = [d for d in worst if d.loss > 0]
     if costly:
         click.echo(t("review_costliest"))
         for d in costly:
-            click.echo(
-                t(
-                    "review_costly_row",
-                    turn=d.turn,
-                    roll=d.roll,
-                    dice=dice_text(v, d.dice),
-                    chosen=option_text(v, d.chosen, d.dice),
-                    best=option_text(v, d.best, d.dice),
-                    loss=loss_text(d.loss),
-                )
+            chosen, best = option_text(v, d.chosen, d.dice), option_text(v, d.best, d.dice)
+            row = t(
+                "review_costly_row",
+                turn=d.turn,
+                roll=d.roll,
+                dice=dice_text(v, d.dice),
+                chosen=chosen,
+                best=best,
+                loss=loss_text(d.loss),
             )
+            click.echo(fit(row, "      "))
     click.echo(t("review_score", points=card.points) + ("" if card.full else t("review_unfinished")))

@@ -15,7 +15,8 @@ from ..dice import MAX_SEED
 from ..errors import KniffelError
 from ..files import check_writable_file
 from ..presets import find_variant
-from .base import _advisor, _settings, _variant_or_default, cli, get_table, get_target_table
+from ..texts import t, variant_title
+from .base import _advisor, _settings, _speak, _variant_or_default, cli, get_table, get_target_table, lang_option
 
 
 @cli.command()
@@ -144,12 +145,14 @@ def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
 @click.option(
     "--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG of the pmf (needs matplotlib)."
 )
+@lang_option
 @click.pass_context
 def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     """Exact final-score distribution of optimal play from a card (forward pass, not simulation)."""
     from .. import distribution as dist
 
     variant = find_variant(variant_name, keep_one)
+    _speak(ctx, variant)
     parsed = parse_card(variant, card)
     dist.check_thresholds(variant, at_least)
     if not variant.identical_dice:
@@ -162,18 +165,20 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
+    from ..explain import card_text, fit
+
+    click.echo(fit(t("dist_title", title=variant_title(variant), seconds=result.seconds)))
+    click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
     click.echo(
-        f"{variant.title}, card {result.card or 'empty'}: exact final-score distribution of optimal play "
-        f"({result.seconds:.2f} s)"
+        t("dist_summary", mean=result.mean, std=result.std, median=result.median, min=result.min, max=result.max)
     )
-    click.echo(
-        f"mean {result.mean:.4f}, std {result.std:.4f}, median {result.median}, min {result.min}, max {result.max}"
-    )
-    click.echo("percentiles: " + ", ".join(f"{q}%: {x}" for q, x in result.percentiles.items()))
-    click.echo("P(score >= t): " + ", ".join(f"{t}: {_percent(x)}" for t, x in result.p_at_least.items()))
+    percentiles = ", ".join(f"{q}%: {x}" for q, x in result.percentiles.items())
+    click.echo(fit(t("dist_percentiles", values=percentiles)))
+    at_least = ", ".join(f"{t_}: {_percent(x)}" for t_, x in result.p_at_least.items())
+    click.echo(fit(t("dist_at_least", values=at_least)))
     click.echo(dist_histogram(np.array(result.pmf)))
     if plot:
-        click.echo(f"plot written to {plot}")
+        click.echo(t("plot_written", path=plot))
 
 
 def _percent(x: float) -> str:
@@ -215,12 +220,14 @@ def _plot_pmf(plt, variant, result, path) -> None:
 @click.option("--names", default=None, help="Player names, comma-separated, one per --card.")
 @click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (schema in README).")
+@lang_option
 @click.pass_context
 def odds(ctx, variant_name, cards, names, keep_one, as_json):
     """Who wins: each player's chance to finish first (all at the start of the same round)."""
     from .. import distribution as dist
 
     variant = find_variant(variant_name, keep_one)
+    _speak(ctx, variant)
     parsed = [parse_card(variant, c) for c in cards]
     name_list = [n.strip() for n in names.split(",")] if names is not None else None
     if not variant.identical_dice:
@@ -231,14 +238,18 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
+    from ..explain import card_text, fit
+
     width = max(len(p.name) for p in result.players)
-    click.echo(f"{variant.title}: odds of {len(result.players)} players playing for the maximum expected score")
-    click.echo(f"  {'player':<{width}}  {'win':>8}  {'expected':>9}  {'std':>6}  card")
+    player, win, expected, std = t("odds_columns").split(",")
+    click.echo(fit(t("odds_title", title=variant_title(variant), count=len(result.players))))
+    click.echo(f"  {player:<{width}}  {win:>8}  {expected:>9}  {std:>9}")
     for p in result.players:
-        click.echo(
-            f"  {p.name:<{width}}  {p.win:>8.3%}  {p.expected_final_score:>9.2f}  {p.std:>6.2f}  {p.card or 'empty'}"
-        )
-    click.echo(f"  tie for first: {result.tie:.3%}")
+        click.echo(f"  {p.name:<{width}}  {p.win:>8.3%}  {p.expected_final_score:>9.2f}  {p.std:>9.2f}")
+    click.echo(t("odds_tie", tie=f"{result.tie:.3%}"))
+    click.echo(t("odds_cards"))
+    for p, card in zip(result.players, parsed):
+        click.echo(fit(t("odds_card", name=p.name, card=card_text(card)), "      "))
 
 
 def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):

@@ -106,7 +106,9 @@ def variants(ctx, as_json):
               kismet, yams
     Box names come in each variant's own language first (German for the Kniffel games).
     """
+    from ..explain import fit, fit_list
     from ..reports import variants_report
+    from ..texts import option_name, variant_title
 
     settings = _settings(ctx)
     out = variants_report(settings.tables_dir)
@@ -116,13 +118,11 @@ def variants(ctx, as_json):
     for v, variant in zip(out, PRESETS.values()):
         set_language(choose_language(settings.lang, variant.lang))
         start = t("variants_start", value=v["start_value"]) if v["start_value"] is not None else t("variants_no_table")
-        options = t("variants_options", options=", ".join(v["options"])) if v["options"] else ""
-        click.echo(t("variants_row", name=v["variant"], title=v["title"], dice=v["dice"], start=start, options=options))
+        options = t("variants_options", options=", ".join(option_name(o) for o in v["options"])) if v["options"] else ""
+        title = variant_title(variant)
+        click.echo(fit(t("variants_row", name=v["variant"], title=title, dice=v["dice"], start=start, options=options)))
         first, second = ("de", "en") if choose_language(settings.lang, variant.lang) == "de" else ("en", "de")
-        click.echo(
-            "    "
-            + ", ".join(
-                f"{b['position']}. {b[first]}" + (f" ({b[second]})" if b[second] != b[first] else "")
-                for b in v["boxes"]
-            )
-        )
+        boxes = [
+            f"{b['position']}. {b[first]}" + (f" ({b[second]})" if b[second] != b[first] else "") for b in v["boxes"]
+        ]
+        click.echo(fit_list(boxes))
