@@ -11,32 +11,15 @@ the seed alone, not on threads or batches.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 
 import numba
 import numpy as np
 
-from .dp import make_engine, ordered_play_work, play_ordered_turn, simulate_turn
+from .dp import make_engine, ordered_play_work, play_ordered_turn, ranked_sub_keeps, simulate_turn
 from .rules import Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
 BATCH = 250_000  # games in memory at once
-
-
-def _roll_subs(lattice) -> np.ndarray:
-    """For every roll: keep indices of its distinct sub-multisets except itself, padded with -1."""
-    counts = lattice.counts
-    n = int(lattice.size_start.shape[0] - 2)
-    first = int(lattice.size_start[n])
-    index = {tuple(int(c) for c in row): k for k, row in enumerate(counts)}
-    rows = []
-    for roll in counts[first:]:
-        subs = [index[kept] for kept in product(*(range(c + 1) for c in roll)) if sum(kept) < n]
-        rows.append(subs)
-    out = np.full((len(rows), max(map(len, rows))), -1, dtype=np.int64)
-    for i, subs in enumerate(rows):
-        out[i, : len(subs)] = subs
-    return out
 
 
 MAX_SEED = 2**32 - 1  # the random streams are seeded from 32 bits: larger seeds are refused, not cut
@@ -78,7 +61,7 @@ def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, 
     if not variant.identical_dice:
         return _simulate_ordered(variant, values, n_games, seed, progress)
     engine = make_engine(variant)
-    roll_subs = _roll_subs(engine.lattice)
+    ranked_subs = ranked_sub_keeps(engine.lattice)
     n_boxes = len(variant.boxes)
     cap = variant.upper_cap
     boxes = np.zeros((n_games, n_boxes), dtype=np.int32)
@@ -124,7 +107,7 @@ def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, 
                 g_boxes,
                 g_extra,
                 rng,
-                roll_subs,
+                ranked_subs,
                 engine.rules,
                 engine.lattice,
                 values,

@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .compile import njit
-from .entries import _box_options, _final_roll_values
+from .entries import _box_options, _final_roll_values, _pick_entry
 from .ordered import _add_rows, _compact_keeps, _row, _set_row, _transform, ordered_work
-from .rules import P_CAP
 from .simulation import _next_random
 
 if TYPE_CHECKING:
@@ -185,35 +184,6 @@ def _second_keep_values(codes, kept, j, ordered, out):
 
 
 @njit(cache=True)
-def _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts):
-    """(box, points, next flag) of final roll r (multiset row) at capped upper total up: the best
-    entry, the lowest box among tied ones."""
-    n_boxes = rules.score.shape[1]
-    cap = rules.params[P_CAP]
-    bonus_cum = rules.bonus_cum
-    implicit = n_opts[r] < 0
-    n = n_boxes if implicit else n_opts[r]
-    vals = np.full(n, -np.inf)
-    best = -np.inf
-    for o in range(n):
-        if implicit:
-            if (mask >> o) & 1:
-                continue
-            m, s = rules.norm_move[r, o], rules.score[r, o]
-        else:
-            m, s = opt_move[r, o], opt_score[r, o]
-        nu = min(up + rules.move_inc[m], cap)
-        nf = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
-        vals[o] = s + bonus_cum[nu] - bonus_cum[up] + values[mask | (1 << rules.move_box[m]), nu, nf]
-        best = max(best, vals[o])
-    for o in range(n):
-        if vals[o] >= best - TIE:
-            m, s = (rules.norm_move[r, o], rules.score[r, o]) if implicit else (opt_move[r, o], opt_score[r, o])
-            return rules.move_box[m], s, (flag if rules.move_flag[m] < 0 else rules.move_flag[m])
-    return -1, 0, flag
-
-
-@njit(cache=True)
 def _roll_dice(rng, g, codes, bits):
     """Roll the dice not in bits (die by die, lowest first) from game g's stream."""
     for d in range(codes.shape[0]):
@@ -240,7 +210,7 @@ def _play_turn(g, j, mask, flag, up, kept, rolls, zero_chain, bufs, codes, rules
         if bits != everything:
             _roll_dice(rng, g, codes, bits)
     r = ordered.base_ms[_compact_of(codes, everything, ordered)]
-    box, points, next_flag = _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts)
+    box, points, next_flag = _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)
     g_boxes[g, box] = points
     g_mask[g] = mask | (1 << box)
     if rules.is_upper[box]:
@@ -293,7 +263,7 @@ def _turn_choices(mask, flag, up, rules, ordered, values, prefs, work, codes, ro
         n_opts = np.empty(n_rolls, dtype=np.int64)
         _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
         r = ordered.base_ms[_compact_of(codes, everything, ordered)]
-        return _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts)[0]
+        return _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)[0]
     if roll == 1:
         h_rows = _high_rows(ordered)
         _zero_chains(work[2], 1, h_rows, ordered.low.faces.shape[0], work[3], work[4])
