@@ -22,46 +22,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .compile import njit
-from .entries import _box_options, _final_roll_values, _pick_entry
-from .ordered import _add_rows, _compact_keeps, _row, _set_row, _transform, ordered_work
+from .entries import _box_options, _pick_entry
+from .ordered import _add_rows, _rolls_after_second, _row, ordered_work
 from .simulation import _next_random
 
 if TYPE_CHECKING:
     from .solve import Engine
 
 TIE = 1e-9  # options this close to the best are tied (advisor.TIE)
-
-
-@njit(cache=True)
-def _rolls_after_second(masks, flags, ups, rules, ordered, values, work):
-    """Compact keeps (C, 8) of 8 states, and by_high (= work[2]) holding the value of every roll after
-    roll 2 (its best keep, stopping included) at row h * 6^low + low roll: steps 1-2 of _ordered_turn."""
-    high_keeps, block, by_high = work[0], work[1], work[2]
-    low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
-    n_keys = ordered.n_low_keys
-    n_low_faces = low.faces.shape[0]
-    n_inner = 7**inner.n
-    final = np.empty((rules.score.shape[0], 8))
-    j0 = 0
-    while j0 < 8:  # one (mask, flag) run of columns at a time
-        j1 = j0 + 1
-        while j1 < 8 and masks[j1] == masks[j0] and flags[j1] == flags[j0]:
-            j1 += 1
-        _final_roll_values(masks[j0], flags[j0], ups[j0:j1], rules, values, final[:, j0:j1], 0)
-        j0 = j1
-    kept = _compact_keeps(final, ordered)
-    for i in range(high_keeps.shape[0]):
-        _set_row(high_keeps, i, _row(kept, ordered.high_low_keep[i]))
-    _transform(high_keeps, high, 0, n_keys, ordered.row_offsets[:n_keys], False)
-    for h in high.faces:
-        for o in range(7**outer.n):
-            for i in range(o * n_inner, (o + 1) * n_inner):
-                _set_row(block, i, _row(high_keeps, h * n_keys + ordered.low_key[i]))
-            _transform(block, inner, o * n_inner, 1, ordered.zero, False)
-        _transform(block, outer, 0, n_inner, inner.faces, False)
-        for lf in range(n_low_faces):
-            _set_row(by_high, h * n_low_faces + lf, _row(block, low.faces[lf]))
-    return kept
 
 
 @njit(cache=True)
