@@ -1,9 +1,10 @@
 """Many games of optimal play: score distribution, bonus and joker rates, each box's mean.
 
-The games run turn by turn in lockstep (the Numba kernel is dp.simulate_turn):
+The games run turn by turn in lockstep (one driver, simulate(), for both kinds of dice):
 every turn, the games that share a scorecard pattern (mask, flag) are solved
-together, one column per distinct upper total, so the per-turn work is that
-of the distinct states, not of the games. Each game draws from its own random
+together, one column per distinct upper total (dp.simulate_turn; dice told apart:
+dp.play_ordered_turn, by state), so the per-turn work is that of the distinct
+states, not of the games. Each game draws from its own random
 stream (seeded from the seed and the game's number), so a result depends on
 the seed alone, not on threads or batches.
 """
@@ -11,32 +12,15 @@ the seed alone, not on threads or batches.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 
 import numpy as np
 
-from .dp import make_engine, ordered_play_work, play_ordered_turn, simulate_turn
+from .dp import make_engine, ordered_play_work, play_ordered_turn, ranked_sub_keeps, simulate_turn
 from .dp.compile import require_jit
 from .rules import Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
 BATCH = 250_000  # games in memory at once
-
-
-def _roll_subs(lattice) -> np.ndarray:
-    """For every roll: keep indices of its distinct sub-multisets except itself, padded with -1."""
-    counts = lattice.counts
-    n = int(lattice.size_start.shape[0] - 2)
-    first = int(lattice.size_start[n])
-    index = {tuple(int(c) for c in row): k for k, row in enumerate(counts)}
-    rows = []
-    for roll in counts[first:]:
-        subs = [index[kept] for kept in product(*(range(c + 1) for c in roll)) if sum(kept) < n]
-        rows.append(subs)
-    out = np.full((len(rows), max(map(len, rows))), -1, dtype=np.int64)
-    for i, subs in enumerate(rows):
-        out[i, : len(subs)] = subs
-    return out
 
 
 def _seed_streams(seed: int, start: int, count: int) -> np.ndarray:
@@ -71,107 +55,21 @@ class Games:
 
 
 def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Games:
-    """Play n_games with the optimal policy of `values`; `progress(k)` is told of k finished games."""
+    """Play n_games with the optimal policy of `values`; `progress(k)` is told of k finished games
+    (in parts: after every turn of a batch, the games' share of it)."""
     require_jit("simulating games")
-    if not variant.identical_dice:
-        return _simulate_ordered(variant, values, n_games, seed, progress)
-    engine = make_engine(variant)
-    roll_subs = _roll_subs(engine.lattice)
+    play_turn = _ordered_turns(variant, values) if not variant.identical_dice else _identical_turns(variant, values)
     n_boxes = len(variant.boxes)
-    cap = variant.upper_cap
     boxes = np.zeros((n_games, n_boxes), dtype=np.int32)
     extra = np.zeros(n_games, dtype=np.int64)
-    for start in range(0, n_games, BATCH):
+    for start in range(0, n_games, BATCH):  # turn by turn in lockstep, a batch of games at a time
         m = min(BATCH, n_games - start)
-        g_mask = np.zeros(m, dtype=np.int64)
-        g_upper = np.zeros(m, dtype=np.int64)
-        g_flag = np.zeros(m, dtype=np.int64)
+        g_mask, g_upper, g_flag, g_extra = (np.zeros(m, dtype=np.int64) for _ in range(4))
         g_boxes = np.zeros((m, n_boxes), dtype=np.int32)
-        g_extra = np.zeros(m, dtype=np.int64)
         rng = _seed_streams(seed, start, m)
-        for _ in range(n_boxes):
-            group_key = g_mask * 2 + g_flag
-            groups, group_of = np.unique(group_key, return_inverse=True)
-            state_key = group_of * (cap + 1) + np.minimum(g_upper, cap)
-            cols, col_of = np.unique(state_key, return_inverse=True)
-            col_group = cols // (cap + 1)
-            group_col = np.searchsorted(col_group, np.arange(len(groups) + 1))
-            game_col = col_of - group_col[group_of]
-            games = np.argsort(group_of, kind="stable")
-            game_ptr = np.searchsorted(group_of[games], np.arange(len(groups) + 1))
-            task_group, task_lo, task_hi = [], [], []
-            for grp in range(len(groups)):
-                for lo in range(game_ptr[grp], game_ptr[grp + 1], CHUNK):
-                    task_group.append(grp)
-                    task_lo.append(lo)
-                    task_hi.append(min(lo + CHUNK, game_ptr[grp + 1]))
-            order = np.argsort(-(np.array(task_hi) - np.array(task_lo)), kind="stable")  # big tasks first
-            simulate_turn(
-                np.array(task_group, dtype=np.int64)[order],
-                np.array(task_lo, dtype=np.int64)[order],
-                np.array(task_hi, dtype=np.int64)[order],
-                groups // 2,
-                groups % 2,
-                group_col.astype(np.int64),
-                cols % (cap + 1),
-                games.astype(np.int64),
-                game_col.astype(np.int64),
-                g_mask,
-                g_upper,
-                g_flag,
-                g_boxes,
-                g_extra,
-                rng,
-                roll_subs,
-                engine.rules,
-                engine.lattice,
-                values,
-            )
-        boxes[start : start + m] = g_boxes
-        extra[start : start + m] = g_extra
-        if progress is not None:
-            progress(m)
-    return Games(variant, boxes, extra)
-
-
-def _simulate_ordered(variant: Variant, values: np.ndarray, n_games: int, seed: int, progress) -> Games:
-    """simulate() for dice told apart (Kniffel 7). Turn by turn in lockstep, like the identical dice:
-    the games are grouped by state, and each state's turn tables (dp/ordered_play.py) are built once
-    per turn for all its games, 8 states per kernel call. Progress is told after every turn."""
-    engine = make_engine(variant, allow_slow=True)
-    assert engine.ordered is not None
-    import numba
-
-    works = [ordered_play_work(engine) for _ in range(numba.get_num_threads())]
-    n_boxes, cap = len(variant.boxes), variant.upper_cap
-    boxes = np.zeros((n_games, n_boxes), dtype=np.int32)
-    extra = np.zeros(n_games, dtype=np.int64)
-    for start in range(0, n_games, BATCH):
-        m = min(BATCH, n_games - start)
-        g_mask = np.zeros(m, dtype=np.int64)
-        g_upper = np.zeros(m, dtype=np.int64)
-        g_flag = np.zeros(m, dtype=np.int64)
-        g_boxes = np.zeros((m, n_boxes), dtype=np.int32)
-        g_extra = np.zeros(m, dtype=np.int64)
-        games = (g_mask, g_upper, g_flag, g_boxes, g_extra, _seed_streams(seed, start, m))
         told = 0
         for turn in range(n_boxes):
-            up = np.minimum(g_upper, cap)
-            states, state_of = np.unique((g_mask * 2 + g_flag) * (cap + 1) + up, return_inverse=True)
-            order = np.argsort(state_of, kind="stable").astype(np.int64)
-            ptr = np.searchsorted(state_of[order], np.arange(len(states) + 1)).astype(np.int64)
-            n_states = len(states)
-            n_calls = -(-n_states // 8)
-            padded = np.concatenate([states, np.repeat(states[-1:], n_calls * 8 - n_states)]).reshape(n_calls, 8)
-            real = np.arange(n_calls * 8).reshape(n_calls, 8) < n_states
-            starts = np.where(
-                real, np.concatenate([ptr[:-1], np.zeros(n_calls * 8 - n_states, np.int64)]).reshape(n_calls, 8), 0
-            )
-            stops = np.where(
-                real, np.concatenate([ptr[1:], np.zeros(n_calls * 8 - n_states, np.int64)]).reshape(n_calls, 8), 0
-            )
-            calls = (padded // (cap + 1) // 2, padded // (cap + 1) % 2, padded % (cap + 1), real.sum(axis=1))
-            play_ordered_turn(engine, values, calls, (starts, stops, order), games, works)
+            play_turn(g_mask, g_upper, g_flag, g_boxes, g_extra, rng)
             if progress is not None:
                 now = m * (turn + 1) // n_boxes
                 progress(now - told)
@@ -179,6 +77,72 @@ def _simulate_ordered(variant: Variant, values: np.ndarray, n_games: int, seed: 
         boxes[start : start + m] = g_boxes
         extra[start : start + m] = g_extra
     return Games(variant, boxes, extra)
+
+
+def _identical_turns(variant: Variant, values: np.ndarray):
+    """One turn of every game of a batch, identical dice: the games that share a scorecard pattern
+    (mask, flag) are solved together, one column per distinct upper total (dp.simulate_turn)."""
+    engine = make_engine(variant)
+    ranked_subs = ranked_sub_keeps(engine.lattice)
+    cap = variant.upper_cap
+
+    def play_turn(g_mask, g_upper, g_flag, g_boxes, g_extra, rng):
+        group_key = g_mask * 2 + g_flag
+        groups, group_of = np.unique(group_key, return_inverse=True)
+        state_key = group_of * (cap + 1) + np.minimum(g_upper, cap)
+        cols, col_of = np.unique(state_key, return_inverse=True)
+        col_group = cols // (cap + 1)
+        group_col = np.searchsorted(col_group, np.arange(len(groups) + 1))
+        game_col = col_of - group_col[group_of]
+        games = np.argsort(group_of, kind="stable")
+        game_ptr = np.searchsorted(group_of[games], np.arange(len(groups) + 1))
+        task_group, task_lo, task_hi = [], [], []
+        for grp in range(len(groups)):
+            for lo in range(game_ptr[grp], game_ptr[grp + 1], CHUNK):
+                task_group.append(grp)
+                task_lo.append(lo)
+                task_hi.append(min(lo + CHUNK, game_ptr[grp + 1]))
+        order = np.argsort(-(np.array(task_hi) - np.array(task_lo)), kind="stable")  # big tasks first
+        tasks = [np.array(x, dtype=np.int64)[order] for x in (task_group, task_lo, task_hi)]
+        group_cols = [groups // 2, groups % 2, group_col.astype(np.int64), cols % (cap + 1)]
+        players = [games.astype(np.int64), game_col.astype(np.int64)]
+        in_play = [g_mask, g_upper, g_flag, g_boxes, g_extra, rng]
+        simulate_turn(*tasks, *group_cols, *players, *in_play, ranked_subs, engine.rules, engine.lattice, values)
+
+    return play_turn
+
+
+def _ordered_turns(variant: Variant, values: np.ndarray):
+    """One turn of every game of a batch, dice told apart (Kniffel 7): the games are grouped by state,
+    and each state's turn tables (dp/ordered_play.py) are built once per turn for all its games, 8
+    states per kernel call."""
+    engine = make_engine(variant, allow_slow=True)
+    assert engine.ordered is not None
+    import numba
+
+    works = [ordered_play_work(engine) for _ in range(numba.get_num_threads())]
+    cap = variant.upper_cap
+
+    def play_turn(g_mask, g_upper, g_flag, g_boxes, g_extra, rng):
+        up = np.minimum(g_upper, cap)
+        states, state_of = np.unique((g_mask * 2 + g_flag) * (cap + 1) + up, return_inverse=True)
+        order = np.argsort(state_of, kind="stable").astype(np.int64)
+        ptr = np.searchsorted(state_of[order], np.arange(len(states) + 1)).astype(np.int64)
+        n_states = len(states)
+        n_calls = -(-n_states // 8)
+        padded = np.concatenate([states, np.repeat(states[-1:], n_calls * 8 - n_states)]).reshape(n_calls, 8)
+        real = np.arange(n_calls * 8).reshape(n_calls, 8) < n_states
+        starts = np.where(
+            real, np.concatenate([ptr[:-1], np.zeros(n_calls * 8 - n_states, np.int64)]).reshape(n_calls, 8), 0
+        )
+        stops = np.where(
+            real, np.concatenate([ptr[1:], np.zeros(n_calls * 8 - n_states, np.int64)]).reshape(n_calls, 8), 0
+        )
+        calls = (padded // (cap + 1) // 2, padded // (cap + 1) % 2, padded % (cap + 1), real.sum(axis=1))
+        games = (g_mask, g_upper, g_flag, g_boxes, g_extra, rng)
+        play_ordered_turn(engine, values, calls, (starts, stops, order), games, works)
+
+    return play_turn
 
 
 def summary(games: Games) -> dict:

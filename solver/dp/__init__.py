@@ -23,11 +23,12 @@ upper totals as its last, contiguous axis, so the keep-lattice passes are plain 
 
 from .advice import AdviceTables, advice_tables, advise_batch, advise_one, max_options, pack_single
 from .entries import roll_entries
+from .forward import ranked_sub_keeps
 from .identical import keep_values
 from .ordered import ordered_keep_values, ordered_turn
 from .ordered_play import ordered_play_work, ordered_turn_choice, play_ordered_turn
 from .rules import Rules, rules_arrays, rules_bonus
-from .simulation import simulate_turn
+from .simulation import simulate_turn, simulated_choice
 from .solve import Engine, count_states, make_engine, set_threads, solve, table_shape
 from .states import UpperStates, layer_items, upper_states
 
@@ -55,6 +56,8 @@ __all__ = [
     "rules_bonus",
     "set_threads",
     "simulate_turn",
+    "simulated_choice",
+    "ranked_sub_keeps",
     "solve",
     "table_shape",
     "upper_states",

@@ -213,3 +213,37 @@ def _final_roll_values_one(mask, flag, rules, vecs, out, first, free):
         for r in range(n_rolls):
             if joker_roll[r]:
                 out[first + r, 0] += extra
+
+
+@njit(cache=True)
+def _entry_value(o, r, mask, flag, up, rules, values, opt_move, opt_score, implicit):
+    """(value, box, points, next flag) of option o of final roll r at capped upper total up (value
+    -inf where o is a filled box of the implicit list)."""
+    if implicit:
+        if (mask >> o) & 1:
+            return -np.inf, o, 0, flag
+        m, s = rules.norm_move[r, o], rules.score[r, o]
+    else:
+        m, s = opt_move[r, o], opt_score[r, o]
+    cap = rules.params[P_CAP]
+    nu = min(up + rules.move_inc[m], cap)
+    nf = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+    v = s + rules.bonus_cum[nu] - rules.bonus_cum[up] + values[mask | (1 << rules.move_box[m]), nu, nf]
+    return v, rules.move_box[m], s, nf
+
+
+@njit(cache=True)
+def _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, tie):
+    """(box, points, next flag) of final roll r (multiset row) at capped upper total up: the best entry,
+    the lowest box among those within tie of the best (options come in box order). Two passes that
+    compute the same values: no buffer per call (this runs once per game and turn)."""
+    implicit = n_opts[r] < 0
+    n = rules.score.shape[1] if implicit else n_opts[r]
+    best = -np.inf
+    for o in range(n):
+        best = max(best, _entry_value(o, r, mask, flag, up, rules, values, opt_move, opt_score, implicit)[0])
+    for o in range(n):
+        v, box, s, nf = _entry_value(o, r, mask, flag, up, rules, values, opt_move, opt_score, implicit)
+        if v >= best - tie:
+            return box, s, nf
+    return -1, 0, flag

@@ -27,6 +27,8 @@ from .identical import _best_sub_keeps, _keep_means
 from .rules import P_CAP, P_EXTRA, P_MIN_KEEP
 
 TIE = 1e-9
+FEW_COLUMNS = 6  # up to this many columns _choose_keeps scans column by column (measured crossover: 8-16)
+ITEMS_PER_TASK = 8  # items a thread takes at a time in the policy phase (dynamic scheduling)
 CHUNK_COLUMNS = 4096  # states per parallel block of the policy phase (bounds its buffers)
 
 
@@ -73,6 +75,19 @@ def _choose_keeps(w, best, subs, min_start, chosen):
     """chosen[r, j]: the keep roll r takes at column j, the first in tie order whose value w[k, j] is
     within TIE of best[r, j] (first_roll + r: stop)."""
     nj = w.shape[1]
+    if nj <= FEW_COLUMNS:  # one scan per column: most end after a few keeps, a loop over columns costs more
+        for r in range(chosen.shape[0]):
+            for j in range(nj):
+                lim = best[r, j] - TIE
+                chosen[r, j] = -1
+                for i in range(subs.shape[1]):
+                    c = subs[r, i]
+                    if c < min_start:
+                        break
+                    if w[c, j] >= lim:
+                        chosen[r, j] = c
+                        break
+        return
     limit = np.empty(nj)
     for r in range(chosen.shape[0]):
         for j in range(nj):
@@ -165,22 +180,41 @@ def _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, en
 
 
 @njit(cache=True)
-def _item_groups(mask, flag, ups, rules, lattice, values, subs, key_base, out_key, out_shift, out_prob, out_n):
+def _policy(mask, flag, ups, rules, lattice, values, subs):
+    """(keep1, keep2, entry_move, entry_points) of one turn at upper totals ups: _turn_policy's tables."""
+    shape = (rules.score.shape[0], ups.shape[0])
+    keep1, keep2 = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
+    entry_move, entry_points = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
+    _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points)
+    return keep1, keep2, entry_move, entry_points
+
+
+@njit(cache=True)
+def _next_state(mask, flag, up, m, rules):
+    """(mask, flag, capped upper total) after move m from (mask, flag, up), and the bonus it earns."""
+    nu = min(up + rules.move_inc[m], rules.params[P_CAP])
+    nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+    return mask | (1 << rules.move_box[m]), nflag, nu, rules.bonus_cum[nu] - rules.bonus_cum[up]
+
+
+@njit(cache=True)
+def _item_groups(
+    mask, flag, ups, rules, lattice, values, subs, up_row, canon, key_base, out_key, out_shift, out_prob, out_n
+):
     """The policy of item (mask, flag) at upper totals ups and the entry groups it leads to.
 
     For column j: out_key[j, g] (next state's key), out_shift[j, g] (points gained), out_prob[j, g]
     for g < out_n[j]. key_base: the key of (mask | bit, flag', upper') is
-    ((mask | bit) * key_base[0] + flag') * key_base[1] + upper'.
+    ((mask | bit) * key_base[0] + flag') * key_base[1] + upper', where upper' is the representative
+    canon[up_row[mask | bit, flag'], u'] of the new total u' (UpperStates): totals that share one
+    future share the table's values, hence the policy, the points and every later total's class,
+    so their mass is merged into one state (a third fewer states).
     """
     _, size_start, add, _, roll_prob = lattice
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
     nj = ups.shape[0]
-    keep1 = np.empty((n_rolls, nj), dtype=np.int64)
-    keep2 = np.empty((n_rolls, nj), dtype=np.int64)
-    entry_move = np.empty((n_rolls, nj), dtype=np.int64)
-    entry_points = np.empty((n_rolls, nj), dtype=np.int64)
-    _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points)
+    keep1, keep2, entry_move, entry_points = _policy(mask, flag, ups, rules, lattice, values, subs)
     # mass: roll 1, keep, roll 2, keep, roll 3
     stop = np.zeros((n_rolls, nj))
     mass = np.empty((add.shape[0], nj))
@@ -195,7 +229,6 @@ def _item_groups(mask, flag, ups, rules, lattice, values, subs, key_base, out_ke
         for j in range(nj):
             stop[r, j] += mass[first_roll + r, j]
     # final rolls grouped by entry (move, points)
-    bonus_cum, cap = rules.bonus_cum, rules.params[P_CAP]
     n_moves = rules.move_box.shape[0]
     n_pts = max(rules.score.max(), rules.joker_score.max()) + rules.params[P_EXTRA] + 1
     acc = np.zeros(n_moves * n_pts)
@@ -214,11 +247,9 @@ def _item_groups(mask, flag, ups, rules, lattice, values, subs, key_base, out_ke
         for g in range(n_touched):
             key = touched[g]
             m, s = key // n_pts, key % n_pts
-            nu = min(ups[j] + rules.move_inc[m], cap)
-            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
-            nmask = mask | (1 << rules.move_box[m])
-            out_key[j, g] = (nmask * key_base[0] + nflag) * key_base[1] + nu
-            out_shift[j, g] = s + np.int64(bonus_cum[nu] - bonus_cum[ups[j]])
+            nmask, nflag, nu, bonus = _next_state(mask, flag, ups[j], m, rules)
+            out_key[j, g] = (nmask * key_base[0] + nflag) * key_base[1] + canon[up_row[nmask, nflag], nu]
+            out_shift[j, g] = s + np.int64(bonus)
             out_prob[j, g] = acc[key]
             acc[key] = 0.0
         out_n[j] = n_touched
@@ -226,25 +257,28 @@ def _item_groups(mask, flag, ups, rules, lattice, values, subs, key_base, out_ke
 
 @njit(cache=True, parallel=True)
 def _layer_groups(
-    item_start, layer_mask, layer_flag, layer_upper, rules, lattice, values, subs, key_base, col0, gk, gs, gp, gn
+    items, masks, flags, uppers, rules, lattice, values, subs, up_row, canon, key_base, col0, gk, gs, gp, gn
 ):
-    """_item_groups for every item of a block (items = runs of states sharing (mask, flag));
-    state i's groups land in row i - col0 of gk/gs/gp/gn."""
-    for t in prange(item_start.shape[0] - 1):
-        a, b = item_start[t], item_start[t + 1]
+    """_item_groups for every item of a block (items = runs of states sharing (mask, flag)); state i's
+    groups land in row i - col0 of gk/gs/gp/gn. (No tuples in the parallel loop: Numba cannot pass them.)"""
+    for t in prange(items.shape[0] - 1):
+        a, b = items[t], items[t + 1]
+        c, d = a - col0, b - col0
         _item_groups(
-            layer_mask[a],
-            layer_flag[a],
-            layer_upper[a:b],
+            masks[a],
+            flags[a],
+            uppers[a:b],
             rules,
             lattice,
             values,
             subs,
+            up_row,
+            canon,
             key_base,
-            gk[a - col0 : b - col0],
-            gs[a - col0 : b - col0],
-            gp[a - col0 : b - col0],
-            gn[a - col0 : b - col0],
+            gk[c:d],
+            gs[c:d],
+            gp[c:d],
+            gn[c:d],
         )
 
 
@@ -316,13 +350,13 @@ def _shift_add(order, start, src, shift, prob, lo, ptr, data, new_lo, new_ptr, n
                 new_data[off + t] += p * data[ptr[s] + t]
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _bounds(order, start, src, shift, lo, ptr):
     """Points range (lo, length) of each destination vector."""
     n_dst = start.shape[0] - 1
     new_lo = np.empty(n_dst, dtype=np.int64)
     new_len = np.empty(n_dst, dtype=np.int64)
-    for d in range(n_dst):
+    for d in prange(n_dst):
         a, b = 1 << 62, -(1 << 62)
         for i in range(start[d], start[d + 1]):
             g = order[i]
@@ -345,9 +379,12 @@ def start_layer(mask: int, upper: int, flag: int, points: int) -> Layer:
 def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.ndarray) -> Layer:
     """One turn of every reached state of a layer: the next layer. slot: (2^B * flags * (cap + 1),)
     int64 of -1 (scratch, restored on return)."""
+    import numba  # here: the forward pass needs compiled kernels (a process that interprets them never comes here)
+
     rules, lattice = engine.rules, engine.lattice
     n_flags = values.shape[2]
     key_base = np.array([n_flags, values.shape[1]], dtype=np.int64)
+    tables = (rules, lattice, values, subs, engine.upper.row, engine.upper.canon, key_base)
     # items: runs of equal (mask, flag); the layer is sorted by (mask, flag, upper)
     change = np.flatnonzero((np.diff(layer.mask) != 0) | (np.diff(layer.flag) != 0)) + 1
     item_start = np.concatenate([[0], change, [layer.mask.shape[0]]]).astype(np.int64)
@@ -366,22 +403,8 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
         gs = np.empty((cols, n_rolls), dtype=np.int64)
         gp = np.empty((cols, n_rolls))
         gn = np.empty(cols, dtype=np.int64)
-        _layer_groups(
-            item_start[i0 : i1 + 1],
-            layer.mask,
-            layer.flag,
-            layer.upper,
-            rules,
-            lattice,
-            values,
-            subs,
-            key_base,
-            col0,
-            gk,
-            gs,
-            gp,
-            gn,
-        )
+        with numba.parallel_chunksize(ITEMS_PER_TASK):  # items differ in size: threads take a few at a time
+            _layer_groups(item_start[i0 : i1 + 1], layer.mask, layer.flag, layer.upper, *tables, col0, gk, gs, gp, gn)
         for out, part in zip((keys, shifts, probs, srcs), _compact(gk, gs, gp, gn, col0)):
             out.append(part)
         i0 = i1

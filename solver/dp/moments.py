@@ -12,9 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .compile import njit, prange, require_jit
-from .forward import _turn_policy, ranked_sub_keeps
+from .forward import _next_state, _policy, ranked_sub_keeps
 from .identical import _keep_means
-from .rules import P_CAP
 from .solve import _fill_equivalent
 from .states import layer_items
 
@@ -27,19 +26,11 @@ def _turn_moments(mask, flag, ups, rules, lattice, values, m2, subs, out2, out1)
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
     nj = ups.shape[0]
-    keep1 = np.empty((n_rolls, nj), dtype=np.int64)
-    keep2 = np.empty((n_rolls, nj), dtype=np.int64)
-    move = np.empty((n_rolls, nj), dtype=np.int64)
-    points = np.empty((n_rolls, nj), dtype=np.int64)
-    _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, move, points)
-    cap = rules.params[P_CAP]
+    keep1, keep2, move, points = _policy(mask, flag, ups, rules, lattice, values, subs)
     for r in range(n_rolls):
         for j in range(nj):
-            m = move[r, j]
-            nu = min(ups[j] + rules.move_inc[m], cap)
-            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
-            nmask = mask | (1 << rules.move_box[m])
-            d = points[r, j] + rules.bonus_cum[nu] - rules.bonus_cum[ups[j]]
+            nmask, nflag, nu, bonus = _next_state(mask, flag, ups[j], move[r, j], rules)
+            d = points[r, j] + bonus
             out2[first_roll + r, j] = d * d + 2.0 * d * values[nmask, nu, nflag] + m2[nmask, nu, nflag]
     _keep_means(out2, add, size_start)
     out1[:] = out2

@@ -112,6 +112,39 @@ def _compact_keeps(final, ordered):
 
 
 @njit(cache=True)
+def _rolls_after_second(masks, flags, ups, rules, ordered, values, work):
+    """Compact keeps (C, 8) of 8 states, and by_high (= work[2]) holding the value of every roll after
+    roll 2 (its best keep, stopping included) at row h * 6^low + low roll: steps 1-2 of _ordered_turn
+    (work: its work arrays first)."""
+    high_keeps, block, by_high = work[0], work[1], work[2]
+    low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
+    n_keys = ordered.n_low_keys
+    n_low_faces = low.faces.shape[0]
+    n_inner = 7**inner.n
+    final = np.empty((rules.score.shape[0], 8))
+    j0 = 0
+    while j0 < 8:  # one (mask, flag) run of columns at a time
+        j1 = j0 + 1
+        while j1 < 8 and masks[j1] == masks[j0] and flags[j1] == flags[j0]:
+            j1 += 1
+        _final_roll_values(masks[j0], flags[j0], ups[j0:j1], rules, values, final[:, j0:j1], 0)
+        j0 = j1
+    kept = _compact_keeps(final, ordered)
+    for i in range(high_keeps.shape[0]):
+        _set_row(high_keeps, i, _row(kept, ordered.high_low_keep[i]))
+    _transform(high_keeps, high, 0, n_keys, ordered.row_offsets[:n_keys], False)
+    for h in high.faces:
+        for o in range(7**outer.n):
+            for i in range(o * n_inner, (o + 1) * n_inner):
+                _set_row(block, i, _row(high_keeps, h * n_keys + ordered.low_key[i]))
+            _transform(block, inner, o * n_inner, 1, ordered.zero, False)
+        _transform(block, outer, 0, n_inner, inner.faces, False)
+        for lf in range(n_low_faces):
+            _set_row(by_high, h * n_low_faces + lf, _row(block, low.faces[lf]))
+    return kept
+
+
+@njit(cache=True)
 def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
     """result[j]: value at the start of a turn of (masks[j], ups[j], flags[j]), dice told apart;
     8 columns (states of several items may share a call).
@@ -128,32 +161,12 @@ def _ordered_turn(masks, flags, ups, rules, ordered, values, work, result):
     dice (3, 4) along lines across the block. Means commute with means and maxes with maxes,
     which allows this order.
     """
-    high_keeps, block, by_high = work
+    block, by_high = work[1], work[2]
     low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
-    n_keys = ordered.n_low_keys
     n_low_faces = low.faces.shape[0]
     n_inner = 7**inner.n
     everything = ordered.row_offsets[:n_inner]
-    final = np.empty((rules.score.shape[0], 8))
-    j0 = 0
-    while j0 < 8:  # one item's columns at a time
-        j1 = j0 + 1
-        while j1 < 8 and masks[j1] == masks[j0] and flags[j1] == flags[j0]:
-            j1 += 1
-        _final_roll_values(masks[j0], flags[j0], ups[j0:j1], rules, values, final[:, j0:j1], 0)
-        j0 = j1
-    kept = _compact_keeps(final, ordered)
-    for i in range(high_keeps.shape[0]):  # 1.
-        _set_row(high_keeps, i, _row(kept, ordered.high_low_keep[i]))
-    _transform(high_keeps, high, 0, n_keys, ordered.row_offsets[:n_keys], False)
-    for h in high.faces:  # 2.
-        for o in range(7**outer.n):
-            for i in range(o * n_inner, (o + 1) * n_inner):
-                _set_row(block, i, _row(high_keeps, h * n_keys + ordered.low_key[i]))
-            _transform(block, inner, o * n_inner, 1, ordered.zero, False)
-        _transform(block, outer, 0, n_inner, inner.faces, False)
-        for lf in range(n_low_faces):
-            _set_row(by_high, h * n_low_faces + lf, _row(block, low.faces[lf]))
+    _rolls_after_second(masks, flags, ups, rules, ordered, values, work)  # 1. and 2.
     for c0 in range(0, n_low_faces, TILE):  # 3.
         _transform(by_high, high, 0, n_low_faces, ordered.row_offsets[c0 : min(c0 + TILE, n_low_faces)], True)
     for h in range(7**high.n):  # 4.

@@ -22,47 +22,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .compile import njit
-from .entries import _box_options, _final_roll_values
-from .ordered import _add_rows, _compact_keeps, _row, _set_row, _transform, ordered_work
-from .rules import P_CAP
+from .entries import _box_options, _pick_entry
+from .ordered import _add_rows, _rolls_after_second, _row, ordered_work
 from .simulation import _next_random
 
 if TYPE_CHECKING:
     from .solve import Engine
 
 TIE = 1e-9  # options this close to the best are tied (advisor.TIE)
-
-
-@njit(cache=True)
-def _rolls_after_second(masks, flags, ups, rules, ordered, values, work):
-    """Compact keeps (C, 8) of 8 states, and by_high (= work[2]) holding the value of every roll after
-    roll 2 (its best keep, stopping included) at row h * 6^low + low roll: steps 1-2 of _ordered_turn."""
-    high_keeps, block, by_high = work[0], work[1], work[2]
-    low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
-    n_keys = ordered.n_low_keys
-    n_low_faces = low.faces.shape[0]
-    n_inner = 7**inner.n
-    final = np.empty((rules.score.shape[0], 8))
-    j0 = 0
-    while j0 < 8:  # one (mask, flag) run of columns at a time
-        j1 = j0 + 1
-        while j1 < 8 and masks[j1] == masks[j0] and flags[j1] == flags[j0]:
-            j1 += 1
-        _final_roll_values(masks[j0], flags[j0], ups[j0:j1], rules, values, final[:, j0:j1], 0)
-        j0 = j1
-    kept = _compact_keeps(final, ordered)
-    for i in range(high_keeps.shape[0]):
-        _set_row(high_keeps, i, _row(kept, ordered.high_low_keep[i]))
-    _transform(high_keeps, high, 0, n_keys, ordered.row_offsets[:n_keys], False)
-    for h in high.faces:
-        for o in range(7**outer.n):
-            for i in range(o * n_inner, (o + 1) * n_inner):
-                _set_row(block, i, _row(high_keeps, h * n_keys + ordered.low_key[i]))
-            _transform(block, inner, o * n_inner, 1, ordered.zero, False)
-        _transform(block, outer, 0, n_inner, inner.faces, False)
-        for lf in range(n_low_faces):
-            _set_row(by_high, h * n_low_faces + lf, _row(block, low.faces[lf]))
-    return kept
 
 
 @njit(cache=True)
@@ -185,35 +152,6 @@ def _second_keep_values(codes, kept, j, ordered, out):
 
 
 @njit(cache=True)
-def _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts):
-    """(box, points, next flag) of final roll r (multiset row) at capped upper total up: the best
-    entry, the lowest box among tied ones."""
-    n_boxes = rules.score.shape[1]
-    cap = rules.params[P_CAP]
-    bonus_cum = rules.bonus_cum
-    implicit = n_opts[r] < 0
-    n = n_boxes if implicit else n_opts[r]
-    vals = np.full(n, -np.inf)
-    best = -np.inf
-    for o in range(n):
-        if implicit:
-            if (mask >> o) & 1:
-                continue
-            m, s = rules.norm_move[r, o], rules.score[r, o]
-        else:
-            m, s = opt_move[r, o], opt_score[r, o]
-        nu = min(up + rules.move_inc[m], cap)
-        nf = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
-        vals[o] = s + bonus_cum[nu] - bonus_cum[up] + values[mask | (1 << rules.move_box[m]), nu, nf]
-        best = max(best, vals[o])
-    for o in range(n):
-        if vals[o] >= best - TIE:
-            m, s = (rules.norm_move[r, o], rules.score[r, o]) if implicit else (opt_move[r, o], opt_score[r, o])
-            return rules.move_box[m], s, (flag if rules.move_flag[m] < 0 else rules.move_flag[m])
-    return -1, 0, flag
-
-
-@njit(cache=True)
 def _roll_dice(rng, g, codes, bits):
     """Roll the dice not in bits (die by die, lowest first) from game g's stream."""
     for d in range(codes.shape[0]):
@@ -240,7 +178,7 @@ def _play_turn(g, j, mask, flag, up, kept, rolls, zero_chain, bufs, codes, rules
         if bits != everything:
             _roll_dice(rng, g, codes, bits)
     r = ordered.base_ms[_compact_of(codes, everything, ordered)]
-    box, points, next_flag = _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts)
+    box, points, next_flag = _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)
     g_boxes[g, box] = points
     g_mask[g] = mask | (1 << box)
     if rules.is_upper[box]:
@@ -293,7 +231,7 @@ def _turn_choices(mask, flag, up, rules, ordered, values, prefs, work, codes, ro
         n_opts = np.empty(n_rolls, dtype=np.int64)
         _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
         r = ordered.base_ms[_compact_of(codes, everything, ordered)]
-        return _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts)[0]
+        return _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)[0]
     if roll == 1:
         h_rows = _high_rows(ordered)
         _zero_chains(work[2], 1, h_rows, ordered.low.faces.shape[0], work[3], work[4])

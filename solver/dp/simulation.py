@@ -5,9 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from .compile import njit, prange
-from .entries import _box_options, _final_roll_values
+from .entries import _box_options, _final_roll_values, _pick_entry
+from .forward import ranked_sub_keeps
 from .identical import _best_sub_keeps, _keep_means
 from .rules import P_CAP, P_MIN_KEEP
+
+TIE = 1e-9  # options this close to the best are tied (advisor.TIE)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -37,16 +40,42 @@ def _reroll(rng, g, keep, n_dice, add, size_start):
 
 
 @njit(cache=True)
-def _best_keep(r, values_row_of, col, stop_value, roll_subs, min_keep, size_start):
-    """Best keep of roll r (a keep index, or r itself = stop) given keep values values_row_of[:, col]."""
-    best, best_k = stop_value, r
-    for i in range(roll_subs.shape[1]):
-        k = roll_subs[r - size_start[size_start.shape[0] - 2], i]
-        if k < 0:
+def _best_keep(r, keep_values, col, stop_value, ranked_subs, min_start, first_roll):
+    """The keep roll r (a keep index; r itself = stop) takes, given the keep values keep_values[:, col]:
+    among the keeps within TIE of the best, the first in the tie order of ranked_subs (most dice, then
+    the smallest sorted faces): the advisor's choice. min_start: the first keep index with enough dice."""
+    subs = ranked_subs[r - first_roll]
+    best = stop_value
+    for i in range(1, subs.shape[0]):  # subs[0] is r itself
+        k = subs[i]
+        if k < min_start:  # -1 padding, or fewer dice than the house rule allows (sizes descend)
             break
-        if k >= size_start[min_keep] and values_row_of[k, col] > best:
-            best, best_k = values_row_of[k, col], k
-    return best_k
+        best = max(best, keep_values[k, col])
+    if stop_value >= best - TIE:
+        return r
+    for i in range(1, subs.shape[0]):
+        k = subs[i]
+        if k < min_start:
+            break
+        if keep_values[k, col] >= best - TIE:
+            return k
+    return r
+
+
+@njit(cache=True)
+def _turn_tables(mask, flag, ups, rules, lattice, values):
+    """Keep values of one turn at upper totals ups (one column each): (after roll 1, after roll 2,
+    final-roll values (R, nc)); the roll rows of the keep tables are not the stop values."""
+    _, size_start, add, sub, _ = lattice
+    first_roll = size_start[size_start.shape[0] - 2]
+    by_keep = np.empty((add.shape[0], ups.shape[0]))
+    _final_roll_values(mask, flag, ups, rules, values, by_keep, first_roll)
+    final = by_keep[first_roll:].copy()
+    _keep_means(by_keep, add, size_start)
+    after_second = by_keep.copy()
+    _best_sub_keeps(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
+    _keep_means(by_keep, add, size_start)
+    return by_keep, after_second, final
 
 
 @njit(cache=True, parallel=True)
@@ -66,32 +95,25 @@ def simulate_turn(
     g_boxes,
     g_extra,
     rng,
-    roll_subs,
+    ranked_subs,
     rules,
     lattice,
     values,
 ):
-    """Play one turn of every game optimally. A task is a slice of the games of one (mask, flag)
-    group; each task solves its group's turn once for the group's distinct upper totals."""
-    _, size_start, add, sub, _ = lattice
+    """Play one turn of every game optimally (the advisor's choices, its tie rule). A task is a slice
+    of the games of one (mask, flag) group; each task solves its group's turn once for the group's
+    distinct upper totals."""
+    _, size_start, add, _, _ = lattice
     n_dice = size_start.shape[0] - 2
     first_roll = size_start[n_dice]
-    n_keeps = add.shape[0]
     n_rolls, n_boxes = rules.score.shape
-    params, bonus_cum = rules.params, rules.bonus_cum
-    cap = params[P_CAP]
+    cap = rules.params[P_CAP]
+    min_start = size_start[rules.params[P_MIN_KEEP]]
     for t in prange(task_group.shape[0]):
         grp = task_group[t]
         mask, flag = group_mask[grp], group_flag[grp]
         ups = col_up[group_col[grp] : group_col[grp + 1]]
-        nc = ups.shape[0]
-        by_keep = np.empty((n_keeps, nc))
-        _final_roll_values(mask, flag, ups, rules, values, by_keep, first_roll)
-        final = by_keep[first_roll:].copy()
-        _keep_means(by_keep, add, size_start)
-        after_second = by_keep.copy()
-        _best_sub_keeps(by_keep, sub, size_start, params[P_MIN_KEEP])
-        _keep_means(by_keep, add, size_start)  # by_keep: keep values after the first roll
+        by_keep, after_second, final = _turn_tables(mask, flag, ups, rules, lattice, values)
         opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
         opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
         n_opts = np.empty(n_rolls, dtype=np.int64)
@@ -100,34 +122,48 @@ def simulate_turn(
             g = games[i]
             c = game_col[g]
             r = _reroll(rng, g, 0, n_dice, add, size_start)
-            k = _best_keep(r, by_keep, c, final[r - first_roll, c], roll_subs, 0, size_start)
+            k = _best_keep(r, by_keep, c, final[r - first_roll, c], ranked_subs, 0, first_roll)
             if k != r:
                 r = _reroll(rng, g, k, n_dice, add, size_start)
-                k = _best_keep(r, after_second, c, final[r - first_roll, c], roll_subs, params[P_MIN_KEEP], size_start)
+                k = _best_keep(r, after_second, c, final[r - first_roll, c], ranked_subs, min_start, first_roll)
                 if k != r:
                     r = _reroll(rng, g, k, n_dice, add, size_start)
-            # the entry: best of the allowed boxes, valued with the table
             ri = r - first_roll
-            up = min(g_upper[g], cap)
-            best, best_b, best_s, best_f = -np.inf, -1, 0, 0
-            implicit = n_opts[ri] < 0
-            for o in range(n_boxes if implicit else n_opts[ri]):
-                if implicit:
-                    if (mask >> o) & 1:
-                        continue
-                    m, s = rules.norm_move[ri, o], rules.score[ri, o]
-                else:
-                    m, s = opt_move[ri, o], opt_score[ri, o]
-                b = rules.move_box[m]
-                nu = min(up + rules.move_inc[m], cap)
-                nf = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
-                v = s + bonus_cum[nu] - bonus_cum[up] + values[mask | (1 << b), nu, nf]
-                if v > best:
-                    best, best_b, best_s, best_f = v, b, s, nf
-            g_boxes[g, best_b] = best_s
-            g_mask[g] = mask | (1 << best_b)
-            if rules.is_upper[best_b]:
-                g_upper[g] += best_s
+            box, points, next_flag = _pick_entry(
+                ri, mask, flag, min(g_upper[g], cap), rules, values, opt_move, opt_score, n_opts, TIE
+            )
+            g_boxes[g, box] = points
+            g_mask[g] = mask | (1 << box)
+            if rules.is_upper[box]:
+                g_upper[g] += points
             if flag == 1 and rules.joker_roll[ri]:
                 g_extra[g] += 1
-            g_flag[g] = best_f
+            g_flag[g] = next_flag
+
+
+@njit(cache=True)
+def _turn_choice(mask, flag, up, rules, lattice, values, ranked_subs, r, roll):
+    """What simulate_turn decides for one state and roll r (a keep index): the keep after roll 1 or 2
+    (r = stop), or the box after roll 3."""
+    size_start = lattice.size_start
+    first_roll = size_start[size_start.shape[0] - 2]
+    by_keep, after_second, final = _turn_tables(mask, flag, np.full(1, up), rules, lattice, values)
+    if roll == 1:
+        return _best_keep(r, by_keep, 0, final[r - first_roll, 0], ranked_subs, 0, first_roll)
+    if roll == 2:
+        min_start = size_start[rules.params[P_MIN_KEEP]]
+        return _best_keep(r, after_second, 0, final[r - first_roll, 0], ranked_subs, min_start, first_roll)
+    n_rolls, n_boxes = rules.score.shape
+    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_opts = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    return _pick_entry(r - first_roll, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)[0]
+
+
+def simulated_choice(engine, values, mask: int, upper: int, flag: int, keep_row: int, roll: int) -> int:
+    """The simulation's decision for one situation, identical dice: the roll is keep-lattice row
+    keep_row; after roll 1 or 2 the keep row chosen (keep_row itself = stop), after roll 3 the box."""
+    lattice, rules = engine.lattice, engine.rules
+    up = min(upper, int(rules.params[P_CAP]))
+    return int(_turn_choice(mask, flag, up, rules, lattice, values, ranked_sub_keeps(lattice), keep_row, roll))
