@@ -34,6 +34,8 @@ TARGET_N = {
     "yahtzee-free-joker": 500,
     "yatzy": 374,  # 325; 374 is every score there is
     "yatzy6": 400,  # 359
+    "kismet": 450,  # 445
+    "yams": 350,  # 309
 }
 
 KNIFFEL7_REFUSAL = (
