@@ -22,7 +22,7 @@ from solver.advisor import Advisor
 from solver.cards import Card, box_values
 from solver.dp.entries import _final_roll_values
 from solver.dp.moments import turn_moments
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 
 IDENTICAL = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 
@@ -71,7 +71,7 @@ ANSWER = textwrap.dedent(
     from solver.advisor import Advisor
     from solver.cards import Card
     from solver.dp.moments import turn_moments
-    from solver.rules import PRESETS
+    from solver.presets import PRESETS
 
     name, values_path, m2_path, situations = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
     v, values, m2 = PRESETS[name], np.load(values_path), np.load(m2_path)
@@ -111,7 +111,7 @@ def test_interpreted_kernels_answer_like_compiled(name, tmp_path):
 
 
 def test_interpreted_kernels_refuse_heavy_work():
-    code = "import solver.dp as dp; from solver.rules import PRESETS; dp.solve(PRESETS['yatzy'])"
+    code = "import solver.dp as dp; from solver.presets import PRESETS; dp.solve(PRESETS['yatzy'])"
     env = {**os.environ, "KNIFFEL_JIT": "0"}
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode != 0 and "KNIFFEL_JIT=0" in run.stderr

@@ -10,7 +10,7 @@ from helpers import random_card
 from solver import dp
 from solver.advisor import Advisor
 from solver.cards import Card
-from solver.rules import PRESETS
+from solver.presets import PRESETS
 
 KNIFFEL = PRESETS["kniffel"]
 
