@@ -141,7 +141,7 @@ def _sub_keeps(dice):
 def test_damaged_or_foreign_game_files(tmp_path, content, fragment):
     path = tmp_path / "g.json"
     path.write_text(content)
-    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "review", str(path)])
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--lang", "en", "review", str(path)])
     assert res.exit_code == 2 and fragment in res.stderr and res.stderr.count("\n") == 1
 
 
