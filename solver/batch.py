@@ -226,7 +226,7 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
     m = prep.n_options
     codes = np.empty((n, m), dtype=np.int32)
     vals = np.empty((n, m))
-    n_opts = np.empty(n, dtype=np.int64)
+    n_options = np.empty(n, dtype=np.int64)
     best = np.empty(n, dtype=np.int64)
     if n:
         advise_batch(
@@ -242,16 +242,16 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
             prep.lattice,
             prep.tabs,
             values,
-            (codes, vals, n_opts, best, _NO_POINTS),
+            (codes, vals, n_options, best, _NO_POINTS),
         )
-    return BatchAdvice(codes, vals, n_opts, _tie_rule(prep, codes, vals, n_opts, best))
+    return BatchAdvice(codes, vals, n_options, _tie_rule(prep, codes, vals, n_options, best))
 
 
 TIE = 1e-9  # as advisor.TIE
 _TIE_RANKS: dict[int, np.ndarray] = {}
 
 
-def _tie_rule(prep: Prepared, codes, vals, n_opts, best) -> np.ndarray:
+def _tie_rule(prep: Prepared, codes, vals, n_options, best) -> np.ndarray:
     """The kernel's best (the first highest value) moved to the advisor's choice among the options within
     TIE of it: the lowest box; the keep with the most dice, then the smallest sorted faces."""
     if not len(best):
@@ -268,7 +268,7 @@ def _tie_rule(prep: Prepared, codes, vals, n_opts, best) -> np.ndarray:
         _TIE_RANKS[id(prep)] = ranks
     rows = np.arange(len(best))
     top = vals[rows, best]
-    valid = np.arange(vals.shape[1])[None, :] < n_opts[:, None]
+    valid = np.arange(vals.shape[1])[None, :] < n_options[:, None]
     tied = valid & (vals >= (top - TIE)[:, None])
     rank = np.where(tied, ranks[np.where(valid, codes, 0)], np.iinfo(np.int64).max)
     return rank.argmin(axis=1)

@@ -49,7 +49,7 @@ class GameFileError(KniffelError):
 
 
 @dataclass
-class Point:
+class Situation:
     """Where a game stands: the card, and within the turn the roll number and dice."""
 
     card: Card
@@ -84,7 +84,7 @@ class Game:
     lang: str | None = None  # the language it is played in ("de"/"en"); None in records from before it was kept
 
     # -- replay ---------------------------------------------------------
-    def point(self) -> Point:
+    def point(self) -> Situation:
         card, roll, dice, kept, kept_dice = Card(self.variant), 0, (), (), ()
         for ev in self.events:
             if "roll" in ev:
@@ -94,7 +94,7 @@ class Game:
             elif "box" in ev:
                 card = card.with_entry(self.variant.box_index(ev["box"]), ev["points"], ev.get("extra", 0))
                 roll, dice, kept, kept_dice = 0, (), (), ()
-        return Point(card, roll, dice, kept, kept_dice)
+        return Situation(card, roll, dice, kept, kept_dice)
 
     @property
     def finished(self) -> bool:

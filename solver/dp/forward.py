@@ -154,10 +154,10 @@ def _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, en
     _best_sub_keeps(w, sub, size_start, 0)
     _choose_keeps(w1, w[first_roll:], subs, 0, keep1)
     # entries: the lowest box among the best
-    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_options = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, option_move, option_points, n_options)
     vecs = np.empty((rules.move_box.shape[0], nj))
     _move_values(mask, flag, ups, rules, values, vecs)
     vecs_t = vecs.T.copy()
@@ -167,12 +167,12 @@ def _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, en
         for r in range(n_rolls):
             joker_extra = extra if flag == 1 and rules.joker_roll[r] else 0
             limit = final[r, j] - joker_extra - TIE
-            implicit = n_opts[r] < 0
-            for i in range(free.shape[0] if implicit else n_opts[r]):  # box order: the first is the lowest
+            implicit = n_options[r] < 0
+            for i in range(free.shape[0] if implicit else n_options[r]):  # box order: the first is the lowest
                 if implicit:
                     m, s = rules.norm_move[r, free[i]], rules.score[r, free[i]]
                 else:
-                    m, s = opt_move[r, i], opt_score[r, i]
+                    m, s = option_move[r, i], option_points[r, i]
                 if s + vecs_t[j, m] >= limit:
                     entry_move[r, j], entry_points[r, j] = m, s + joker_extra
                     break
@@ -199,14 +199,14 @@ def _next_state(mask, flag, up, m, rules):
 
 @njit(cache=True)
 def _item_groups(
-    mask, flag, ups, rules, lattice, values, subs, up_row, canon, key_base, out_key, out_shift, out_prob, out_n
+    mask, flag, ups, rules, lattice, values, subs, up_row, solved_total, key_base, out_key, out_shift, out_prob, out_n
 ):
     """The policy of item (mask, flag) at upper totals ups and the entry groups it leads to.
 
     For column j: out_key[j, g] (next state's key), out_shift[j, g] (points gained), out_prob[j, g]
     for g < out_n[j]. key_base: the key of (mask | bit, flag', upper') is
     ((mask | bit) * key_base[0] + flag') * key_base[1] + upper', where upper' is the representative
-    canon[up_row[mask | bit, flag'], u'] of the new total u' (UpperStates): totals that share one
+    solved_total[up_row[mask | bit, flag'], u'] of the new total u' (UpperStates): totals that share one
     future share the table's values, hence the policy, the points and every later total's class,
     so their mass is merged into one state (a third fewer states).
     """
@@ -248,7 +248,7 @@ def _item_groups(
             key = touched[g]
             m, s = key // n_pts, key % n_pts
             nmask, nflag, nu, bonus = _next_state(mask, flag, ups[j], m, rules)
-            out_key[j, g] = (nmask * key_base[0] + nflag) * key_base[1] + canon[up_row[nmask, nflag], nu]
+            out_key[j, g] = (nmask * key_base[0] + nflag) * key_base[1] + solved_total[up_row[nmask, nflag], nu]
             out_shift[j, g] = s + np.int64(bonus)
             out_prob[j, g] = acc[key]
             acc[key] = 0.0
@@ -257,7 +257,7 @@ def _item_groups(
 
 @njit(cache=True, parallel=True)
 def _layer_groups(
-    items, masks, flags, uppers, rules, lattice, values, subs, up_row, canon, key_base, col0, gk, gs, gp, gn
+    items, masks, flags, uppers, rules, lattice, values, subs, up_row, solved_total, key_base, col0, gk, gs, gp, gn
 ):
     """_item_groups for every item of a block (items = runs of states sharing (mask, flag)); state i's
     groups land in row i - col0 of gk/gs/gp/gn. (No tuples in the parallel loop: Numba cannot pass them.)"""
@@ -273,7 +273,7 @@ def _layer_groups(
             values,
             subs,
             up_row,
-            canon,
+            solved_total,
             key_base,
             gk[c:d],
             gs[c:d],
@@ -384,7 +384,7 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
     rules, lattice = engine.rules, engine.lattice
     n_flags = values.shape[2]
     key_base = np.array([n_flags, values.shape[1]], dtype=np.int64)
-    tables = (rules, lattice, values, subs, engine.upper.row, engine.upper.canon, key_base)
+    tables = (rules, lattice, values, subs, engine.upper.row, engine.upper.solved_total, key_base)
     # items: runs of equal (mask, flag); the layer is sorted by (mask, flag, upper)
     change = np.flatnonzero((np.diff(layer.mask) != 0) | (np.diff(layer.flag) != 0)) + 1
     item_start = np.concatenate([[0], change, [layer.mask.shape[0]]]).astype(np.int64)

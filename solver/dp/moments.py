@@ -70,7 +70,7 @@ def moments_table(engine, values: np.ndarray) -> np.ndarray:
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
         masks, flags = layer_items(variant, n_filled)
         _moments_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values, subs, m2)
-        _fill_equivalent(masks, flags, up.row, up.canon, m2)
+        _fill_equivalent(masks, flags, up.row, up.solved_total, m2)
     return m2
 
 

@@ -164,7 +164,7 @@ def _play_turn(g, j, mask, flag, up, kept, rolls, zero_chain, bufs, codes, rules
     """One turn of game g (its state: column j of the call): roll, keep, roll, keep, roll, enter.
     rolls = (by_high, its high rows) of the call."""
     g_mask, g_upper, g_flag, g_boxes, g_extra, rng = games
-    opt_move, opt_score, n_opts = opts
+    option_move, option_points, n_options = opts
     level_a, level_b, vals = bufs
     everything = vals.shape[0] - 1
     _roll_dice(rng, g, codes, 0)
@@ -178,7 +178,7 @@ def _play_turn(g, j, mask, flag, up, kept, rolls, zero_chain, bufs, codes, rules
         if bits != everything:
             _roll_dice(rng, g, codes, bits)
     r = ordered.base_ms[_compact_of(codes, everything, ordered)]
-    box, points, next_flag = _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)
+    box, points, next_flag = _pick_entry(r, mask, flag, up, rules, values, option_move, option_points, n_options, TIE)
     g_boxes[g, box] = points
     g_mask[g] = mask | (1 << box)
     if rules.is_upper[box]:
@@ -226,12 +226,12 @@ def _turn_choices(mask, flag, up, rules, ordered, values, prefs, work, codes, ro
     everything = (1 << n_dice) - 1
     if roll == 3:
         n_rolls, n_boxes = rules.score.shape
-        opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        n_opts = np.empty(n_rolls, dtype=np.int64)
-        _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+        option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        n_options = np.empty(n_rolls, dtype=np.int64)
+        _box_options(mask, flag, rules, option_move, option_points, n_options)
         r = ordered.base_ms[_compact_of(codes, everything, ordered)]
-        return _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)[0]
+        return _pick_entry(r, mask, flag, up, rules, values, option_move, option_points, n_options, TIE)[0]
     if roll == 1:
         h_rows = _high_rows(ordered)
         _zero_chains(work[2], 1, h_rows, ordered.low.faces.shape[0], work[3], work[4])

@@ -114,10 +114,10 @@ def simulate_turn(
         mask, flag = group_mask[grp], group_flag[grp]
         ups = col_up[group_col[grp] : group_col[grp + 1]]
         by_keep, after_second, final = _turn_tables(mask, flag, ups, rules, lattice, values)
-        opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        n_opts = np.empty(n_rolls, dtype=np.int64)
-        _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+        option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        n_options = np.empty(n_rolls, dtype=np.int64)
+        _box_options(mask, flag, rules, option_move, option_points, n_options)
         for i in range(task_lo[t], task_hi[t]):
             g = games[i]
             c = game_col[g]
@@ -130,7 +130,7 @@ def simulate_turn(
                     r = _reroll(rng, g, k, n_dice, add, size_start)
             ri = r - first_roll
             box, points, next_flag = _pick_entry(
-                ri, mask, flag, min(g_upper[g], cap), rules, values, opt_move, opt_score, n_opts, TIE
+                ri, mask, flag, min(g_upper[g], cap), rules, values, option_move, option_points, n_options, TIE
             )
             g_boxes[g, box] = points
             g_mask[g] = mask | (1 << box)
@@ -154,11 +154,11 @@ def _turn_choice(mask, flag, up, rules, lattice, values, ranked_subs, r, roll):
         min_start = size_start[rules.params[P_MIN_KEEP]]
         return _best_keep(r, after_second, 0, final[r - first_roll, 0], ranked_subs, min_start, first_roll)
     n_rolls, n_boxes = rules.score.shape
-    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
-    return _pick_entry(r - first_roll, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)[0]
+    option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_options = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, option_move, option_points, n_options)
+    return _pick_entry(r - first_roll, mask, flag, up, rules, values, option_move, option_points, n_options, TIE)[0]
 
 
 def simulated_choice(engine, values, mask: int, upper: int, flag: int, keep_row: int, roll: int) -> int:

@@ -18,11 +18,11 @@ from .states import UpperStates, layer_items, upper_states
 
 
 @njit(cache=True)
-def _fill_equivalent(masks, flags, upper_row, canon, values):
+def _fill_equivalent(masks, flags, upper_row, solved_total, values):
     """Copy each solved representative to every upper total that shares its future."""
     for i in range(masks.shape[0]):
         mask, flag = masks[i], flags[i]
-        c = canon[upper_row[mask, flag]]
+        c = solved_total[upper_row[mask, flag]]
         for u in range(c.shape[0]):
             if c[u] >= 0:
                 values[mask, u, flag] = values[mask, c[u], flag]
@@ -100,7 +100,7 @@ def solve(
             _solve_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values)
         else:
             _solve_layer_ordered(masks, flags, up, engine.rules, engine.ordered, values, work)
-        _fill_equivalent(masks, flags, up.row, up.canon, values)
+        _fill_equivalent(masks, flags, up.row, up.solved_total, values)
         n_states = int(counts[up.row[masks, flags]].sum())
         solved += n_states
         if progress is not None:

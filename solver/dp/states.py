@@ -22,7 +22,7 @@ class UpperStates(NamedTuple):
     """
 
     row: np.ndarray  # (2^B, flags) int64: the row of each (mask, flag)
-    canon: np.ndarray  # (rows, cap + 1) int64: the total solved for each reachable total, else -1
+    solved_total: np.ndarray  # (rows, cap + 1) int64: the total solved for each reachable total, else -1
     reachable: np.ndarray  # (rows, cap + 1) bool
     ups_ptr: np.ndarray  # CSR over rows of the totals to solve
     ups_list: np.ndarray
@@ -40,7 +40,7 @@ def upper_states(variant: Variant) -> UpperStates:
     bonus_cum = rules_bonus(variant)
     n_rows = 4 << len(upper)
     reachable = np.zeros((n_rows, cap + 1), dtype=bool)
-    canon = np.full((n_rows, cap + 1), -1, dtype=np.int64)
+    solved_total = np.full((n_rows, cap + 1), -1, dtype=np.int64)
     ptr, lst = [0], []
     n_pat = 1 << len(upper)
     sums = {}  # (jokers, pattern) -> the capped sums the pattern's boxes can hold
@@ -61,7 +61,7 @@ def upper_states(variant: Variant) -> UpperStates:
             _, first, group = np.unique(future, axis=0, return_index=True, return_inverse=True)
             known[key] = (us[first[group.ravel()]], np.unique(us[first]))
         reachable[row, us] = True
-        canon[row, us], solve = known[key]
+        solved_total[row, us], solve = known[key]
         lst.extend(solve.tolist())
         ptr.append(len(lst))
     masks = np.arange(1 << len(variant.boxes))
@@ -72,7 +72,7 @@ def upper_states(variant: Variant) -> UpperStates:
     jokers_in, jokers_to_come = joker_classes(variant, masks[:, None], flags[None, :])
     rows = pattern[:, None] * 4 + jokers_in * 2 + jokers_to_come
     return UpperStates(
-        rows.astype(np.int64), canon, reachable, np.array(ptr, dtype=np.int64), np.array(lst, dtype=np.int64)
+        rows.astype(np.int64), solved_total, reachable, np.array(ptr, dtype=np.int64), np.array(lst, dtype=np.int64)
     )
 
 

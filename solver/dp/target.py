@@ -110,7 +110,7 @@ def sure_minimum(engine: Engine) -> np.ndarray:
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
         masks, flags = layer_items(variant, n_filled)
         _sure_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, sure)
-        _fill_equivalent(masks, flags, up.row, up.canon, sure)
+        _fill_equivalent(masks, flags, up.row, up.solved_total, sure)
     return sure
 
 
@@ -122,7 +122,7 @@ def max_remaining(engine: Engine) -> np.ndarray:
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
         masks, flags = layer_items(variant, n_filled)
         _max_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, best)
-        _fill_equivalent(masks, flags, up.row, up.canon, best)
+        _fill_equivalent(masks, flags, up.row, up.solved_total, best)
     return best
 
 
@@ -146,11 +146,11 @@ def target_layout(engine: Engine, n_max: int, length: np.ndarray | None = None) 
     variant, up = engine.variant, engine.upper
     if length is None:
         length = item_lengths(engine, n_max)
-    col = np.full(up.canon.shape, -1, dtype=np.int64)
-    for row in range(up.canon.shape[0]):
+    col = np.full(up.solved_total.shape, -1, dtype=np.int64)
+    for row in range(up.solved_total.shape[0]):
         ups = up.ups_list[up.ups_ptr[row] : up.ups_ptr[row + 1]]
-        reach = np.flatnonzero(up.canon[row] >= 0)
-        col[row, reach] = np.searchsorted(ups, up.canon[row, reach])  # ups are sorted
+        reach = np.flatnonzero(up.solved_total[row] >= 0)
+        col[row, reach] = np.searchsorted(ups, up.solved_total[row, reach])  # ups are sorted
     masks, flags = layout_order(variant)
     sizes = np.diff(up.ups_ptr)[up.row[masks, flags]] * length[masks, flags]
     offset = np.zeros_like(length)
@@ -177,10 +177,10 @@ def _item_setup(mask, flag, ups, rules, offset, length, col, row):
     (base), how many it stores (nlen) and the bonus points the move earns (shift)."""
     n_rolls, n_boxes = rules.score.shape
     cap = rules.params[P_CAP]
-    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_options = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, flag, rules, option_move, option_points, n_options)
     n_moves, n_ups = rules.move_box.shape[0], ups.shape[0]
     base = np.zeros((n_moves, n_ups), dtype=np.int64)
     nlen = np.zeros((n_moves, n_ups), dtype=np.int64)
@@ -202,7 +202,7 @@ def _item_setup(mask, flag, ups, rules, offset, length, col, row):
         if (mask >> b) & 1 == 0:
             free[n_free] = b
             n_free += 1
-    return opt_move, opt_score, n_opts, free[:n_free], base, nlen, shift
+    return option_move, option_points, n_options, free[:n_free], base, nlen, shift
 
 
 @njit(cache=True)
@@ -211,7 +211,7 @@ def _target_final_rolls(flag, setup, run_j, run_n, run_c, rules, flat, w, first)
     roll r. Columns come in runs: run i covers columns run_c[i] .. run_c[i+1]-1 at upper total j =
     run_j[i] and needs run_n[i], run_n[i] + 1, ...: the next state's needs are then a shifted
     contiguous slice, one vector loop per (roll, entry, run)."""
-    opt_move, opt_score, n_opts, free, base, nlen, shift = setup
+    option_move, option_points, n_options, free, base, nlen, shift = setup
     n_rolls = rules.score.shape[0]
     extra = rules.params[P_EXTRA]
     n_runs = run_j.shape[0]
@@ -221,14 +221,14 @@ def _target_final_rolls(flag, setup, run_j, run_n, run_c, rules, flat, w, first)
         for c in range(nc):
             w[out_row, c] = 0.0
         bonus_extra = extra if flag == 1 and rules.joker_roll[r] else 0
-        implicit = n_opts[r] < 0
-        for e in range(free.shape[0] if implicit else n_opts[r]):
+        implicit = n_options[r] < 0
+        for e in range(free.shape[0] if implicit else n_options[r]):
             if implicit:
                 m = rules.norm_move[r, free[e]]
                 s = rules.score[r, free[e]]
             else:
-                m = opt_move[r, e]
-                s = opt_score[r, e]
+                m = option_move[r, e]
+                s = option_points[r, e]
             for i in range(n_runs):
                 j, c0, c1 = run_j[i], run_c[i], run_c[i + 1]
                 # need n at column c0 + k is run_n[i] + k; the next need is n - gained
