@@ -165,10 +165,10 @@ class Game:
         if p.roll == 0:
             raise RuleError(t("game_roll_first"))
         rules, row_of = entry_rules(self.variant)
-        mask, _, flag = p.card.state
+        mask, _, joker_scored = p.card.state
         r = row_of[tuple(sorted(p.dice))]
-        extra = self.variant.extra_points if flag and rules.joker_roll[r] else 0
-        return [(b, pts, extra) for b, pts in _roll_entries(rules, mask, flag, r)]
+        extra = self.variant.extra_points if joker_scored and rules.joker_roll[r] else 0
+        return [(b, pts, extra) for b, pts in _roll_entries(rules, mask, joker_scored, r)]
 
     def add_box(self, box: int, points: int, extra: int) -> None:
         allowed = self.allowed_entries()
@@ -350,10 +350,10 @@ def _short(x) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _roll_entries(rules, mask, flag, r):
+def _roll_entries(rules, mask, joker_scored, r):
     from .dp import roll_entries
 
-    return roll_entries(rules, mask, flag, r)
+    return roll_entries(rules, mask, joker_scored, r)
 
 
 def decisions(game: Game, advisor: Advisor) -> list[Decision]:

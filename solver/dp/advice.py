@@ -58,7 +58,7 @@ def max_options(lattice: KeepLattice, n_boxes: int) -> int:
 
 @njit(cache=True)
 def _box_option_values(
-    mask, up, flag, r, rules, values, option_move, option_points, n_option, codes, vals, pts, i, base
+    mask, up, joker_scored, r, rules, values, option_move, option_points, n_option, codes, vals, pts, i, base
 ):
     """Roll 3: codes[i, :n], vals[i, :n] (and pts[i, :n], the points entered, when pts has rows) for every
     entry roll r allows; returns (n, column of the best).
@@ -68,12 +68,12 @@ def _box_option_values(
     params, bonus_cum = rules.params, rules.bonus_cum
     cap = params[P_CAP]
     free = _free_boxes(mask, n_boxes)
-    _roll_range_options(mask, flag, rules, r, r + 1, option_move, option_points, n_option)
+    _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option)
     n = n_option[0]
     implicit = n < 0
     if implicit:
         n = free.shape[0]
-    extra = float(params[P_EXTRA]) if flag == 1 and rules.joker_roll[r] else 0.0
+    extra = float(params[P_EXTRA]) if joker_scored == 1 and rules.joker_roll[r] else 0.0
     best, best_v = 0, -np.inf
     for o in range(n):
         if implicit:
@@ -82,7 +82,7 @@ def _box_option_values(
             m, s = option_move[0, o], option_points[0, o]
         b = rules.move_box[m]
         nu = min(up + rules.move_inc[m], cap)
-        nf = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+        nf = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
         v = float(s) + (bonus_cum[nu] - bonus_cum[up] + values[mask | (1 << b), nu, nf])
         if extra != 0.0:
             v += extra
@@ -124,7 +124,7 @@ def _pad_row(codes, vals, i, n):
 
 @njit(cache=True)
 def _advise_block(
-    s_lo, s_hi, state_ptr, order, mask, upper, flag, roll_row, roll, rules, lattice, tabs, values, out, base
+    s_lo, s_hi, state_ptr, order, mask, upper, joker_scored, roll_row, roll, rules, lattice, tabs, values, out, base
 ):
     """The situations of states s_lo <= s < s_hi (situations order[state_ptr[s]:state_ptr[s + 1]] share
     state s). The states whose situations need keep values share one lattice array, a column each.
@@ -154,7 +154,7 @@ def _advise_block(
             if c >= 0:
                 i = order[state_ptr[s]]
                 ups[0] = upper[i]
-                _final_roll_values(mask[i], flag[i], ups, rules, values, w[:, c : c + 1], first_roll)
+                _final_roll_values(mask[i], joker_scored[i], ups, rules, values, w[:, c : c + 1], first_roll)
         final = w[first_roll:].copy()
         _keep_means(w, add, size_start)  # keep values after roll 2
         min_keep = rules.params[P_MIN_KEEP]
@@ -186,7 +186,7 @@ def _advise_block(
             n_options[i], best[i] = _box_option_values(
                 mask[i],
                 upper[i],
-                flag[i],
+                joker_scored[i],
                 roll_row[i],
                 rules,
                 values,
@@ -203,7 +203,9 @@ def _advise_block(
 
 
 @njit(cache=True, parallel=True)
-def advise_batch(block_ptr, state_ptr, order, mask, upper, flag, roll_row, roll, rules, lattice, tabs, values, out):
+def advise_batch(
+    block_ptr, state_ptr, order, mask, upper, joker_scored, roll_row, roll, rules, lattice, tabs, values, out
+):
     """Every option of every situation, in parallel over blocks of states.
 
     order lists the situations grouped by state: state s is order[state_ptr[s]:state_ptr[s + 1]], block b
@@ -220,7 +222,7 @@ def advise_batch(block_ptr, state_ptr, order, mask, upper, flag, roll_row, roll,
             order,
             mask,
             upper,
-            flag,
+            joker_scored,
             roll_row,
             roll,
             rules,
@@ -239,7 +241,7 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
     rules, lattice, tabs = _unpack(ints, floats)
     ptr = np.arange(2)
     order = np.zeros(1, dtype=np.int64)
-    mask, upper, flag = np.full(1, m), np.full(1, u), np.full(1, f)
+    mask, upper, joker_scored = np.full(1, m), np.full(1, u), np.full(1, f)
     roll_row, roll = np.full(1, r), np.full(1, rl)
     n_options = np.empty(1, dtype=np.int64)
     best = np.empty(1, dtype=np.int64)
@@ -250,7 +252,7 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
         order,
         mask,
         upper,
-        flag,
+        joker_scored,
         roll_row,
         roll,
         rules,
@@ -330,9 +332,11 @@ def pack_single(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple
     return np.concatenate(ints), np.concatenate(floats)
 
 
-def advise_one(packed, values, mask, upper, flag, roll_row, roll, codes, vals, pts, base=0.0) -> tuple[int, int]:
+def advise_one(
+    packed, values, mask, upper, joker_scored, roll_row, roll, codes, vals, pts, base=0.0
+) -> tuple[int, int]:
     """One situation into row 0 of codes, vals, pts (1, M) int64, float64, int64: (number of options, column
     of the best: the first of the highest base + value). packed = pack_single(...); upper capped at the
     variant's cap."""
     ints, floats = packed
-    return _advise_one(mask, upper, flag, roll_row, roll, ints, floats, values, codes, vals, pts, float(base))
+    return _advise_one(mask, upper, joker_scored, roll_row, roll, ints, floats, values, codes, vals, pts, float(base))
