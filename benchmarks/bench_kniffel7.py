@@ -35,16 +35,16 @@ def main():
     values = np.zeros(dp.table_shape(KNIFFEL7))  # any finite next-state values: the cost does not depend on them
     up = engine.upper
     rng = np.random.default_rng(7)
-    masks, flags = [], []
+    masks, jokers_scored = [], []
     if args.layer is not None:
-        masks, flags = dp.layer_items(KNIFFEL7, args.layer)
+        masks, jokers_scored = dp.layer_items(KNIFFEL7, args.layer)
         pick = rng.permutation(len(masks))
-        masks, flags = masks[pick], flags[pick]
+        masks, jokers_scored = masks[pick], jokers_scored[pick]
     while len(masks) < args.samples:
         mask = int(rng.integers(0, (1 << 14) - 1))
         masks.append(mask)
-        flags.append(int(mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5))
-    calls = dp.ordered._ordered_calls(masks, flags, up.totals)
+        jokers_scored.append(int(mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5))
+    calls = dp.ordered._ordered_calls(masks, jokers_scored, up.totals)
     calls = tuple(a[: args.samples] for a in calls)
     n_states = int(calls[3].sum())
     work = [dp.ordered.ordered_work(engine.ordered) for _ in range(args.threads)]

@@ -98,9 +98,9 @@ def ranges(name: str) -> None:
     up = engine.upper
     per_state = 0
     for mask in range(best.shape[0]):
-        for flag in range(best.shape[2]):
-            ups = up.totals(mask, flag)
-            hi, lo = best[mask, ups, flag], sure[mask, ups, flag]
+        for joker_scored in range(best.shape[2]):
+            ups = up.totals(mask, joker_scored)
+            hi, lo = best[mask, ups, joker_scored], sure[mask, ups, joker_scored]
             ok = ~np.isnan(hi)
             per_state += int(np.maximum(np.minimum(hi[ok], n_max) - np.minimum(lo[ok], n_max), 0).sum())
     print(
@@ -132,8 +132,8 @@ def profile(name: str, repeats: int = 2000) -> None:
     layout = target_layout(engine, default_n(variant, engine), item_lengths(engine, default_n(variant, engine)))
     flat = np.random.default_rng(0).random(layout.size) * 0.5
     w, result = np.random.default_rng(1).random((lattice.add.shape[0], BLOCK)), np.empty(BLOCK)
-    mask, flag = (1 << (len(variant.boxes) // 2)) - 1, 0  # the first half of the boxes filled
-    setup = _item_setup(mask, flag, engine.upper.totals(mask, flag).copy(), rules, *layout[1:5])
+    mask, joker_scored = (1 << (len(variant.boxes) // 2)) - 1, 0  # the first half of the boxes filled
+    setup = _item_setup(mask, joker_scored, engine.upper.totals(mask, joker_scored).copy(), rules, *layout[1:5])
     runs = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64), np.array([0, BLOCK], dtype=np.int64)
     first_roll = int(lattice.size_start[-2])
 
@@ -155,7 +155,7 @@ def profile(name: str, repeats: int = 2000) -> None:
     @njit
     def final_rolls(n, setup, run_j, run_n, run_c, rules, flat, w, first_roll):
         for _ in range(n):
-            _target_final_rolls(flag, setup, run_j, run_n, run_c, rules, flat, w, first_roll)
+            _target_final_rolls(joker_scored, setup, run_j, run_n, run_c, rules, flat, w, first_roll)
 
     passes = [
         ("start of turn (all four passes)", turn, (w, rules, lattice, result)),

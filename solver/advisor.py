@@ -197,8 +197,8 @@ class Advisor:
         return float(value)
 
     def expected_final(self, card: Card) -> float:
-        mask, up, flag, points = self._card_state(card)  # one pass over the card (its properties take several)
-        value = self.values[mask, up, flag]
+        mask, up, joker_scored, points = self._card_state(card)  # one pass over the card (its properties take several)
+        value = self.values[mask, up, joker_scored]
         if not math.isfinite(value):
             raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
         return points + float(value)
@@ -232,16 +232,16 @@ class Advisor:
             if is_upper[b]:
                 upper += p
         total += card.extra + sum(points for threshold, points in self._bonuses if upper >= threshold)
-        flag = int(self._has_flag and card.filled.get(self._joker_index, 0) > 0)
-        return mask, min(upper, self._cap), flag, total
+        joker_scored = int(self._has_flag and card.filled.get(self._joker_index, 0) > 0)
+        return mask, min(upper, self._cap), joker_scored, total
 
     def _options(self, card: Card, dice, roll: int):
         """The kernel's answer for one situation: (state, points on the card, roll row, n, best column,
         codes, values, box points)."""
         if len(card.filled) == self.n_boxes:
             raise RuleError(t("card_full"))
-        mask, up, flag, points = self._card_state(card)
-        if not math.isfinite(self.values[mask, up, flag]):
+        mask, up, joker_scored, points = self._card_state(card)
+        if not math.isfinite(self.values[mask, up, joker_scored]):
             raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         r = self._roll_row(dice)
         buffers = self._buffers.__dict__.get("out")
@@ -252,8 +252,8 @@ class Advisor:
                 np.empty((1, self._width), dtype=np.int64),
             )
         codes, vals, pts = buffers
-        n, best = advise_one(self._packed, self.values, mask, up, flag, r, roll, codes, vals, pts, points)
-        return flag, points, r, n, best, codes[0], vals[0], pts[0]
+        n, best = advise_one(self._packed, self.values, mask, up, joker_scored, r, roll, codes, vals, pts, points)
+        return joker_scored, points, r, n, best, codes[0], vals[0], pts[0]
 
     def _keep_option(self, code: int, value: float) -> Option:
         k = code - self.n_boxes
@@ -266,8 +266,8 @@ class Advisor:
             text += f", +{extra} extra"
         return Option("box", value, box=b, points=pts, extra=extra, text=text)
 
-    def _extra(self, flag: int, r: int) -> int:
-        return self.variant.extra_points if flag and self.engine.rules.joker_roll[r] else 0
+    def _extra(self, joker_scored: int, r: int) -> int:
+        return self.variant.extra_points if joker_scored and self.engine.rules.joker_roll[r] else 0
 
     # -- options ----------------------------------------------------------
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
@@ -298,8 +298,8 @@ class Advisor:
 
     def box_options(self, card: Card, dice) -> list[Option]:
         """Every entry the final roll allows, ranked."""
-        flag, points, r, n, _, codes, vals, pts = self._options(card, dice, 3)
-        extra = self._extra(flag, r)
+        joker_scored, points, r, n, _, codes, vals, pts = self._options(card, dice, 3)
+        extra = self._extra(joker_scored, r)
         return _rank(
             [
                 self._box_option(c, p, extra, points + x)
@@ -319,7 +319,7 @@ class Advisor:
         """The best option only (the first of advise's ranking), without building the others."""
         if roll not in (1, 2, 3):
             raise RuleError(t("roll_number", roll=roll))
-        flag, points, r, n, best, codes, vals, pts = self._options(card, dice, roll)
+        joker_scored, points, r, n, best, codes, vals, pts = self._options(card, dice, roll)
         efs = [points + x for x in vals[:n].tolist()]
         top = efs[best]  # the kernel's best: the first highest value
         tied = [j for j, e in enumerate(efs) if e >= top - TIE]
@@ -328,7 +328,7 @@ class Advisor:
         else:
             j = best
         if roll == 3:
-            return self._box_option(int(codes[j]), int(pts[j]), self._extra(flag, r), efs[j])
+            return self._box_option(int(codes[j]), int(pts[j]), self._extra(joker_scored, r), efs[j])
         return self._keep_option(int(codes[j]), efs[j])
 
     def _tie_key(self, codes):
@@ -400,12 +400,12 @@ class OrderedAdvisor(Advisor):
         """Every entry the final roll allows, ranked."""
         self._check_card(card)
         v = self.variant
-        mask, _, flag = card.state
+        mask, _, joker_scored = card.state
         rules = self.engine.rules
         r = self._roll_row(dice)
-        extra = v.extra_points if flag and rules.joker_roll[r] else 0
+        extra = v.extra_points if joker_scored and rules.joker_roll[r] else 0
         options = []
-        for b, pts in roll_entries(rules, mask, flag, r):
+        for b, pts in roll_entries(rules, mask, joker_scored, r):
             after = card.with_entry(b, pts, extra)
             options.append(self._box_option(b, pts, extra, self.expected_final(after)))
         return _rank(options)

@@ -157,30 +157,30 @@ def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | Non
     mask = _int_array("mask", mask, n, f"bit masks of the {n_boxes} boxes")
     n = mask.shape[0]
     upper = _int_array("upper", upper, n, "upper totals >= 0")
-    flag = _int_array("joker", joker, n, "0 or 1")
+    joker_scored = _int_array("joker", joker, n, "0 or 1")
     top = 1 << n_boxes if full_ok else (1 << n_boxes) - 1
     _refuse("mask", mask, (mask < 0) | (mask >= top), f"a mask is 0 .. {top - 1} (at least one box free)")
     _refuse("upper", upper, upper < 0, "an upper total is at least 0")
     n_flags = values.shape[2]
     allowed = "0 or 1 (does the joker box hold points?)" if n_flags == 2 else f"0 ({v.name} has no joker flag)"
-    _refuse("joker", flag, (flag < 0) | (flag >= n_flags), allowed)
+    _refuse("joker", joker_scored, (joker_scored < 0) | (joker_scored >= n_flags), allowed)
     up = np.minimum(upper, v.upper_cap)
-    bad = ~np.isfinite(values[mask, up, flag])
+    bad = ~np.isfinite(values[mask, up, joker_scored])
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise AdviceInputError(
-            f"situation {i}: the state mask={mask[i]}, upper={upper[i]}, joker={flag[i]} cannot occur under the "
-            f"rules of {v.name} (the filled upper boxes cannot make that total, or the joker flag needs its box "
-            f"filled) ({int(bad.sum())} such rows)"
+            f"situation {i}: the state mask={mask[i]}, upper={upper[i]}, joker={joker_scored[i]} cannot occur "
+            f"under the rules of {v.name} (the filled upper boxes cannot make that total, or the joker flag needs "
+            f"its box filled) ({int(bad.sum())} such rows)"
         )
-    return mask, up, flag
+    return mask, up, joker_scored
 
 
 def state_values(engine: Engine | Variant, values: np.ndarray, mask, upper, joker) -> np.ndarray:
     """Points still to come at the start of a turn, for arrays of states (a full card: 0)."""
     engine = engine if isinstance(engine, Engine) else make_engine(engine)
-    mask, up, flag = _states(engine, values, mask, upper, joker, None, full_ok=True)
-    return values[mask, up, flag]
+    mask, up, joker_scored = _states(engine, values, mask, upper, joker, None, full_ok=True)
+    return values[mask, up, joker_scored]
 
 
 def roll_rows(prep: Prepared, dice) -> np.ndarray:
@@ -214,11 +214,11 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
     if d.ndim != 2:
         raise AdviceInputError(f"dice: expected shape (N, {engine.variant.n_dice}), got {d.shape}")
     n = d.shape[0]
-    mask, up, flag = _states(engine, values, mask, upper, joker, n, full_ok=False)
+    mask, up, joker_scored = _states(engine, values, mask, upper, joker, n, full_ok=False)
     rows = roll_rows(prep, d)
     roll = _int_array("roll", roll, n, "1, 2 or 3")
     _refuse("roll", roll, (roll < 1) | (roll > 3), "the roll just made is 1, 2 or 3")
-    key = (mask * (engine.variant.upper_cap + 1) + up) * 2 + flag
+    key = (mask * (engine.variant.upper_cap + 1) + up) * 2 + joker_scored
     order = np.argsort(key, kind="stable")
     sk = key[order]
     state_ptr = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1, [n])).astype(np.int64)
@@ -226,7 +226,7 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
     m = prep.n_options
     codes = np.empty((n, m), dtype=np.int32)
     vals = np.empty((n, m))
-    n_opts = np.empty(n, dtype=np.int64)
+    n_options = np.empty(n, dtype=np.int64)
     best = np.empty(n, dtype=np.int64)
     if n:
         advise_batch(
@@ -235,23 +235,23 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
             order,
             mask,
             up,
-            flag,
+            joker_scored,
             rows,
             roll,
             engine.rules,
             prep.lattice,
             prep.tabs,
             values,
-            (codes, vals, n_opts, best, _NO_POINTS),
+            (codes, vals, n_options, best, _NO_POINTS),
         )
-    return BatchAdvice(codes, vals, n_opts, _tie_rule(prep, codes, vals, n_opts, best))
+    return BatchAdvice(codes, vals, n_options, _tie_rule(prep, codes, vals, n_options, best))
 
 
 TIE = 1e-9  # as advisor.TIE
 _TIE_RANKS: dict[int, np.ndarray] = {}
 
 
-def _tie_rule(prep: Prepared, codes, vals, n_opts, best) -> np.ndarray:
+def _tie_rule(prep: Prepared, codes, vals, n_options, best) -> np.ndarray:
     """The kernel's best (the first highest value) moved to the advisor's choice among the options within
     TIE of it: the lowest box; the keep with the most dice, then the smallest sorted faces."""
     if not len(best):
@@ -268,7 +268,7 @@ def _tie_rule(prep: Prepared, codes, vals, n_opts, best) -> np.ndarray:
         _TIE_RANKS[id(prep)] = ranks
     rows = np.arange(len(best))
     top = vals[rows, best]
-    valid = np.arange(vals.shape[1])[None, :] < n_opts[:, None]
+    valid = np.arange(vals.shape[1])[None, :] < n_options[:, None]
     tied = valid & (vals >= (top - TIE)[:, None])
     rank = np.where(tied, ranks[np.where(valid, codes, 0)], np.iinfo(np.int64).max)
     return rank.argmin(axis=1)

@@ -31,14 +31,14 @@ class Card:
         return sum(p for b, p in self.filled.items() if self.variant.boxes[b].is_upper)
 
     @property
-    def flag(self) -> int:
+    def joker_scored(self) -> int:
         jb = self.variant.joker_index
         return int(self.variant.has_flag and self.filled.get(jb, 0) > 0)
 
     @property
     def state(self) -> tuple[int, int, int]:
         """(mask, capped upper total, flag): the table index of this card."""
-        return self.mask, min(self.upper_total, self.variant.upper_cap), self.flag
+        return self.mask, min(self.upper_total, self.variant.upper_cap), self.joker_scored
 
     @property
     def bonus(self) -> int:

@@ -49,7 +49,7 @@ class GameFileError(KniffelError):
 
 
 @dataclass
-class Point:
+class Situation:
     """Where a game stands: the card, and within the turn the roll number and dice."""
 
     card: Card
@@ -84,7 +84,7 @@ class Game:
     lang: str | None = None  # the language it is played in ("de"/"en"); None in records from before it was kept
 
     # -- replay ---------------------------------------------------------
-    def point(self) -> Point:
+    def point(self) -> Situation:
         card, roll, dice, kept, kept_dice = Card(self.variant), 0, (), (), ()
         for ev in self.events:
             if "roll" in ev:
@@ -94,7 +94,7 @@ class Game:
             elif "box" in ev:
                 card = card.with_entry(self.variant.box_index(ev["box"]), ev["points"], ev.get("extra", 0))
                 roll, dice, kept, kept_dice = 0, (), (), ()
-        return Point(card, roll, dice, kept, kept_dice)
+        return Situation(card, roll, dice, kept, kept_dice)
 
     @property
     def finished(self) -> bool:
@@ -165,10 +165,10 @@ class Game:
         if p.roll == 0:
             raise RuleError(t("game_roll_first"))
         rules, row_of = entry_rules(self.variant)
-        mask, _, flag = p.card.state
+        mask, _, joker_scored = p.card.state
         r = row_of[tuple(sorted(p.dice))]
-        extra = self.variant.extra_points if flag and rules.joker_roll[r] else 0
-        return [(b, pts, extra) for b, pts in _roll_entries(rules, mask, flag, r)]
+        extra = self.variant.extra_points if joker_scored and rules.joker_roll[r] else 0
+        return [(b, pts, extra) for b, pts in _roll_entries(rules, mask, joker_scored, r)]
 
     def add_box(self, box: int, points: int, extra: int) -> None:
         allowed = self.allowed_entries()
@@ -350,10 +350,10 @@ def _short(x) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _roll_entries(rules, mask, flag, r):
+def _roll_entries(rules, mask, joker_scored, r):
     from .dp import roll_entries
 
-    return roll_entries(rules, mask, flag, r)
+    return roll_entries(rules, mask, joker_scored, r)
 
 
 def decisions(game: Game, advisor: Advisor) -> list[Decision]:

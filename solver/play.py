@@ -30,7 +30,7 @@ from .game import Game, decisions
 from .rules import RuleError
 from .texts import bonus_name, box_name, t, variant_title
 
-TOP = 3
+ALTERNATIVES_SHOWN = 3
 
 
 class Quit(Exception):
@@ -215,7 +215,7 @@ class PlayLoop:
             self.say(t("advice_then", text=text, then=then_text, expected=best.expected_final_score))
         else:
             self.say(t("advice", text=text, expected=best.expected_final_score))
-        for o in options[1:TOP]:
+        for o in options[1:ALTERNATIVES_SHOWN]:
             self.say(
                 t(
                     "advice_or",

@@ -1,7 +1,7 @@
 """Many games of optimal play: score distribution, bonus and joker rates, each box's mean.
 
 The games run turn by turn in lockstep (one driver, simulate(), for both kinds of dice):
-every turn, the games that share a scorecard pattern (mask, flag) are solved
+every turn, the games that share a scorecard pattern (mask, joker_scored) are solved
 together, one column per distinct upper total (dp.simulate_turn; dice told apart:
 dp.play_ordered_turn, by state), so the per-turn work is that of the distinct
 states, not of the games. Each game draws from its own random
@@ -64,12 +64,12 @@ def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, 
     extra = np.zeros(n_games, dtype=np.int64)
     for start in range(0, n_games, BATCH):  # turn by turn in lockstep, a batch of games at a time
         m = min(BATCH, n_games - start)
-        g_mask, g_upper, g_flag, g_extra = (np.zeros(m, dtype=np.int64) for _ in range(4))
+        g_mask, g_upper, g_joker_scored, g_extra = (np.zeros(m, dtype=np.int64) for _ in range(4))
         g_boxes = np.zeros((m, n_boxes), dtype=np.int32)
         rng = _seed_streams(seed, start, m)
         told = 0
         for turn in range(n_boxes):
-            play_turn(g_mask, g_upper, g_flag, g_boxes, g_extra, rng)
+            play_turn(g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng)
             if progress is not None:
                 now = m * (turn + 1) // n_boxes
                 progress(now - told)
@@ -81,13 +81,13 @@ def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, 
 
 def _identical_turns(variant: Variant, values: np.ndarray):
     """One turn of every game of a batch, identical dice: the games that share a scorecard pattern
-    (mask, flag) are solved together, one column per distinct upper total (dp.simulate_turn)."""
+    (mask, joker_scored) are solved together, one column per distinct upper total (dp.simulate_turn)."""
     engine = make_engine(variant)
     ranked_subs = ranked_sub_keeps(engine.lattice)
     cap = variant.upper_cap
 
-    def play_turn(g_mask, g_upper, g_flag, g_boxes, g_extra, rng):
-        group_key = g_mask * 2 + g_flag
+    def play_turn(g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng):
+        group_key = g_mask * 2 + g_joker_scored
         groups, group_of = np.unique(group_key, return_inverse=True)
         state_key = group_of * (cap + 1) + np.minimum(g_upper, cap)
         cols, col_of = np.unique(state_key, return_inverse=True)
@@ -106,7 +106,7 @@ def _identical_turns(variant: Variant, values: np.ndarray):
         tasks = [np.array(x, dtype=np.int64)[order] for x in (task_group, task_lo, task_hi)]
         group_cols = [groups // 2, groups % 2, group_col.astype(np.int64), cols % (cap + 1)]
         players = [games.astype(np.int64), game_col.astype(np.int64)]
-        in_play = [g_mask, g_upper, g_flag, g_boxes, g_extra, rng]
+        in_play = [g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng]
         simulate_turn(*tasks, *group_cols, *players, *in_play, ranked_subs, engine.rules, engine.lattice, values)
 
     return play_turn
@@ -123,9 +123,9 @@ def _ordered_turns(variant: Variant, values: np.ndarray):
     works = [ordered_play_work(engine) for _ in range(numba.get_num_threads())]
     cap = variant.upper_cap
 
-    def play_turn(g_mask, g_upper, g_flag, g_boxes, g_extra, rng):
+    def play_turn(g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng):
         up = np.minimum(g_upper, cap)
-        states, state_of = np.unique((g_mask * 2 + g_flag) * (cap + 1) + up, return_inverse=True)
+        states, state_of = np.unique((g_mask * 2 + g_joker_scored) * (cap + 1) + up, return_inverse=True)
         order = np.argsort(state_of, kind="stable").astype(np.int64)
         ptr = np.searchsorted(state_of[order], np.arange(len(states) + 1)).astype(np.int64)
         n_states = len(states)
@@ -139,7 +139,7 @@ def _ordered_turns(variant: Variant, values: np.ndarray):
             real, np.concatenate([ptr[1:], np.zeros(n_calls * 8 - n_states, np.int64)]).reshape(n_calls, 8), 0
         )
         calls = (padded // (cap + 1) // 2, padded // (cap + 1) % 2, padded % (cap + 1), real.sum(axis=1))
-        games = (g_mask, g_upper, g_flag, g_boxes, g_extra, rng)
+        games = (g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng)
         play_ordered_turn(engine, values, calls, (starts, stops, order), games, works)
 
     return play_turn

@@ -25,7 +25,7 @@ from .cards import Card
 from .distribution import win_alone
 from .errors import KniffelError
 from .files import atomic_write_bytes
-from .game import FORMAT, Game, GameFileError, Point, _is_int, _short, read_record
+from .game import FORMAT, Game, GameFileError, Situation, _is_int, _short, read_record
 from .game import VERSION as ONE_PLAYER_VERSION
 from .presets import PRESETS
 from .rules import Variant
@@ -95,7 +95,7 @@ class TableGame:
     def cards(self) -> list[Card]:
         return [g.point().card for g in self.games]
 
-    def point(self) -> Point:
+    def point(self) -> Situation:
         return self.games[self.current()].point()
 
     @property

@@ -32,7 +32,7 @@ from .errors import KniffelError
 from .rules import Variant
 
 TARGET_FORMAT = 1
-LAYOUT = "compact-v1"  # per (mask, flag): representative upper totals x needs 1..min(N, most still possible)
+LAYOUT = "compact-v1"  # per (mask, joker_scored): representative upper totals x needs 1..min(N, most still possible)
 MAX_SIDECAR_BYTES = 1 << 20
 STORED_DTYPE = np.float64  # the dtype on disk (see the module's doc)
 
@@ -118,8 +118,8 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
     tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
     try:
         _write_synced(tmp_npy, lambda fh: np.save(fh, stored(flat)))
-        masks, flags = layout_order(variant)
-        lengths = layout.length[masks, flags].tolist()
+        masks, jokers_scored = layout_order(variant)
+        lengths = layout.length[masks, jokers_scored].tolist()
         meta = {
             "variant": variant.name,
             "kind": "target",
@@ -182,11 +182,11 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
         flat = np.load(npy, allow_pickle=False, mmap_mode="r")
     except (OSError, ValueError) as exc:
         raise TargetTableError(f"target table {npy} is damaged ({exc}); {fix}") from None
-    masks, flags = layout_order(variant)
+    masks, jokers_scored = layout_order(variant)
     if len(lengths) != len(masks):
         raise TargetTableError(f"target table sidecar {meta_path} does not fit the rules' states; {fix}")
     length = np.zeros(engine.upper.row.shape, dtype=np.int64)
-    length[masks, flags] = lengths
+    length[masks, jokers_scored] = lengths
     layout = target_layout(engine, meta["n_max"], length)
     if flat.ndim != 1 or flat.dtype != STORED_DTYPE or flat.shape[0] != layout.size:
         raise TargetTableError(

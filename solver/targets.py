@@ -121,16 +121,16 @@ def need(table: TargetTable, card: Card, target: int) -> int:
 
 def _lookup(table: TargetTable, card: Card, n: int) -> float:
     lay = table.layout
-    mask, upper, flag = card.state
-    col = int(lay.col[lay.row[mask, flag], upper])
+    mask, upper, joker_scored = card.state
+    col = int(lay.col[lay.row[mask, joker_scored], upper])
     if col < 0:
         raise TargetError(f"the card {card.format()!r} cannot occur under the rules of {table.variant.name}")
     if n <= 0:
         return 1.0
-    ln = int(lay.length[mask, flag])
+    ln = int(lay.length[mask, joker_scored])
     if n > ln:
         return 0.0
-    return float(table.flat[int(lay.offset[mask, flag]) + col * ln + n - 1])
+    return float(table.flat[int(lay.offset[mask, joker_scored]) + col * ln + n - 1])
 
 
 def target_probability(variant: Variant, table: TargetTable, card: Card, target: int) -> float:
@@ -198,8 +198,8 @@ def _rank(options: list[TargetOption]) -> list[TargetOption]:
 
 def target_keep_probabilities(table: TargetTable, card: Card, n: int) -> tuple[np.ndarray, np.ndarray]:
     """P(reaching need n) of every keep (keep-lattice rows): (after roll 2, after roll 1)."""
-    mask, upper, flag = card.state
-    return target_keep_values(table.engine, table.layout, table.flat, mask, upper, flag, n)
+    mask, upper, joker_scored = card.state
+    return target_keep_values(table.engine, table.layout, table.flat, mask, upper, joker_scored, n)
 
 
 def target_options(

@@ -64,19 +64,19 @@ def state_vector(table: TargetTable, card: Card) -> np.ndarray:
     if card.full:
         return np.zeros(0)
     lay = table.layout
-    mask, upper, flag = card.state
-    ln = int(lay.length[mask, flag])
-    col = int(lay.col[lay.row[mask, flag], upper])
+    mask, upper, joker_scored = card.state
+    ln = int(lay.length[mask, joker_scored])
+    col = int(lay.col[lay.row[mask, joker_scored], upper])
     if col < 0:
         raise OpponentError(f"the card {card.format()!r} cannot occur under the rules of {table.variant.name}")
-    start = int(lay.offset[mask, flag]) + col * ln
+    start = int(lay.offset[mask, joker_scored]) + col * ln
     return np.asarray(table.flat[start : start + ln], dtype=np.float64)
 
 
 def turn_vectors(table: TargetTable, card: Card) -> tuple[np.ndarray, np.ndarray]:
     """(after roll 2, after roll 1): (K, L) probabilities of reaching every need, per keep."""
-    mask, upper, flag = card.state
-    return target_keep_vectors(table.engine, table.layout, table.flat, mask, upper, flag)
+    mask, upper, joker_scored = card.state
+    return target_keep_vectors(table.engine, table.layout, table.flat, mask, upper, joker_scored)
 
 
 def win_values(opponent_pmf: np.ndarray, points: int, vectors: np.ndarray) -> np.ndarray:

@@ -51,7 +51,7 @@ def random_situations(v, values, n, seed):
 def as_arrays(sits):
     mask = np.array([c.mask for c, _, _ in sits])
     upper = np.array([c.upper_total for c, _, _ in sits])  # uncapped: the batch call caps
-    joker = np.array([c.flag for c, _, _ in sits])
+    joker = np.array([c.joker_scored for c, _, _ in sits])
     dice = np.array([d for _, d, _ in sits])
     roll = np.array([r for _, _, r in sits])
     return mask, upper, joker, dice, roll
@@ -74,12 +74,12 @@ def test_batch_equals_advisor(solved, name):
         assert (res.codes[i, n:] == -1).all() and np.isnan(res.values[i, n:]).all()
         got = {}
         for code, value in zip(res.codes[i, :n], res.values[i, :n]):
-            key = decode_option(adv.engine, code, card.mask, card.flag, dice)
+            key = decode_option(adv.engine, code, card.mask, card.joker_scored, dice)
             got[key] = value
             jokers += key[0] == "box" and key[3] > 0
         assert got.keys() == want.keys()
         assert max(abs(got[k] - want[k]) for k in got) < 1e-9
-        best = decode_option(adv.engine, res.best_code[i], card.mask, card.flag, dice)
+        best = decode_option(adv.engine, res.best_code[i], card.mask, card.joker_scored, dice)
         top = options[0]
         assert abs(got[best] - (top.expected_final_score - card.points)) < 1e-9
         assert best == (("keep", top.keep) if top.kind == "keep" else ("box", top.box, top.points, top.extra))
@@ -99,18 +99,18 @@ def test_batch_equals_dp_keep_values(solved, name):
     index = {tuple(int(c) for c in row): k for k, row in enumerate(lat.counts)}
     first = int(lat.size_start[v.n_dice])
     for i, (card, dice, roll) in enumerate(sits):
-        mask, up, flag = card.state
+        mask, up, joker_scored = card.state
         counts = tuple(dice.count(f) for f in v.faces)
         if roll == 3:
             r = index[counts] - first
-            extra = v.extra_points if flag and rules.joker_roll[r] else 0
+            extra = v.extra_points if joker_scored and rules.joker_roll[r] else 0
             want = {}
-            for b, pts in dp.roll_entries(rules, mask, flag, r):
+            for b, pts in dp.roll_entries(rules, mask, joker_scored, r):
                 after = card.with_entry(b, pts, extra)
                 _, nu, nf = after.state
                 want[b] = pts + extra + bonus[nu] - bonus[up] + values[after.state]
         else:
-            after_second, after_first = dp.keep_values(adv.engine, values, mask, up, flag)
+            after_second, after_first = dp.keep_values(adv.engine, values, mask, up, joker_scored)
             table = after_first if roll == 1 else after_second
             least = v.min_keep_last_reroll if roll == 2 else 0
             kept = [k for k in product(*(range(c + 1) for c in counts)) if sum(k) >= least]

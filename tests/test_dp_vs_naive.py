@@ -23,10 +23,10 @@ def fast_value(variant, values, filled: dict) -> float:
         mask |= 1 << b
         if variant.boxes[b].is_upper:
             upper += pts
-    flag = 0
+    joker_scored = 0
     if variant.has_flag and filled.get(variant.joker_box, 0) > 0:
-        flag = 1
-    return float(values[mask, min(upper, variant.upper_cap), flag])
+        joker_scored = 1
+    return float(values[mask, min(upper, variant.upper_cap), joker_scored])
 
 
 # Reduced variants: few boxes and dice, each special rule exercised, bonus thresholds moved

@@ -40,11 +40,11 @@ def test_one_column_equals_many_columns(name):
     n_rolls = engine.rules.score.shape[0]
     n_masks, n_up, n_flag = values.shape
     for _ in range(60):
-        mask, up, flag = rng.randrange(n_masks - 1), rng.randrange(n_up), rng.randrange(n_flag)
+        mask, up, joker_scored = rng.randrange(n_masks - 1), rng.randrange(n_up), rng.randrange(n_flag)
         one, two = np.empty((n_rolls, 1)), np.empty((n_rolls, 2))
-        _final_roll_values(mask, flag, np.array([up]), engine.rules, values, one, 0)
-        _final_roll_values(mask, flag, np.array([up, up]), engine.rules, values, two, 0)
-        assert np.array_equal(one[:, 0], two[:, 0]) and np.array_equal(one[:, 0], two[:, 1]), (mask, up, flag)
+        _final_roll_values(mask, joker_scored, np.array([up]), engine.rules, values, one, 0)
+        _final_roll_values(mask, joker_scored, np.array([up, up]), engine.rules, values, two, 0)
+        assert np.array_equal(one[:, 0], two[:, 0]) and np.array_equal(one[:, 0], two[:, 1]), (mask, up, joker_scored)
 
 
 def situations(variant, seed, n):

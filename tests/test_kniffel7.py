@@ -162,10 +162,10 @@ def test_committed_table_is_consistent_with_the_kernel(k7_table):
     checked = 0
     while checked < 3:
         mask = rng.randrange(1, (1 << 14) - 1)
-        flag = 1 if mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5 else 0
-        ups = up.totals(mask, flag)[:2]
-        result = dp.ordered_turn(engine, mask, flag, ups, values)
-        assert np.allclose(result, values[mask, ups, flag], atol=1e-9)
+        joker_scored = 1 if mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5 else 0
+        ups = up.totals(mask, joker_scored)[:2]
+        result = dp.ordered_turn(engine, mask, joker_scored, ups, values)
+        assert np.allclose(result, values[mask, ups, joker_scored], atol=1e-9)
         checked += 1
 
 

@@ -54,7 +54,7 @@ def test_state_counts_are_pruned():
     # no bonus to come; 33..38: five sixes; 39..44: four; 45..50: three; 51..56: two; 57..62: one.
     sixes_free = up.row[(1 << 5) - 1, 0]
     assert up.totals((1 << 5) - 1, 0).tolist() == [0, 33, 39, 45, 51, 57]
-    assert up.canon[sixes_free, [32, 63, 38, 44, 62]].tolist() == [0, 0, 33, 39, 57]
+    assert up.solved_total[sixes_free, [32, 63, 38, 44, 62]].tolist() == [0, 0, 33, 39, 57]
     full_grid = (1 << len(v.boxes)) * (v.upper_cap + 1) * 1.5
     assert dp.count_states(v) == 310654 < full_grid / 2
 

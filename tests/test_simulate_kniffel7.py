@@ -53,11 +53,11 @@ def test_keep_values_are_the_advisors_bit_for_bit(k7):
     values, _, engine, advisor = k7
     n = KNIFFEL7.n_dice
     for card, dice in _situations(values, 6, seed=3):
-        mask, upper, flag = card.state
-        final, after_second, after_first = dp.ordered_keep_values(engine, values, mask, upper, flag)
+        mask, upper, joker_scored = card.state
+        final, after_second, after_first = dp.ordered_keep_values(engine, values, mask, upper, joker_scored)
         codes = [KNIFFEL7.dice[d].index(f) for d, f in enumerate(dice)]
         for roll, table in ((1, after_first), (2, after_second)):
-            choice, vals = dp.ordered_turn_choice(engine, values, mask, upper, flag, dice, roll)
+            choice, vals = dp.ordered_turn_choice(engine, values, mask, upper, joker_scored, dice, roll)
             expected = np.empty(1 << n)
             for bits in range(1 << n):
                 pa = sum((codes[d] if bits >> d & 1 else 6) * 7**d for d in range(n))
@@ -71,11 +71,11 @@ def test_decisions_equal_the_advisors_best_options(k7):
     """Keeps after roll 1 and 2 and the entry after roll 3 on random situations."""
     values, _, engine, advisor = k7
     for card, dice in _situations(values, 12, seed=11):
-        mask, upper, flag = card.state
+        mask, upper, joker_scored = card.state
         for roll in (1, 2):
-            choice, _ = dp.ordered_turn_choice(engine, values, mask, upper, flag, dice, roll)
+            choice, _ = dp.ordered_turn_choice(engine, values, mask, upper, joker_scored, dice, roll)
             assert choice == _bits(_tie_rule_keep(advisor.keep_options(card, dice, roll))), (card.format(), dice)
-        box, _ = dp.ordered_turn_choice(engine, values, mask, upper, flag, dice, 3)
+        box, _ = dp.ordered_turn_choice(engine, values, mask, upper, joker_scored, dice, 3)
         options = advisor.box_options(card, dice)
         best = max(o.expected_final_score for o in options)
         assert box == min(o.box for o in options if o.expected_final_score >= best - TIE), (card.format(), dice)

@@ -23,8 +23,8 @@ def _row_of(engine, faces) -> int:
 
 
 def _check(advisor, engine, values, card, dice, roll):
-    mask, upper, flag = card.state
-    choice = dp.simulated_choice(engine, values, mask, upper, flag, _row_of(engine, dice), roll)
+    mask, upper, joker_scored = card.state
+    choice = dp.simulated_choice(engine, values, mask, upper, joker_scored, _row_of(engine, dice), roll)
     first = advisor.advise(card, dice, roll)[1][0]
     if roll == 3:
         assert choice == first.box, (card.format(), dice, roll)
@@ -43,7 +43,7 @@ def test_tied_keeps_follow_the_tie_rule(solved):
     for b, box in enumerate(KNIFFEL.boxes):
         if box.key != "large_straight":
             card.filled[b] = 0
-    mask, upper, flag = card.state
+    mask, upper, joker_scored = card.state
     for dice, kept in (((1, 2, 3, 4, 6), (1, 2, 3, 4)), ((1, 2, 3, 5, 6), (1, 2, 3, 5))):
         for roll in (1, 2):
             assert tuple(advisor.advise(card, dice, roll)[1][0].keep) == kept

@@ -77,12 +77,12 @@ def test_never_increases_with_need():
     table = build_target_table(variant)
     lay = table.layout
     for mask in range(1 << len(variant.boxes)):
-        for flag in range(lay.length.shape[1]):
-            ln = int(lay.length[mask, flag])
+        for joker_scored in range(lay.length.shape[1]):
+            ln = int(lay.length[mask, joker_scored])
             if ln == 0:
                 continue
-            n_ups = len(table.engine.upper.totals(mask, flag))
-            start = lay.offset[mask, flag]
+            n_ups = len(table.engine.upper.totals(mask, joker_scored))
+            start = lay.offset[mask, joker_scored]
             p = np.asarray(table.flat[start : start + n_ups * ln]).reshape(n_ups, ln)
             assert (np.diff(p, axis=1) <= 1e-15).all() and (p <= 1 + 1e-12).all() and (p >= 0).all()
             assert p[:, -1].max() > 0  # L is the most the item can still score: reachable
@@ -142,7 +142,7 @@ def test_endgame_cards_of_every_preset(name):
     rng = random.Random(PRESET_NAMES.index(name))
     for filled in endgame_cards(variant, rng, 4):
         card = card_of(variant, filled)
-        most = int(table.layout.length[card.mask, card.flag])
+        most = int(table.layout.length[card.mask, card.joker_scored])
         check_card(variant, table, naive, filled, range(1, min(most + 3, table.n_max + 1), max(1, most // 25)))
 
 

@@ -57,7 +57,9 @@ def max_options(lattice: KeepLattice, n_boxes: int) -> int:
 
 
 @njit(cache=True)
-def _box_option_values(mask, up, flag, r, rules, values, opt_move, opt_score, n_opt, codes, vals, pts, i, base):
+def _box_option_values(
+    mask, up, joker_scored, r, rules, values, option_move, option_points, n_option, codes, vals, pts, i, base
+):
     """Roll 3: codes[i, :n], vals[i, :n] (and pts[i, :n], the points entered, when pts has rows) for every
     entry roll r allows; returns (n, column of the best).
 
@@ -66,21 +68,21 @@ def _box_option_values(mask, up, flag, r, rules, values, opt_move, opt_score, n_
     params, bonus_cum = rules.params, rules.bonus_cum
     cap = params[P_CAP]
     free = _free_boxes(mask, n_boxes)
-    _roll_range_options(mask, flag, rules, r, r + 1, opt_move, opt_score, n_opt)
-    n = n_opt[0]
+    _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option)
+    n = n_option[0]
     implicit = n < 0
     if implicit:
         n = free.shape[0]
-    extra = float(params[P_EXTRA]) if flag == 1 and rules.joker_roll[r] else 0.0
+    extra = float(params[P_EXTRA]) if joker_scored == 1 and rules.joker_roll[r] else 0.0
     best, best_v = 0, -np.inf
     for o in range(n):
         if implicit:
             m, s = rules.norm_move[r, free[o]], rules.score[r, free[o]]
         else:
-            m, s = opt_move[0, o], opt_score[0, o]
+            m, s = option_move[0, o], option_points[0, o]
         b = rules.move_box[m]
         nu = min(up + rules.move_inc[m], cap)
-        nf = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+        nf = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
         v = float(s) + (bonus_cum[nu] - bonus_cum[up] + values[mask | (1 << b), nu, nf])
         if extra != 0.0:
             v += extra
@@ -122,13 +124,13 @@ def _pad_row(codes, vals, i, n):
 
 @njit(cache=True)
 def _advise_block(
-    s_lo, s_hi, state_ptr, order, mask, upper, flag, roll_row, roll, rules, lattice, tabs, values, out, base
+    s_lo, s_hi, state_ptr, order, mask, upper, joker_scored, roll_row, roll, rules, lattice, tabs, values, out, base
 ):
     """The situations of states s_lo <= s < s_hi (situations order[state_ptr[s]:state_ptr[s + 1]] share
     state s). The states whose situations need keep values share one lattice array, a column each.
     The best option is the first with the highest base + value (the advisor ranks expected final
     scores, points on the card + value, whose rounding can tie two values 1e-14 apart)."""
-    codes, vals, n_opts, best, pts = out
+    codes, vals, n_options, best, pts = out
     _, size_start, add, sub, _ = lattice
     n_keeps = add.shape[0]
     n_boxes = rules.score.shape[1]
@@ -152,7 +154,7 @@ def _advise_block(
             if c >= 0:
                 i = order[state_ptr[s]]
                 ups[0] = upper[i]
-                _final_roll_values(mask[i], flag[i], ups, rules, values, w[:, c : c + 1], first_roll)
+                _final_roll_values(mask[i], joker_scored[i], ups, rules, values, w[:, c : c + 1], first_roll)
         final = w[first_roll:].copy()
         _keep_means(w, add, size_start)  # keep values after roll 2
         min_keep = rules.params[P_MIN_KEEP]
@@ -171,44 +173,46 @@ def _advise_block(
                     i = order[t]
                     if roll[i] == rl:
                         r = roll_row[i]
-                        n_opts[i], best[i] = _keep_option_values(
+                        n_options[i], best[i] = _keep_option_values(
                             r, w, c, final[r, c], min_keep, n_boxes, tabs, codes, vals, i, base
                         )
-                        _pad_row(codes, vals, i, n_opts[i])
-    opt_move = np.empty((1, n_boxes), dtype=np.int64)
-    opt_score = np.empty((1, n_boxes), dtype=np.int64)
-    n_opt = np.empty(1, dtype=np.int64)
+                        _pad_row(codes, vals, i, n_options[i])
+    option_move = np.empty((1, n_boxes), dtype=np.int64)
+    option_points = np.empty((1, n_boxes), dtype=np.int64)
+    n_option = np.empty(1, dtype=np.int64)
     for t in range(state_ptr[s_lo], state_ptr[s_hi]):
         i = order[t]
         if roll[i] == 3:
-            n_opts[i], best[i] = _box_option_values(
+            n_options[i], best[i] = _box_option_values(
                 mask[i],
                 upper[i],
-                flag[i],
+                joker_scored[i],
                 roll_row[i],
                 rules,
                 values,
-                opt_move,
-                opt_score,
-                n_opt,
+                option_move,
+                option_points,
+                n_option,
                 codes,
                 vals,
                 pts,
                 i,
                 base,
             )
-            _pad_row(codes, vals, i, n_opts[i])
+            _pad_row(codes, vals, i, n_options[i])
 
 
 @njit(cache=True, parallel=True)
-def advise_batch(block_ptr, state_ptr, order, mask, upper, flag, roll_row, roll, rules, lattice, tabs, values, out):
+def advise_batch(
+    block_ptr, state_ptr, order, mask, upper, joker_scored, roll_row, roll, rules, lattice, tabs, values, out
+):
     """Every option of every situation, in parallel over blocks of states.
 
     order lists the situations grouped by state: state s is order[state_ptr[s]:state_ptr[s + 1]], block b
     the states block_ptr[b] .. block_ptr[b + 1] - 1 (a few: their turns run as the columns of one
     keep-lattice array, so the lattice passes are vector loops). upper is capped at the variant's cap;
-    roll_row is the roll's row (its keep index minus the first roll's). out = (codes, vals, n_opts, best,
-    pts): codes/vals (N, M) padded with -1 / NaN, n_opts (N,), best (N,): the column of the best option, the
+    roll_row is the roll's row (its keep index minus the first roll's). out = (codes, vals, n_options, best,
+    pts): codes/vals (N, M) padded with -1 / NaN, n_options (N,), best (N,): the column of the best option, the
     first of the highest value in option order; pts (N, M) the points of box options, or (0, 0): not wanted."""
     for b in prange(block_ptr.shape[0] - 1):
         _advise_block(
@@ -218,7 +222,7 @@ def advise_batch(block_ptr, state_ptr, order, mask, upper, flag, roll_row, roll,
             order,
             mask,
             upper,
-            flag,
+            joker_scored,
             roll_row,
             roll,
             rules,
@@ -237,9 +241,9 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
     rules, lattice, tabs = _unpack(ints, floats)
     ptr = np.arange(2)
     order = np.zeros(1, dtype=np.int64)
-    mask, upper, flag = np.full(1, m), np.full(1, u), np.full(1, f)
+    mask, upper, joker_scored = np.full(1, m), np.full(1, u), np.full(1, f)
     roll_row, roll = np.full(1, r), np.full(1, rl)
-    n_opts = np.empty(1, dtype=np.int64)
+    n_options = np.empty(1, dtype=np.int64)
     best = np.empty(1, dtype=np.int64)
     _advise_block(
         0,
@@ -248,17 +252,17 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
         order,
         mask,
         upper,
-        flag,
+        joker_scored,
         roll_row,
         roll,
         rules,
         lattice,
         tabs,
         values,
-        (codes, vals, n_opts, best, pts),
+        (codes, vals, n_options, best, pts),
         base,
     )
-    return n_opts[0], best[0]
+    return n_options[0], best[0]
 
 
 @njit(cache=True)
@@ -328,9 +332,11 @@ def pack_single(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple
     return np.concatenate(ints), np.concatenate(floats)
 
 
-def advise_one(packed, values, mask, upper, flag, roll_row, roll, codes, vals, pts, base=0.0) -> tuple[int, int]:
+def advise_one(
+    packed, values, mask, upper, joker_scored, roll_row, roll, codes, vals, pts, base=0.0
+) -> tuple[int, int]:
     """One situation into row 0 of codes, vals, pts (1, M) int64, float64, int64: (number of options, column
     of the best: the first of the highest base + value). packed = pack_single(...); upper capped at the
     variant's cap."""
     ints, floats = packed
-    return _advise_one(mask, upper, flag, roll_row, roll, ints, floats, values, codes, vals, pts, float(base))
+    return _advise_one(mask, upper, joker_scored, roll_row, roll, ints, floats, values, codes, vals, pts, float(base))

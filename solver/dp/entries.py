@@ -22,18 +22,18 @@ def _free_boxes(mask, n_boxes):
 
 
 @njit(cache=True)
-def _box_options(mask, flag, rules, opt_move, opt_score, n_opts):
-    """For every final roll r: the entries it may make in state (mask, flag).
+def _box_options(mask, joker_scored, rules, option_move, option_points, n_options):
+    """For every final roll r: the entries it may make in state (mask, joker_scored).
 
-    Fills opt_move[r, :n_opts[r]] and opt_score[r, :n_opts[r]] (the move and
-    the points of each entry); n_opts[r] = -1 stands for the common case, every
+    Fills option_move[r, :n_options[r]] and option_points[r, :n_options[r]] (the move and
+    the points of each entry); n_options[r] = -1 stands for the common case, every
     free box with its normal score (see roll_entries).
     """
-    _roll_range_options(mask, flag, rules, 0, rules.score.shape[0], opt_move, opt_score, n_opts)
+    _roll_range_options(mask, joker_scored, rules, 0, rules.score.shape[0], option_move, option_points, n_options)
 
 
 @njit(cache=True)
-def _roll_range_options(mask, flag, rules, r_lo, r_hi, opt_move, opt_score, n_opts):
+def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, option_points, n_options):
     """_box_options for the final rolls r_lo <= r < r_hi only, into rows r - r_lo. This is the one place
     where the scratching and joker rules act. (A range of rolls in one call: a call per roll costs more
     than its work.)
@@ -52,7 +52,7 @@ def _roll_range_options(mask, flag, rules, r_lo, r_hi, opt_move, opt_score, n_op
         joker = False
         if mode != 0 and joker_roll[r]:
             if mode == 1 or mode == 4 or mode == 5:  # box maximum / fixed score / fits: while the box holds points
-                joker = flag == 1
+                joker = joker_scored == 1
             elif mode == 2:  # forced: whenever the joker box is filled
                 joker = jb_filled
             else:  # free choice: joker box filled and the matching upper box filled (or absent)
@@ -62,60 +62,60 @@ def _roll_range_options(mask, flag, rules, r_lo, r_hi, opt_move, opt_score, n_op
         if joker and mode == 2:
             u = joker_upper[r]
             if u >= 0 and (mask >> u) & 1 == 0:  # the matching upper box must be used
-                opt_move[o, 0] = norm_move[r, u]
-                opt_score[o, 0] = score[r, u]
+                option_move[o, 0] = norm_move[r, u]
+                option_points[o, 0] = score[r, u]
                 n = 1
             else:
                 for b in free[:n_free]:  # else any free lower box
                     if not is_upper[b]:
-                        opt_move[o, n] = joker_move[r, b]
-                        opt_score[o, n] = joker_score[r, b]
+                        option_move[o, n] = joker_move[r, b]
+                        option_points[o, n] = joker_score[r, b]
                         n += 1
                 if n == 0:
                     for b in free[:n_free]:  # else scratch an upper box
-                        opt_move[o, n] = zero_move[b]
-                        opt_score[o, n] = 0
+                        option_move[o, n] = zero_move[b]
+                        option_points[o, n] = 0
                         n += 1
-            n_opts[o] = n
+            n_options[o] = n
             continue
         if not joker and not restricted:
-            n_opts[o] = -1  # the common case, left implicit: every free box, normal score
+            n_options[o] = -1  # the common case, left implicit: every free box, normal score
             continue
         any_fit = False
         for b in free[:n_free]:
             if joker:
-                opt_move[o, n] = joker_move[r, b]
-                opt_score[o, n] = joker_score[r, b]
+                option_move[o, n] = joker_move[r, b]
+                option_points[o, n] = joker_score[r, b]
             else:
-                opt_move[o, n] = norm_move[r, b]
-                opt_score[o, n] = score[r, b]
-            any_fit = any_fit or opt_score[o, n] > 0
+                option_move[o, n] = norm_move[r, b]
+                option_points[o, n] = score[r, b]
+            any_fit = any_fit or option_points[o, n] > 0
             n += 1
         if restricted and any_fit:
             kept = 0
             for i in range(n):  # a box may only be scratched when nothing fits
-                if opt_score[o, i] > 0:
-                    opt_move[o, kept] = opt_move[o, i]
-                    opt_score[o, kept] = opt_score[o, i]
+                if option_points[o, i] > 0:
+                    option_move[o, kept] = option_move[o, i]
+                    option_points[o, kept] = option_points[o, i]
                     kept += 1
             n = kept
-        n_opts[o] = n
+        n_options[o] = n
 
 
-def roll_entries(rules: Rules, mask: int, flag: int, r: int) -> list[tuple[int, int]]:
-    """(box, points) of every entry final roll r may make in state (mask, flag)."""
+def roll_entries(rules: Rules, mask: int, joker_scored: int, r: int) -> list[tuple[int, int]]:
+    """(box, points) of every entry final roll r may make in state (mask, joker_scored)."""
     n_rolls, n_boxes = rules.score.shape
     moves = np.empty((n_rolls, n_boxes), dtype=np.int64)
     points = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, moves, points, n_opts)
-    if n_opts[r] < 0:
+    n_options = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, joker_scored, rules, moves, points, n_options)
+    if n_options[r] < 0:
         return [(b, int(rules.score[r, b])) for b in range(n_boxes) if not mask >> b & 1]
-    return [(int(rules.move_box[moves[r, i]]), int(points[r, i])) for i in range(n_opts[r])]
+    return [(int(rules.move_box[moves[r, i]]), int(points[r, i])) for i in range(n_options[r])]
 
 
 @njit(cache=True)
-def _move_values(mask, flag, ups, rules, values, vecs):
+def _move_values(mask, joker_scored, ups, rules, values, vecs):
     """vecs[m, j]: bonus crossed + value of the next state of move m from upper total ups[j] (moves
     into free boxes only; the rest is left untouched)."""
     cap = rules.params[P_CAP]
@@ -125,14 +125,14 @@ def _move_values(mask, flag, ups, rules, values, vecs):
         if (mask >> b) & 1 == 0:
             nmask = mask | (1 << b)
             inc = rules.move_inc[m]
-            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+            next_joker_scored = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
             for j in range(ups.shape[0]):
                 nu = min(ups[j] + inc, cap)
-                vecs[m, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, nflag]
+                vecs[m, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, next_joker_scored]
 
 
 @njit(cache=True)
-def _final_roll_values(mask, flag, ups, rules, values, out, first):
+def _final_roll_values(mask, joker_scored, ups, rules, values, out, first):
     """out[first + r, j]: best value of ending the turn with roll r at upper total ups[j].
 
     Value = box score + extra points + bonus crossed + value of the next state.
@@ -143,38 +143,38 @@ def _final_roll_values(mask, flag, ups, rules, values, out, first):
     params = rules.params
     nj = ups.shape[0]
     vecs = np.empty((rules.move_box.shape[0], nj))
-    _move_values(mask, flag, ups, rules, values, vecs)
+    _move_values(mask, joker_scored, ups, rules, values, vecs)
     free = _free_boxes(mask, n_boxes)
     n_free = free.shape[0]
     if nj == 1:  # one column (advice, one state at a time)
-        _final_roll_values_one(mask, flag, rules, vecs, out, first, free)
+        _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free)
         return
-    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_options = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
     extra = float(params[P_EXTRA])
     for r in range(n_rolls):
         row = first + r
         for j in range(nj):
             out[row, j] = -np.inf
-        implicit = n_opts[r] < 0
-        for i in range(n_free if implicit else n_opts[r]):
+        implicit = n_options[r] < 0
+        for i in range(n_free if implicit else n_options[r]):
             if implicit:
                 k = rules.norm_move[r, free[i]]
                 s = float(rules.score[r, free[i]])
             else:
-                k = opt_move[r, i]
-                s = float(opt_score[r, i])
+                k = option_move[r, i]
+                s = float(option_points[r, i])
             for j in range(nj):
                 out[row, j] = max(out[row, j], s + vecs[k, j])
-        if flag == 1 and rules.joker_roll[r]:
+        if joker_scored == 1 and rules.joker_roll[r]:
             for j in range(nj):
                 out[row, j] += extra
 
 
 @njit(cache=True)
-def _final_roll_values_one(mask, flag, rules, vecs, out, first, free):
+def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
     """_final_roll_values for one upper total (vecs has one column): the same sums and maxima, without
     listing every roll's entries (that listing cost twice the sums). A roll that is not a joker roll may
     make every free box with its normal score, or under restricted scratching every free box it fits
@@ -197,18 +197,18 @@ def _final_roll_values_one(mask, flag, rules, vecs, out, first, free):
                 fit = max(fit, v)
         out[first + r, 0] = fit if restricted and fit > -np.inf else best
     if params[P_JOKER] != 0:
-        opt_move = np.empty((1, n_boxes), dtype=np.int64)
-        opt_score = np.empty((1, n_boxes), dtype=np.int64)
-        n_opt = np.empty(1, dtype=np.int64)
+        option_move = np.empty((1, n_boxes), dtype=np.int64)
+        option_points = np.empty((1, n_boxes), dtype=np.int64)
+        n_option = np.empty(1, dtype=np.int64)
         for r in range(n_rolls):
             if joker_roll[r]:
-                _roll_range_options(mask, flag, rules, r, r + 1, opt_move, opt_score, n_opt)
-                if n_opt[0] >= 0:  # else the implicit case: every free box, normal score (as above)
+                _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option)
+                if n_option[0] >= 0:  # else the implicit case: every free box, normal score (as above)
                     best = -np.inf
-                    for i in range(n_opt[0]):
-                        best = max(best, float(opt_score[0, i]) + vecs[opt_move[0, i], 0])
+                    for i in range(n_option[0]):
+                        best = max(best, float(option_points[0, i]) + vecs[option_move[0, i], 0])
                     out[first + r, 0] = best
-    if flag == 1:
+    if joker_scored == 1:
         extra = float(params[P_EXTRA])
         for r in range(n_rolls):
             if joker_roll[r]:
@@ -216,34 +216,36 @@ def _final_roll_values_one(mask, flag, rules, vecs, out, first, free):
 
 
 @njit(cache=True)
-def _entry_value(o, r, mask, flag, up, rules, values, opt_move, opt_score, implicit):
+def _entry_value(o, r, mask, joker_scored, up, rules, values, option_move, option_points, implicit):
     """(value, box, points, next flag) of option o of final roll r at capped upper total up (value
     -inf where o is a filled box of the implicit list)."""
     if implicit:
         if (mask >> o) & 1:
-            return -np.inf, o, 0, flag
+            return -np.inf, o, 0, joker_scored
         m, s = rules.norm_move[r, o], rules.score[r, o]
     else:
-        m, s = opt_move[r, o], opt_score[r, o]
+        m, s = option_move[r, o], option_points[r, o]
     cap = rules.params[P_CAP]
     nu = min(up + rules.move_inc[m], cap)
-    nf = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
+    nf = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
     v = s + rules.bonus_cum[nu] - rules.bonus_cum[up] + values[mask | (1 << rules.move_box[m]), nu, nf]
     return v, rules.move_box[m], s, nf
 
 
 @njit(cache=True)
-def _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, tie):
+def _pick_entry(r, mask, joker_scored, up, rules, values, option_move, option_points, n_options, tie):
     """(box, points, next flag) of final roll r (multiset row) at capped upper total up: the best entry,
     the lowest box among those within tie of the best (options come in box order). Two passes that
     compute the same values: no buffer per call (this runs once per game and turn)."""
-    implicit = n_opts[r] < 0
-    n = rules.score.shape[1] if implicit else n_opts[r]
+    implicit = n_options[r] < 0
+    n = rules.score.shape[1] if implicit else n_options[r]
     best = -np.inf
     for o in range(n):
-        best = max(best, _entry_value(o, r, mask, flag, up, rules, values, opt_move, opt_score, implicit)[0])
+        best = max(
+            best, _entry_value(o, r, mask, joker_scored, up, rules, values, option_move, option_points, implicit)[0]
+        )
     for o in range(n):
-        v, box, s, nf = _entry_value(o, r, mask, flag, up, rules, values, opt_move, opt_score, implicit)
+        v, box, s, nf = _entry_value(o, r, mask, joker_scored, up, rules, values, option_move, option_points, implicit)
         if v >= best - tie:
             return box, s, nf
-    return -1, 0, flag
+    return -1, 0, joker_scored

@@ -1,7 +1,7 @@
 """The forward pass: the exact final-score distribution of the advisor's play (identical dice).
 
 Probability mass lives on (state, points so far): one points vector per reached state, layer by
-layer in the number of filled boxes, only two layers alive. Per (mask, flag) item the turn's policy
+layer in the number of filled boxes, only two layers alive. Per (mask, joker_scored) item the turn's policy
 comes from the value table through the turn kernel's own pieces (_final_roll_values, _keep_means,
 _best_sub_keeps); the roll-1 distribution is pushed through the chosen keeps (the reverse of a keep
 mean: a keep's mass spreads over one more die at a time) to the probability of each final roll, and
@@ -37,7 +37,7 @@ class Layer(NamedTuple):
 
     mask: np.ndarray  # (S,) int64
     upper: np.ndarray  # (S,) int64 (capped)
-    flag: np.ndarray  # (S,) int64
+    joker_scored: np.ndarray  # (S,) int64
     lo: np.ndarray  # (S,) int64: points so far of the vector's first entry
     ptr: np.ndarray  # (S + 1,) int64: vector of state i is data[ptr[i]:ptr[i + 1]]
     data: np.ndarray  # float64 probabilities
@@ -130,8 +130,8 @@ def _push(r_prob, chosen, lattice, stop, mass):
 
 
 @njit(cache=True)
-def _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points):
-    """The advisor's policy of one turn of (mask, flag) at upper totals ups, for every roll r and column
+def _turn_policy(mask, joker_scored, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points):
+    """The advisor's policy of one turn of (mask, joker_scored) at upper totals ups, for every roll r and column
     j: keep1/keep2[r, j] the keep after roll 1/2 (first_roll + r = stop); entry_move/entry_points[r, j]
     the entry of final roll r (points include extra points). Returns the final-roll values (R, nj)."""
     _, size_start, add, sub, _ = lattice
@@ -142,7 +142,7 @@ def _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, en
     min_keep = params[P_MIN_KEEP]
     # the turn's values, computed as the solver and advisor compute them
     w = np.empty((add.shape[0], nj))
-    _final_roll_values(mask, flag, ups, rules, values, w, first_roll)
+    _final_roll_values(mask, joker_scored, ups, rules, values, w, first_roll)
     final = w[first_roll:].copy()
     _keep_means(w, add, size_start)
     w2 = w.copy()  # keeps after roll 2; roll rows: final-roll values (stop)
@@ -154,25 +154,25 @@ def _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, en
     _best_sub_keeps(w, sub, size_start, 0)
     _choose_keeps(w1, w[first_roll:], subs, 0, keep1)
     # entries: the lowest box among the best
-    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_options = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
     vecs = np.empty((rules.move_box.shape[0], nj))
-    _move_values(mask, flag, ups, rules, values, vecs)
+    _move_values(mask, joker_scored, ups, rules, values, vecs)
     vecs_t = vecs.T.copy()
     free = _free_boxes(mask, n_boxes)
     extra = params[P_EXTRA]
     for j in range(nj):
         for r in range(n_rolls):
-            joker_extra = extra if flag == 1 and rules.joker_roll[r] else 0
+            joker_extra = extra if joker_scored == 1 and rules.joker_roll[r] else 0
             limit = final[r, j] - joker_extra - TIE
-            implicit = n_opts[r] < 0
-            for i in range(free.shape[0] if implicit else n_opts[r]):  # box order: the first is the lowest
+            implicit = n_options[r] < 0
+            for i in range(free.shape[0] if implicit else n_options[r]):  # box order: the first is the lowest
                 if implicit:
                     m, s = rules.norm_move[r, free[i]], rules.score[r, free[i]]
                 else:
-                    m, s = opt_move[r, i], opt_score[r, i]
+                    m, s = option_move[r, i], option_points[r, i]
                 if s + vecs_t[j, m] >= limit:
                     entry_move[r, j], entry_points[r, j] = m, s + joker_extra
                     break
@@ -180,33 +180,46 @@ def _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, en
 
 
 @njit(cache=True)
-def _policy(mask, flag, ups, rules, lattice, values, subs):
+def _policy(mask, joker_scored, ups, rules, lattice, values, subs):
     """(keep1, keep2, entry_move, entry_points) of one turn at upper totals ups: _turn_policy's tables."""
     shape = (rules.score.shape[0], ups.shape[0])
     keep1, keep2 = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
     entry_move, entry_points = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
-    _turn_policy(mask, flag, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points)
+    _turn_policy(mask, joker_scored, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points)
     return keep1, keep2, entry_move, entry_points
 
 
 @njit(cache=True)
-def _next_state(mask, flag, up, m, rules):
+def _next_state(mask, joker_scored, up, m, rules):
     """(mask, flag, capped upper total) after move m from (mask, flag, up), and the bonus it earns."""
     nu = min(up + rules.move_inc[m], rules.params[P_CAP])
-    nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
-    return mask | (1 << rules.move_box[m]), nflag, nu, rules.bonus_cum[nu] - rules.bonus_cum[up]
+    next_joker_scored = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
+    return mask | (1 << rules.move_box[m]), next_joker_scored, nu, rules.bonus_cum[nu] - rules.bonus_cum[up]
 
 
 @njit(cache=True)
 def _item_groups(
-    mask, flag, ups, rules, lattice, values, subs, up_row, canon, key_base, out_key, out_shift, out_prob, out_n
+    mask,
+    joker_scored,
+    ups,
+    rules,
+    lattice,
+    values,
+    subs,
+    up_row,
+    solved_total,
+    key_base,
+    out_key,
+    out_shift,
+    out_prob,
+    out_n,
 ):
-    """The policy of item (mask, flag) at upper totals ups and the entry groups it leads to.
+    """The policy of item (mask, joker_scored) at upper totals ups and the entry groups it leads to.
 
     For column j: out_key[j, g] (next state's key), out_shift[j, g] (points gained), out_prob[j, g]
-    for g < out_n[j]. key_base: the key of (mask | bit, flag', upper') is
-    ((mask | bit) * key_base[0] + flag') * key_base[1] + upper', where upper' is the representative
-    canon[up_row[mask | bit, flag'], u'] of the new total u' (UpperStates): totals that share one
+    for g < out_n[j]. key_base: the key of (mask | bit, joker_scored', upper') is
+    ((mask | bit) * key_base[0] + joker_scored') * key_base[1] + upper', where upper' is the representative
+    solved_total[up_row[mask | bit, joker_scored'], u'] of the new total u' (UpperStates): totals that share one
     future share the table's values, hence the policy, the points and every later total's class,
     so their mass is merged into one state (a third fewer states).
     """
@@ -214,7 +227,7 @@ def _item_groups(
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
     nj = ups.shape[0]
-    keep1, keep2, entry_move, entry_points = _policy(mask, flag, ups, rules, lattice, values, subs)
+    keep1, keep2, entry_move, entry_points = _policy(mask, joker_scored, ups, rules, lattice, values, subs)
     # mass: roll 1, keep, roll 2, keep, roll 3
     stop = np.zeros((n_rolls, nj))
     mass = np.empty((add.shape[0], nj))
@@ -247,8 +260,10 @@ def _item_groups(
         for g in range(n_touched):
             key = touched[g]
             m, s = key // n_pts, key % n_pts
-            nmask, nflag, nu, bonus = _next_state(mask, flag, ups[j], m, rules)
-            out_key[j, g] = (nmask * key_base[0] + nflag) * key_base[1] + canon[up_row[nmask, nflag], nu]
+            nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, ups[j], m, rules)
+            out_key[j, g] = (nmask * key_base[0] + next_joker_scored) * key_base[1] + solved_total[
+                up_row[nmask, next_joker_scored], nu
+            ]
             out_shift[j, g] = s + np.int64(bonus)
             out_prob[j, g] = acc[key]
             acc[key] = 0.0
@@ -257,23 +272,38 @@ def _item_groups(
 
 @njit(cache=True, parallel=True)
 def _layer_groups(
-    items, masks, flags, uppers, rules, lattice, values, subs, up_row, canon, key_base, col0, gk, gs, gp, gn
+    items,
+    masks,
+    jokers_scored,
+    uppers,
+    rules,
+    lattice,
+    values,
+    subs,
+    up_row,
+    solved_total,
+    key_base,
+    col0,
+    gk,
+    gs,
+    gp,
+    gn,
 ):
-    """_item_groups for every item of a block (items = runs of states sharing (mask, flag)); state i's
+    """_item_groups for every item of a block (items = runs of states sharing (mask, joker_scored)); state i's
     groups land in row i - col0 of gk/gs/gp/gn. (No tuples in the parallel loop: Numba cannot pass them.)"""
     for t in prange(items.shape[0] - 1):
         a, b = items[t], items[t + 1]
         c, d = a - col0, b - col0
         _item_groups(
             masks[a],
-            flags[a],
+            jokers_scored[a],
             uppers[a:b],
             rules,
             lattice,
             values,
             subs,
             up_row,
-            canon,
+            solved_total,
             key_base,
             gk[c:d],
             gs[c:d],
@@ -367,13 +397,13 @@ def _bounds(order, start, src, shift, lo, ptr):
     return new_lo, new_len
 
 
-def start_layer(mask: int, upper: int, flag: int, points: int) -> Layer:
+def start_layer(mask: int, upper: int, joker_scored: int, points: int) -> Layer:
     """The layer of one card: all mass on (its state, its points)."""
 
     def one(x):
         return np.array([x], dtype=np.int64)
 
-    return Layer(one(mask), one(upper), one(flag), one(points), np.array([0, 1], dtype=np.int64), np.ones(1))
+    return Layer(one(mask), one(upper), one(joker_scored), one(points), np.array([0, 1], dtype=np.int64), np.ones(1))
 
 
 def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.ndarray) -> Layer:
@@ -384,9 +414,9 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
     rules, lattice = engine.rules, engine.lattice
     n_flags = values.shape[2]
     key_base = np.array([n_flags, values.shape[1]], dtype=np.int64)
-    tables = (rules, lattice, values, subs, engine.upper.row, engine.upper.canon, key_base)
-    # items: runs of equal (mask, flag); the layer is sorted by (mask, flag, upper)
-    change = np.flatnonzero((np.diff(layer.mask) != 0) | (np.diff(layer.flag) != 0)) + 1
+    tables = (rules, lattice, values, subs, engine.upper.row, engine.upper.solved_total, key_base)
+    # items: runs of equal (mask, joker_scored); the layer is sorted by (mask, flag, upper)
+    change = np.flatnonzero((np.diff(layer.mask) != 0) | (np.diff(layer.joker_scored) != 0)) + 1
     item_start = np.concatenate([[0], change, [layer.mask.shape[0]]]).astype(np.int64)
     n_rolls = rules.score.shape[0]
     keys: list[np.ndarray] = []
@@ -404,7 +434,9 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
         gp = np.empty((cols, n_rolls))
         gn = np.empty(cols, dtype=np.int64)
         with numba.parallel_chunksize(ITEMS_PER_TASK):  # items differ in size: threads take a few at a time
-            _layer_groups(item_start[i0 : i1 + 1], layer.mask, layer.flag, layer.upper, *tables, col0, gk, gs, gp, gn)
+            _layer_groups(
+                item_start[i0 : i1 + 1], layer.mask, layer.joker_scored, layer.upper, *tables, col0, gk, gs, gp, gn
+            )
         for out, part in zip((keys, shifts, probs, srcs), _compact(gk, gs, gp, gn, col0)):
             out.append(part)
         i0 = i1
@@ -421,13 +453,15 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
     return Layer(rest // n_flags, upper, rest % n_flags, new_lo, new_ptr, new_data)
 
 
-def forward_pmf(engine, values: np.ndarray, mask: int, upper: int, flag: int, points: int, progress=None) -> np.ndarray:
-    """P(final score = s) for s = 0 ... max, from the card (mask, upper, flag) with `points` on it
+def forward_pmf(
+    engine, values: np.ndarray, mask: int, upper: int, joker_scored: int, points: int, progress=None
+) -> np.ndarray:
+    """P(final score = s) for s = 0 ... max, from the card (mask, upper, joker_scored) with `points` on it
     at the start of a turn, every later decision the advisor's (the tie rule above)."""
     if engine.lattice is None:
         raise ValueError("the forward pass is for identical dice")
     n_boxes = len(engine.variant.boxes)
-    layer = start_layer(mask, upper, flag, points)
+    layer = start_layer(mask, upper, joker_scored, points)
     slot = np.full(values.shape[0] * values.shape[1] * values.shape[2], -1, dtype=np.int64)
     subs = ranked_sub_keeps(engine.lattice)
     for _ in range(bin(mask).count("1"), n_boxes):

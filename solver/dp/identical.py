@@ -92,14 +92,14 @@ def _start_of_turn(by_keep, rules, lattice, result):
 
 
 @njit(cache=True, parallel=True)
-def _solve_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, values):
-    """Solve every (mask, flag) work item of one layer; items write disjoint slots."""
+def _solve_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, lattice, values):
+    """Solve every (mask, joker_scored) work item of one layer; items write disjoint slots."""
     n_keeps = lattice.add.shape[0]
     first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
     for i in prange(masks.shape[0]):
         mask = masks[i]
-        flag = flags[i]
-        u = upper_row[mask, flag]
+        joker_scored = jokers_scored[i]
+        u = upper_row[mask, joker_scored]
         n_ups = ups_ptr[u + 1] - ups_ptr[u]
         # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
         ups = np.empty((n_ups + PAD - 1) // PAD * PAD, dtype=np.int64)
@@ -107,10 +107,10 @@ def _solve_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, val
         ups[n_ups:] = ups[n_ups - 1]
         by_keep = np.empty((n_keeps, ups.shape[0]))
         result = np.empty(ups.shape[0])
-        _final_roll_values(mask, flag, ups, rules, values, by_keep, first_roll)
+        _final_roll_values(mask, joker_scored, ups, rules, values, by_keep, first_roll)
         _start_of_turn(by_keep, rules, lattice, result)
         for j in range(n_ups):
-            values[mask, ups[j], flag] = result[j]
+            values[mask, ups[j], joker_scored] = result[j]
 
 
 def keep_values(engine, values, mask: int, upper: int, joker_held: int) -> tuple[np.ndarray, np.ndarray]:

@@ -19,19 +19,21 @@ from .states import layer_items
 
 
 @njit(cache=True)
-def _turn_moments(mask, flag, ups, rules, lattice, values, m2, subs, out2, out1):
+def _turn_moments(mask, joker_scored, ups, rules, lattice, values, m2, subs, out2, out1):
     """Second moments of one turn at upper totals ups: out2 (K, nj) keeps after roll 2, out1 keeps
     after roll 1 (roll rows of both: after the final roll = stop). Returns M2 at the turn's start."""
     _, size_start, add, _, roll_prob = lattice
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
     nj = ups.shape[0]
-    keep1, keep2, move, points = _policy(mask, flag, ups, rules, lattice, values, subs)
+    keep1, keep2, move, points = _policy(mask, joker_scored, ups, rules, lattice, values, subs)
     for r in range(n_rolls):
         for j in range(nj):
-            nmask, nflag, nu, bonus = _next_state(mask, flag, ups[j], move[r, j], rules)
+            nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, ups[j], move[r, j], rules)
             d = points[r, j] + bonus
-            out2[first_roll + r, j] = d * d + 2.0 * d * values[nmask, nu, nflag] + m2[nmask, nu, nflag]
+            out2[first_roll + r, j] = (
+                d * d + 2.0 * d * values[nmask, nu, next_joker_scored] + m2[nmask, nu, next_joker_scored]
+            )
     _keep_means(out2, add, size_start)
     out1[:] = out2
     for r in range(n_rolls):  # roll 2: the second moment of the chosen keep
@@ -47,17 +49,17 @@ def _turn_moments(mask, flag, ups, rules, lattice, values, m2, subs, out2, out1)
 
 
 @njit(cache=True, parallel=True)
-def _moments_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, values, subs, m2):
+def _moments_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, lattice, values, subs, m2):
     n_keeps = lattice.add.shape[0]
     for i in prange(masks.shape[0]):
-        mask, flag = masks[i], flags[i]
-        u = upper_row[mask, flag]
+        mask, joker_scored = masks[i], jokers_scored[i]
+        u = upper_row[mask, joker_scored]
         ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]]
         out2 = np.empty((n_keeps, ups.shape[0]))
         out1 = np.empty((n_keeps, ups.shape[0]))
-        result = _turn_moments(mask, flag, ups, rules, lattice, values, m2, subs, out2, out1)
+        result = _turn_moments(mask, joker_scored, ups, rules, lattice, values, m2, subs, out2, out1)
         for j in range(ups.shape[0]):
-            m2[mask, ups[j], flag] = result[j]
+            m2[mask, ups[j], joker_scored] = result[j]
 
 
 def moments_table(engine, values: np.ndarray) -> np.ndarray:
@@ -68,17 +70,19 @@ def moments_table(engine, values: np.ndarray) -> np.ndarray:
     m2 = np.full(values.shape, np.nan)
     m2[(1 << len(variant.boxes)) - 1] = 0.0
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
-        masks, flags = layer_items(variant, n_filled)
-        _moments_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values, subs, m2)
-        _fill_equivalent(masks, flags, up.row, up.canon, m2)
+        masks, jokers_scored = layer_items(variant, n_filled)
+        _moments_layer(
+            masks, jokers_scored, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values, subs, m2
+        )
+        _fill_equivalent(masks, jokers_scored, up.row, up.solved_total, m2)
     return m2
 
 
-def turn_moments(engine, values, m2, mask: int, upper: int, flag: int) -> tuple[np.ndarray, np.ndarray]:
+def turn_moments(engine, values, m2, mask: int, upper: int, joker_scored: int) -> tuple[np.ndarray, np.ndarray]:
     """Second moments of every keep of one turn (after roll 2, after roll 1), indexed like keep_values:
     a keep of every die means stopping."""
     k = engine.lattice.add.shape[0]
     out2, out1 = np.empty((k, 1)), np.empty((k, 1))
     subs = ranked_sub_keeps(engine.lattice)
-    _turn_moments(mask, flag, np.array([upper]), engine.rules, engine.lattice, values, m2, subs, out2, out1)
+    _turn_moments(mask, joker_scored, np.array([upper]), engine.rules, engine.lattice, values, m2, subs, out2, out1)
     return out2[:, 0], out1[:, 0]

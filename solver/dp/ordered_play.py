@@ -160,11 +160,13 @@ def _roll_dice(rng, g, codes, bits):
 
 
 @njit(cache=True)
-def _play_turn(g, j, mask, flag, up, kept, rolls, zero_chain, bufs, codes, rules, ordered, values, prefs, opts, games):
+def _play_turn(
+    g, j, mask, joker_scored, up, kept, rolls, zero_chain, bufs, codes, rules, ordered, values, prefs, opts, games
+):
     """One turn of game g (its state: column j of the call): roll, keep, roll, keep, roll, enter.
     rolls = (by_high, its high rows) of the call."""
-    g_mask, g_upper, g_flag, g_boxes, g_extra, rng = games
-    opt_move, opt_score, n_opts = opts
+    g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng = games
+    option_move, option_points, n_options = opts
     level_a, level_b, vals = bufs
     everything = vals.shape[0] - 1
     _roll_dice(rng, g, codes, 0)
@@ -178,22 +180,24 @@ def _play_turn(g, j, mask, flag, up, kept, rolls, zero_chain, bufs, codes, rules
         if bits != everything:
             _roll_dice(rng, g, codes, bits)
     r = ordered.base_ms[_compact_of(codes, everything, ordered)]
-    box, points, next_flag = _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)
+    box, points, next_flag = _pick_entry(
+        r, mask, joker_scored, up, rules, values, option_move, option_points, n_options, TIE
+    )
     g_boxes[g, box] = points
     g_mask[g] = mask | (1 << box)
     if rules.is_upper[box]:
         g_upper[g] += points
-    if flag == 1 and rules.joker_roll[r]:
+    if joker_scored == 1 and rules.joker_roll[r]:
         g_extra[g] += 1
-    g_flag[g] = next_flag
+    g_joker_scored[g] = next_flag
 
 
 @njit(cache=True, nogil=True)
-def _play_call(masks, flags, ups, n_real, state_games, rules, ordered, values, prefs, work, games):
+def _play_call(masks, jokers_scored, ups, n_real, state_games, rules, ordered, values, prefs, work, games):
     """One turn of every game in the call's states: state j (j < n_real) of the call is (masks[j],
     ups[j], flags[j]), its games state_games[j][0] .. (a slice of the game order: start, stop, order)."""
     starts, stops, order = state_games
-    kept = _rolls_after_second(masks, flags, ups, rules, ordered, values, work)
+    kept = _rolls_after_second(masks, jokers_scored, ups, rules, ordered, values, work)
     n_dice = ordered.low.n + ordered.high.n
     h_rows = _high_rows(ordered)
     chain8, zero_chain, level_a, level_b = work[3], work[4], work[5], work[6]
@@ -207,31 +211,31 @@ def _play_call(masks, flags, ups, n_real, state_games, rules, ordered, values, p
         np.empty(n_rolls, dtype=np.int64),
     )
     for j in range(n_real):
-        if j == 0 or masks[j] != masks[j - 1] or flags[j] != flags[j - 1]:
-            _box_options(masks[j], flags[j], rules, opts[0], opts[1], opts[2])
+        if j == 0 or masks[j] != masks[j - 1] or jokers_scored[j] != jokers_scored[j - 1]:
+            _box_options(masks[j], jokers_scored[j], rules, opts[0], opts[1], opts[2])
         for i in range(starts[j], stops[j]):
             _play_turn(
-                order[i], j, masks[j], flags[j], ups[j], kept, (work[2], h_rows), zero_chain[j], bufs, codes,
+                order[i], j, masks[j], jokers_scored[j], ups[j], kept, (work[2], h_rows), zero_chain[j], bufs, codes,
                 rules, ordered, values, prefs, opts, games,
             )  # fmt: skip
 
 
 @njit(cache=True)
-def _turn_choices(mask, flag, up, rules, ordered, values, prefs, work, codes, roll, vals):
+def _turn_choices(mask, joker_scored, up, rules, ordered, values, prefs, work, codes, roll, vals):
     """What the play kernels decide for one state and one roll: fills vals (keep values by kept bits
     after roll 1 or 2; entry values are not kept) and returns the chosen bits, or after roll 3 the box."""
-    masks, flags, ups = np.full(8, mask), np.full(8, flag), np.full(8, up)
-    kept = _rolls_after_second(masks, flags, ups, rules, ordered, values, work)
+    masks, jokers_scored, ups = np.full(8, mask), np.full(8, joker_scored), np.full(8, up)
+    kept = _rolls_after_second(masks, jokers_scored, ups, rules, ordered, values, work)
     n_dice = codes.shape[0]
     everything = (1 << n_dice) - 1
     if roll == 3:
         n_rolls, n_boxes = rules.score.shape
-        opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        n_opts = np.empty(n_rolls, dtype=np.int64)
-        _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+        option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        n_options = np.empty(n_rolls, dtype=np.int64)
+        _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
         r = ordered.base_ms[_compact_of(codes, everything, ordered)]
-        return _pick_entry(r, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)[0]
+        return _pick_entry(r, mask, joker_scored, up, rules, values, option_move, option_points, n_options, TIE)[0]
     if roll == 1:
         h_rows = _high_rows(ordered)
         _zero_chains(work[2], 1, h_rows, ordered.low.faces.shape[0], work[3], work[4])
@@ -262,7 +266,7 @@ def keep_preferences(n_dice: int) -> np.ndarray:
 
 
 def ordered_turn_choice(
-    engine: Engine, values: np.ndarray, mask: int, upper: int, flag: int, dice, roll: int
+    engine: Engine, values: np.ndarray, mask: int, upper: int, joker_scored: int, dice, roll: int
 ) -> tuple[int, np.ndarray]:
     """The simulation's decision for one situation, dice told apart: after roll 1 or 2 (the kept dice
     as bits, die d = bit d; all = stop, and the value of every choice by bits), after roll 3 (the box,
@@ -274,7 +278,7 @@ def ordered_turn_choice(
     up = min(upper, variant.upper_cap)
     prefs = keep_preferences(variant.n_dice)
     work = ordered_play_work(engine)
-    choice = _turn_choices(mask, flag, up, engine.rules, ordered, values, prefs, work, codes, roll, vals)
+    choice = _turn_choices(mask, joker_scored, up, engine.rules, ordered, values, prefs, work, codes, roll, vals)
     return int(choice), (vals if roll in (1, 2) else np.empty(0))
 
 
@@ -283,12 +287,12 @@ def play_ordered_turn(engine: Engine, values, calls, state_games, games, works) 
     kernel releases the GIL), each with its own work arrays (ordered_work). calls = (masks, flags, ups,
     n_real): (n_calls, 8) arrays, the states of call c being its first n_real[c] columns; state_games
     = (starts, stops, order): the games of state j of call c are order[starts[c, j]:stops[c, j]].
-    Games = (mask, upper total, flag, boxes, extra, random streams) of every game, updated in place.
+    Games = (mask, upper total, joker_scored, boxes, extra, random streams) of every game, updated in place.
     Which thread plays a game changes nothing: a game's turn depends on its state and its stream."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    masks, flags, ups, n_real = calls
+    masks, jokers_scored, ups, n_real = calls
     starts, stops, order = state_games
     prefs = keep_preferences(engine.variant.n_dice)
     n_calls = masks.shape[0]
@@ -302,7 +306,7 @@ def play_ordered_turn(engine: Engine, values, calls, state_games, games, works) 
             if c is None:
                 return
             _play_call(
-                masks[c], flags[c], ups[c], n_real[c], (starts[c], stops[c], order),
+                masks[c], jokers_scored[c], ups[c], n_real[c], (starts[c], stops[c], order),
                 engine.rules, engine.ordered, values, prefs, work, games,
             )  # fmt: skip
 

@@ -67,16 +67,16 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
 
     def move(b: int, points: int) -> int:
         inc = min(points, cap) if is_upper[b] else 0
-        flag = -1
+        joker_scored = -1
         if b == joker_index:
-            flag = int(points > 0 and has_flag)
-        return moves.setdefault((b, inc, flag), len(moves))
+            joker_scored = int(points > 0 and has_flag)
+        return moves.setdefault((b, inc, joker_scored), len(moves))
 
     n_rolls, n_boxes = t.score.shape
     norm_move = np.array([[move(b, t.score[r, b]) for b in range(n_boxes)] for r in range(n_rolls)])
     joker_move = np.array([[move(b, t.joker_score[r, b]) for b in range(n_boxes)] for r in range(n_rolls)])
     zero_move = np.array([move(b, 0) for b in range(n_boxes)])
-    box, inc, flag = (np.array(col, dtype=np.int64) for col in zip(*moves))
+    box, inc, joker_scored = (np.array(col, dtype=np.int64) for col in zip(*moves))
     return Rules(
         t.score,
         t.joker_score,
@@ -87,7 +87,7 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
         params,
         box,
         inc,
-        flag,
+        joker_scored,
         norm_move.astype(np.int64),
         joker_move.astype(np.int64),
         zero_move.astype(np.int64),

@@ -63,13 +63,13 @@ def _best_keep(r, keep_values, col, stop_value, ranked_subs, min_start, first_ro
 
 
 @njit(cache=True)
-def _turn_tables(mask, flag, ups, rules, lattice, values):
+def _turn_tables(mask, joker_scored, ups, rules, lattice, values):
     """Keep values of one turn at upper totals ups (one column each): (after roll 1, after roll 2,
     final-roll values (R, nc)); the roll rows of the keep tables are not the stop values."""
     _, size_start, add, sub, _ = lattice
     first_roll = size_start[size_start.shape[0] - 2]
     by_keep = np.empty((add.shape[0], ups.shape[0]))
-    _final_roll_values(mask, flag, ups, rules, values, by_keep, first_roll)
+    _final_roll_values(mask, joker_scored, ups, rules, values, by_keep, first_roll)
     final = by_keep[first_roll:].copy()
     _keep_means(by_keep, add, size_start)
     after_second = by_keep.copy()
@@ -91,7 +91,7 @@ def simulate_turn(
     game_col,
     g_mask,
     g_upper,
-    g_flag,
+    g_joker_scored,
     g_boxes,
     g_extra,
     rng,
@@ -101,7 +101,7 @@ def simulate_turn(
     values,
 ):
     """Play one turn of every game optimally (the advisor's choices, its tie rule). A task is a slice
-    of the games of one (mask, flag) group; each task solves its group's turn once for the group's
+    of the games of one (mask, joker_scored) group; each task solves its group's turn once for the group's
     distinct upper totals."""
     _, size_start, add, _, _ = lattice
     n_dice = size_start.shape[0] - 2
@@ -111,13 +111,13 @@ def simulate_turn(
     min_start = size_start[rules.params[P_MIN_KEEP]]
     for t in prange(task_group.shape[0]):
         grp = task_group[t]
-        mask, flag = group_mask[grp], group_flag[grp]
+        mask, joker_scored = group_mask[grp], group_flag[grp]
         ups = col_up[group_col[grp] : group_col[grp + 1]]
-        by_keep, after_second, final = _turn_tables(mask, flag, ups, rules, lattice, values)
-        opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        n_opts = np.empty(n_rolls, dtype=np.int64)
-        _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+        by_keep, after_second, final = _turn_tables(mask, joker_scored, ups, rules, lattice, values)
+        option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+        n_options = np.empty(n_rolls, dtype=np.int64)
+        _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
         for i in range(task_lo[t], task_hi[t]):
             g = games[i]
             c = game_col[g]
@@ -130,40 +130,42 @@ def simulate_turn(
                     r = _reroll(rng, g, k, n_dice, add, size_start)
             ri = r - first_roll
             box, points, next_flag = _pick_entry(
-                ri, mask, flag, min(g_upper[g], cap), rules, values, opt_move, opt_score, n_opts, TIE
+                ri, mask, joker_scored, min(g_upper[g], cap), rules, values, option_move, option_points, n_options, TIE
             )
             g_boxes[g, box] = points
             g_mask[g] = mask | (1 << box)
             if rules.is_upper[box]:
                 g_upper[g] += points
-            if flag == 1 and rules.joker_roll[ri]:
+            if joker_scored == 1 and rules.joker_roll[ri]:
                 g_extra[g] += 1
-            g_flag[g] = next_flag
+            g_joker_scored[g] = next_flag
 
 
 @njit(cache=True)
-def _turn_choice(mask, flag, up, rules, lattice, values, ranked_subs, r, roll):
+def _turn_choice(mask, joker_scored, up, rules, lattice, values, ranked_subs, r, roll):
     """What simulate_turn decides for one state and roll r (a keep index): the keep after roll 1 or 2
     (r = stop), or the box after roll 3."""
     size_start = lattice.size_start
     first_roll = size_start[size_start.shape[0] - 2]
-    by_keep, after_second, final = _turn_tables(mask, flag, np.full(1, up), rules, lattice, values)
+    by_keep, after_second, final = _turn_tables(mask, joker_scored, np.full(1, up), rules, lattice, values)
     if roll == 1:
         return _best_keep(r, by_keep, 0, final[r - first_roll, 0], ranked_subs, 0, first_roll)
     if roll == 2:
         min_start = size_start[rules.params[P_MIN_KEEP]]
         return _best_keep(r, after_second, 0, final[r - first_roll, 0], ranked_subs, min_start, first_roll)
     n_rolls, n_boxes = rules.score.shape
-    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
-    return _pick_entry(r - first_roll, mask, flag, up, rules, values, opt_move, opt_score, n_opts, TIE)[0]
+    option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_options = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
+    return _pick_entry(
+        r - first_roll, mask, joker_scored, up, rules, values, option_move, option_points, n_options, TIE
+    )[0]
 
 
-def simulated_choice(engine, values, mask: int, upper: int, flag: int, keep_row: int, roll: int) -> int:
+def simulated_choice(engine, values, mask: int, upper: int, joker_scored: int, keep_row: int, roll: int) -> int:
     """The simulation's decision for one situation, identical dice: the roll is keep-lattice row
     keep_row; after roll 1 or 2 the keep row chosen (keep_row itself = stop), after roll 3 the box."""
     lattice, rules = engine.lattice, engine.rules
     up = min(upper, int(rules.params[P_CAP]))
-    return int(_turn_choice(mask, flag, up, rules, lattice, values, ranked_sub_keeps(lattice), keep_row, roll))
+    return int(_turn_choice(mask, joker_scored, up, rules, lattice, values, ranked_sub_keeps(lattice), keep_row, roll))

@@ -18,14 +18,14 @@ from .states import UpperStates, layer_items, upper_states
 
 
 @njit(cache=True)
-def _fill_equivalent(masks, flags, upper_row, canon, values):
+def _fill_equivalent(masks, jokers_scored, upper_row, solved_total, values):
     """Copy each solved representative to every upper total that shares its future."""
     for i in range(masks.shape[0]):
-        mask, flag = masks[i], flags[i]
-        c = canon[upper_row[mask, flag]]
+        mask, joker_scored = masks[i], jokers_scored[i]
+        c = solved_total[upper_row[mask, joker_scored]]
         for u in range(c.shape[0]):
             if c[u] >= 0:
-                values[mask, u, flag] = values[mask, c[u], flag]
+                values[mask, u, joker_scored] = values[mask, c[u], joker_scored]
 
 
 class Engine(NamedTuple):
@@ -93,15 +93,15 @@ def solve(
 
     work = None if engine.ordered is None else [ordered_work(engine.ordered) for _ in range(numba.get_num_threads())]
     for n_filled in range(first_layer, -1, -1):
-        masks, flags = layer_items(variant, n_filled)
-        order = np.argsort(-counts[up.row[masks, flags]], kind="stable")  # big items first balances threads
-        masks, flags = masks[order], flags[order]
+        masks, jokers_scored = layer_items(variant, n_filled)
+        order = np.argsort(-counts[up.row[masks, jokers_scored]], kind="stable")  # big items first balances threads
+        masks, jokers_scored = masks[order], jokers_scored[order]
         if engine.ordered is None:
-            _solve_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values)
+            _solve_layer(masks, jokers_scored, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values)
         else:
-            _solve_layer_ordered(masks, flags, up, engine.rules, engine.ordered, values, work)
-        _fill_equivalent(masks, flags, up.row, up.canon, values)
-        n_states = int(counts[up.row[masks, flags]].sum())
+            _solve_layer_ordered(masks, jokers_scored, up, engine.rules, engine.ordered, values, work)
+        _fill_equivalent(masks, jokers_scored, up.row, up.solved_total, values)
+        n_states = int(counts[up.row[masks, jokers_scored]].sum())
         solved += n_states
         if progress is not None:
             progress(n_states)

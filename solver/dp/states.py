@@ -13,7 +13,7 @@ from .rules import rules_bonus
 
 
 class UpperStates(NamedTuple):
-    """Which upper totals each (mask, flag) can have, and which of them share one future.
+    """Which upper totals each (mask, joker_scored) can have, and which of them share one future.
 
     A row is a pattern of filled upper boxes and whether joker points can lie in them and can still
     come (Kniffel 7's Super-Points: 60 in any box, only while the Super-Kniffel box holds 60).
@@ -21,15 +21,15 @@ class UpperStates(NamedTuple):
     same further bonus from both; only one of them (the smallest reachable) is solved.
     """
 
-    row: np.ndarray  # (2^B, flags) int64: the row of each (mask, flag)
-    canon: np.ndarray  # (rows, cap + 1) int64: the total solved for each reachable total, else -1
+    row: np.ndarray  # (2^B, flags) int64: the row of each (mask, joker_scored)
+    solved_total: np.ndarray  # (rows, cap + 1) int64: the total solved for each reachable total, else -1
     reachable: np.ndarray  # (rows, cap + 1) bool
     ups_ptr: np.ndarray  # CSR over rows of the totals to solve
     ups_list: np.ndarray
 
-    def totals(self, mask: int, flag: int) -> np.ndarray:
-        """The upper totals solved for (mask, flag)."""
-        row = self.row[mask, flag]
+    def totals(self, mask: int, joker_scored: int) -> np.ndarray:
+        """The upper totals solved for (mask, joker_scored)."""
+        row = self.row[mask, joker_scored]
         return self.ups_list[self.ups_ptr[row] : self.ups_ptr[row + 1]]
 
 
@@ -40,7 +40,7 @@ def upper_states(variant: Variant) -> UpperStates:
     bonus_cum = rules_bonus(variant)
     n_rows = 4 << len(upper)
     reachable = np.zeros((n_rows, cap + 1), dtype=bool)
-    canon = np.full((n_rows, cap + 1), -1, dtype=np.int64)
+    solved_total = np.full((n_rows, cap + 1), -1, dtype=np.int64)
     ptr, lst = [0], []
     n_pat = 1 << len(upper)
     sums = {}  # (jokers, pattern) -> the capped sums the pattern's boxes can hold
@@ -61,31 +61,31 @@ def upper_states(variant: Variant) -> UpperStates:
             _, first, group = np.unique(future, axis=0, return_index=True, return_inverse=True)
             known[key] = (us[first[group.ravel()]], np.unique(us[first]))
         reachable[row, us] = True
-        canon[row, us], solve = known[key]
+        solved_total[row, us], solve = known[key]
         lst.extend(solve.tolist())
         ptr.append(len(lst))
     masks = np.arange(1 << len(variant.boxes))
     pattern = np.zeros_like(masks)
     for bit, i in enumerate(upper):
         pattern |= ((masks >> i) & 1) << bit
-    flags = np.arange(2 if variant.has_flag else 1)
-    jokers_in, jokers_to_come = joker_classes(variant, masks[:, None], flags[None, :])
+    jokers_scored = np.arange(2 if variant.has_flag else 1)
+    jokers_in, jokers_to_come = joker_classes(variant, masks[:, None], jokers_scored[None, :])
     rows = pattern[:, None] * 4 + jokers_in * 2 + jokers_to_come
     return UpperStates(
-        rows.astype(np.int64), canon, reachable, np.array(ptr, dtype=np.int64), np.array(lst, dtype=np.int64)
+        rows.astype(np.int64), solved_total, reachable, np.array(ptr, dtype=np.int64), np.array(lst, dtype=np.int64)
     )
 
 
-def joker_classes(variant: Variant, mask, flag):
-    """Whether joker points can lie in the filled boxes of (mask, flag), and whether they can still come.
+def joker_classes(variant: Variant, mask, joker_scored):
+    """Whether joker points can lie in the filled boxes of (mask, joker_scored), and whether they can still come.
 
     Only where a joker needs the joker box to hold points (box maximum, fixed score) does the flag
     tell; otherwise both are taken as possible."""
-    mask, flag = np.asarray(mask), np.asarray(flag)
+    mask, joker_scored = np.asarray(mask), np.asarray(joker_scored)
     if variant.joker.needs_points_in_box:
         jb_free = (mask >> variant.joker_index) & 1 == 0
-        return (flag == 1).astype(np.int64), ((flag == 1) | jb_free).astype(np.int64)
-    everywhere = np.ones(np.broadcast(mask, flag).shape, dtype=np.int64)
+        return (joker_scored == 1).astype(np.int64), ((joker_scored == 1) | jb_free).astype(np.int64)
+    everywhere = np.ones(np.broadcast(mask, joker_scored).shape, dtype=np.int64)
     return everywhere, everywhere
 
 
@@ -97,9 +97,9 @@ def layer_items(variant: Variant, n_filled: int):
     for b in range(n_boxes):
         popcount += (masks >> b) & 1
     layer = masks[popcount == n_filled]
-    flags = np.zeros_like(layer)
+    jokers_scored = np.zeros_like(layer)
     if variant.has_flag:
         with_box = layer[(layer >> variant.joker_index) & 1 == 1]
         layer = np.concatenate([layer, with_box])
-        flags = np.concatenate([flags, np.ones_like(with_box)])
-    return layer, flags
+        jokers_scored = np.concatenate([jokers_scored, np.ones_like(with_box)])
+    return layer, jokers_scored

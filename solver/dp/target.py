@@ -7,7 +7,7 @@ identical.py (element-wise means and maxes) then run unchanged over a longer col
 totals x needs. P(n <= 0) = 1. P_s(n) reads only needs <= n of the next states, so a table up to
 N is exact for every need up to N.
 
-Layout (compact): the work item (mask, flag) stores, for each upper total it solves (states.py's
+Layout (compact): the work item (mask, joker_scored) stores, for each upper total it solves (states.py's
 representatives) and each need 1..L, one float64, where L = min(N, the most the item can still
 score); needs above L have probability 0. flat[offset + col * L + n - 1], col = the upper total's
 position among the item's solved totals.
@@ -44,21 +44,21 @@ class TargetLayout(NamedTuple):
 
 # -- the most a state can still score -------------------------------------------------------------
 @njit(cache=True, parallel=True)
-def _max_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, best):
+def _max_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, best):
     """best[mask, u, flag] = the most the state can still score: every roll can come, so it is the
     final-roll value (the expected-value one, with best as the next values) maximised over rolls."""
     n_rolls = rules.score.shape[0]
     for i in prange(masks.shape[0]):
-        mask, flag = masks[i], flags[i]
-        u = upper_row[mask, flag]
+        mask, joker_scored = masks[i], jokers_scored[i]
+        u = upper_row[mask, joker_scored]
         ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]].copy()
         out = np.empty((n_rolls, ups.shape[0]))
-        _final_roll_values(mask, flag, ups, rules, best, out, 0)
+        _final_roll_values(mask, joker_scored, ups, rules, best, out, 0)
         for j in range(ups.shape[0]):
             m = out[0, j]
             for r in range(1, n_rolls):
                 m = max(m, out[r, j])
-            best[mask, ups[j], flag] = m
+            best[mask, ups[j], joker_scored] = m
 
 
 @njit(cache=True)
@@ -77,7 +77,7 @@ def _keep_mins(by_keep, add, size_start):
 
 
 @njit(cache=True, parallel=True)
-def _sure_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, sure):
+def _sure_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, lattice, sure):
     """sure[mask, u, flag] = the most points the state can make certain: the turn kernel with the
     worst die instead of the mean (a keep is worth its worst completion, a roll its best keep)."""
     n_keeps = lattice.add.shape[0]
@@ -85,11 +85,11 @@ def _sure_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, sure
     first_roll = size_start[size_start.shape[0] - 2]
     n_rolls = n_keeps - first_roll
     for i in prange(masks.shape[0]):
-        mask, flag = masks[i], flags[i]
-        u = upper_row[mask, flag]
+        mask, joker_scored = masks[i], jokers_scored[i]
+        u = upper_row[mask, joker_scored]
         ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]].copy()
         w = np.empty((n_keeps, ups.shape[0]))
-        _final_roll_values(mask, flag, ups, rules, sure, w, first_roll)
+        _final_roll_values(mask, joker_scored, ups, rules, sure, w, first_roll)
         _keep_mins(w, lattice.add, size_start)
         _best_sub_keeps(w, lattice.sub, size_start, rules.params[P_MIN_KEEP])
         _keep_mins(w, lattice.add, size_start)
@@ -98,31 +98,31 @@ def _sure_layer(masks, flags, ups_ptr, ups_list, upper_row, rules, lattice, sure
             m = w[first_roll, j]
             for r in range(1, n_rolls):
                 m = min(m, w[first_roll + r, j])
-            sure[mask, ups[j], flag] = m
+            sure[mask, ups[j], joker_scored] = m
 
 
 def sure_minimum(engine: Engine) -> np.ndarray:
-    """The most points each state (mask, upper, flag) can make certain: P(need n) = 1 exactly for
+    """The most points each state (mask, upper, joker_scored) can make certain: P(need n) = 1 exactly for
     n up to it, < 1 above. NaN where unreachable."""
     variant, up = engine.variant, engine.upper
     sure = np.full(table_shape(variant), np.nan)
     sure[(1 << len(variant.boxes)) - 1] = 0.0
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
-        masks, flags = layer_items(variant, n_filled)
-        _sure_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, sure)
-        _fill_equivalent(masks, flags, up.row, up.canon, sure)
+        masks, jokers_scored = layer_items(variant, n_filled)
+        _sure_layer(masks, jokers_scored, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, sure)
+        _fill_equivalent(masks, jokers_scored, up.row, up.solved_total, sure)
     return sure
 
 
 def max_remaining(engine: Engine) -> np.ndarray:
-    """The most each state (mask, upper, flag) can still score; NaN where unreachable."""
+    """The most each state (mask, upper, joker_scored) can still score; NaN where unreachable."""
     variant, up = engine.variant, engine.upper
     best = np.full(table_shape(variant), np.nan)
     best[(1 << len(variant.boxes)) - 1] = 0.0
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
-        masks, flags = layer_items(variant, n_filled)
-        _max_layer(masks, flags, up.ups_ptr, up.ups_list, up.row, engine.rules, best)
-        _fill_equivalent(masks, flags, up.row, up.canon, best)
+        masks, jokers_scored = layer_items(variant, n_filled)
+        _max_layer(masks, jokers_scored, up.ups_ptr, up.ups_list, up.row, engine.rules, best)
+        _fill_equivalent(masks, jokers_scored, up.row, up.solved_total, best)
     return best
 
 
@@ -146,41 +146,41 @@ def target_layout(engine: Engine, n_max: int, length: np.ndarray | None = None) 
     variant, up = engine.variant, engine.upper
     if length is None:
         length = item_lengths(engine, n_max)
-    col = np.full(up.canon.shape, -1, dtype=np.int64)
-    for row in range(up.canon.shape[0]):
+    col = np.full(up.solved_total.shape, -1, dtype=np.int64)
+    for row in range(up.solved_total.shape[0]):
         ups = up.ups_list[up.ups_ptr[row] : up.ups_ptr[row + 1]]
-        reach = np.flatnonzero(up.canon[row] >= 0)
-        col[row, reach] = np.searchsorted(ups, up.canon[row, reach])  # ups are sorted
-    masks, flags = layout_order(variant)
-    sizes = np.diff(up.ups_ptr)[up.row[masks, flags]] * length[masks, flags]
+        reach = np.flatnonzero(up.solved_total[row] >= 0)
+        col[row, reach] = np.searchsorted(ups, up.solved_total[row, reach])  # ups are sorted
+    masks, jokers_scored = layout_order(variant)
+    sizes = np.diff(up.ups_ptr)[up.row[masks, jokers_scored]] * length[masks, jokers_scored]
     offset = np.zeros_like(length)
-    offset[masks, flags] = np.cumsum(sizes) - sizes
+    offset[masks, jokers_scored] = np.cumsum(sizes) - sizes
     return TargetLayout(n_max, offset, length, col, up.row, int(sizes.sum()))
 
 
 # -- the turn kernel over (upper total, need) columns ---------------------------------------------
 @njit(cache=True)
-def _lookup(flat, offset, length, col, row, mask, u, flag, n):
+def _lookup(flat, offset, length, col, row, mask, u, joker_scored, n):
     """P(at least n more points) at state (mask, u, flag) from a target table."""
     if n <= 0:
         return 1.0
-    ln = length[mask, flag]
+    ln = length[mask, joker_scored]
     if n > ln:
         return 0.0
-    return flat[offset[mask, flag] + col[row[mask, flag], u] * ln + n - 1]
+    return flat[offset[mask, joker_scored] + col[row[mask, joker_scored], u] * ln + n - 1]
 
 
 @njit(cache=True)
-def _item_setup(mask, flag, ups, rules, offset, length, col, row):
-    """What a turn of work item (mask, flag) needs for every block of its columns: the entries of
+def _item_setup(mask, joker_scored, ups, rules, offset, length, col, row):
+    """What a turn of work item (mask, joker_scored) needs for every block of its columns: the entries of
     each final roll, and per (move, upper total j): where the next state's needs start in flat
     (base), how many it stores (nlen) and the bonus points the move earns (shift)."""
     n_rolls, n_boxes = rules.score.shape
     cap = rules.params[P_CAP]
-    opt_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    opt_score = np.empty((n_rolls, n_boxes), dtype=np.int64)
-    n_opts = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, flag, rules, opt_move, opt_score, n_opts)
+    option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_options = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
     n_moves, n_ups = rules.move_box.shape[0], ups.shape[0]
     base = np.zeros((n_moves, n_ups), dtype=np.int64)
     nlen = np.zeros((n_moves, n_ups), dtype=np.int64)
@@ -189,12 +189,12 @@ def _item_setup(mask, flag, ups, rules, offset, length, col, row):
         b = rules.move_box[m]
         if (mask >> b) & 1 == 0:
             nmask = mask | (1 << b)
-            nflag = flag if rules.move_flag[m] < 0 else rules.move_flag[m]
-            ln = length[nmask, nflag]
+            next_joker_scored = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
+            ln = length[nmask, next_joker_scored]
             for j in range(n_ups):
                 nu = min(ups[j] + rules.move_inc[m], cap)
                 nlen[m, j] = ln
-                base[m, j] = offset[nmask, nflag] + col[row[nmask, nflag], nu] * ln - 1
+                base[m, j] = offset[nmask, next_joker_scored] + col[row[nmask, next_joker_scored], nu] * ln - 1
                 shift[m, j] = int(rules.bonus_cum[nu] - rules.bonus_cum[ups[j]])
     free = np.empty(n_boxes, dtype=np.int64)
     n_free = 0
@@ -202,16 +202,16 @@ def _item_setup(mask, flag, ups, rules, offset, length, col, row):
         if (mask >> b) & 1 == 0:
             free[n_free] = b
             n_free += 1
-    return opt_move, opt_score, n_opts, free[:n_free], base, nlen, shift
+    return option_move, option_points, n_options, free[:n_free], base, nlen, shift
 
 
 @njit(cache=True)
-def _target_final_rolls(flag, setup, run_j, run_n, run_c, rules, flat, w, first):
+def _target_final_rolls(joker_scored, setup, run_j, run_n, run_c, rules, flat, w, first):
     """w[first + r, c]: the best probability of reaching the column's need when ending the turn with
     roll r. Columns come in runs: run i covers columns run_c[i] .. run_c[i+1]-1 at upper total j =
     run_j[i] and needs run_n[i], run_n[i] + 1, ...: the next state's needs are then a shifted
     contiguous slice, one vector loop per (roll, entry, run)."""
-    opt_move, opt_score, n_opts, free, base, nlen, shift = setup
+    option_move, option_points, n_options, free, base, nlen, shift = setup
     n_rolls = rules.score.shape[0]
     extra = rules.params[P_EXTRA]
     n_runs = run_j.shape[0]
@@ -220,15 +220,15 @@ def _target_final_rolls(flag, setup, run_j, run_n, run_c, rules, flat, w, first)
         out_row = first + r
         for c in range(nc):
             w[out_row, c] = 0.0
-        bonus_extra = extra if flag == 1 and rules.joker_roll[r] else 0
-        implicit = n_opts[r] < 0
-        for e in range(free.shape[0] if implicit else n_opts[r]):
+        bonus_extra = extra if joker_scored == 1 and rules.joker_roll[r] else 0
+        implicit = n_options[r] < 0
+        for e in range(free.shape[0] if implicit else n_options[r]):
             if implicit:
                 m = rules.norm_move[r, free[e]]
                 s = rules.score[r, free[e]]
             else:
-                m = opt_move[r, e]
-                s = opt_score[r, e]
+                m = option_move[r, e]
+                s = option_points[r, e]
             for i in range(n_runs):
                 j, c0, c1 = run_j[i], run_c[i], run_c[i + 1]
                 # need n at column c0 + k is run_n[i] + k; the next need is n - gained
@@ -291,22 +291,22 @@ def _start_of_turn(by_keep, rules, lattice, result):
 
 
 @njit(cache=True, parallel=True)
-def _target_layer(masks, flags, ups_ptr, ups_list, rules, lattice, flat, offset, length, col, row):
-    """Solve the target columns of every (mask, flag) work item of one layer."""
+def _target_layer(masks, jokers_scored, ups_ptr, ups_list, rules, lattice, flat, offset, length, col, row):
+    """Solve the target columns of every (mask, joker_scored) work item of one layer."""
     n_keeps = lattice.add.shape[0]
     first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
     for i in prange(masks.shape[0]):
-        mask, flag = masks[i], flags[i]
-        ln = length[mask, flag]
+        mask, joker_scored = masks[i], jokers_scored[i]
+        ln = length[mask, joker_scored]
         if ln == 0:
             continue
-        rw = row[mask, flag]
+        rw = row[mask, joker_scored]
         ups = ups_list[ups_ptr[rw] : ups_ptr[rw + 1]]
         total = ups.shape[0] * ln
-        start = offset[mask, flag]
+        start = offset[mask, joker_scored]
         w = np.empty((n_keeps, BLOCK))
         result = np.empty(BLOCK)
-        setup = _item_setup(mask, flag, ups, rules, offset, length, col, row)
+        setup = _item_setup(mask, joker_scored, ups, rules, offset, length, col, row)
         run_j = np.empty(BLOCK + 1, dtype=np.int64)
         run_n = np.empty(BLOCK + 1, dtype=np.int64)
         run_c = np.empty(BLOCK + 2, dtype=np.int64)
@@ -326,7 +326,7 @@ def _target_layer(masks, flags, ups_ptr, ups_list, rules, lattice, flat, offset,
             if c1 - c0 < BLOCK:  # a short last block: the spare columns repeat the last one
                 run_c[n_runs] = BLOCK
             _target_final_rolls(
-                flag, setup, run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1], rules, flat, w, first_roll
+                joker_scored, setup, run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1], rules, flat, w, first_roll
             )
             _start_of_turn(w, rules, lattice, result)
             for k in range(c1 - c0):
@@ -342,13 +342,13 @@ def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled
         raise ValueError("target tables are built for identical dice only")
     flat = np.zeros(layout.size)
     for n_filled in range(len(variant.boxes) - 1, min_filled - 1, -1):
-        masks, flags = layer_items(variant, n_filled)
-        sizes = np.diff(up.ups_ptr)[up.row[masks, flags]] * layout.length[masks, flags]
+        masks, jokers_scored = layer_items(variant, n_filled)
+        sizes = np.diff(up.ups_ptr)[up.row[masks, jokers_scored]] * layout.length[masks, jokers_scored]
         order = np.argsort(-sizes, kind="stable")  # big items first balances threads
-        masks, flags = masks[order], flags[order]
+        masks, jokers_scored = masks[order], jokers_scored[order]
         _target_layer(
             masks,
-            flags,
+            jokers_scored,
             up.ups_ptr,
             up.ups_list,
             engine.rules,
@@ -364,13 +364,13 @@ def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled
     return flat
 
 
-def target_lookup(layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, flag: int, need: int) -> float:
+def target_lookup(layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, joker_scored: int, need: int) -> float:
     """P(at least `need` more points) at a state, under target play (need <= N)."""
-    return float(_lookup(flat, layout.offset, layout.length, layout.col, layout.row, mask, upper, flag, need))
+    return float(_lookup(flat, layout.offset, layout.length, layout.col, layout.row, mask, upper, joker_scored, need))
 
 
 def target_keep_values(
-    engine: Engine, layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, flag: int, need: int
+    engine: Engine, layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, joker_scored: int, need: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Probability of reaching `need` more points for every keep of one turn: (after roll 2, after
     roll 1), indexed by keep-lattice row, as identical.keep_values gives expected points."""
@@ -379,9 +379,9 @@ def target_keep_values(
     first_roll = int(lattice.size_start[-2])
     w = np.empty((lattice.add.shape[0], 1))
     ups = np.array([upper], dtype=np.int64)
-    setup = _item_setup(mask, flag, ups, rules, layout.offset, layout.length, layout.col, layout.row)
+    setup = _item_setup(mask, joker_scored, ups, rules, layout.offset, layout.length, layout.col, layout.row)
     runs = np.zeros(1, dtype=np.int64), np.array([need], dtype=np.int64), np.array([0, 1], dtype=np.int64)
-    _target_final_rolls(flag, setup, *runs, rules, flat, w, first_roll)
+    _target_final_rolls(joker_scored, setup, *runs, rules, flat, w, first_roll)
     _keep_means(w, lattice.add, lattice.size_start)
     after_second = w[:, 0].copy()
     _best_sub_keeps(w, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])

@@ -16,23 +16,23 @@ from .target import TargetLayout, _item_setup, _target_final_rolls
 
 
 def target_keep_vectors(
-    engine: Engine, layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, flag: int
+    engine: Engine, layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, joker_scored: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """(after roll 2, after roll 1), each (K, L): P(at least n more points), n = 1..L, for every keep
     (keep-lattice rows; a keep of every die = stopping). L = the needs the state stores (needs above
     it have probability 0)."""
     lattice, rules = engine.lattice, engine.rules
     assert lattice is not None
-    n_len = int(layout.length[mask, flag])
+    n_len = int(layout.length[mask, joker_scored])
     first_roll = int(lattice.size_start[-2])
     w = np.empty((lattice.add.shape[0], max(n_len, 1)))
     if n_len == 0:
         w[:] = 0.0
         return w.copy(), w
     ups = np.array([upper], dtype=np.int64)
-    setup = _item_setup(mask, flag, ups, rules, layout.offset, layout.length, layout.col, layout.row)
+    setup = _item_setup(mask, joker_scored, ups, rules, layout.offset, layout.length, layout.col, layout.row)
     runs = np.zeros(1, dtype=np.int64), np.array([1], dtype=np.int64), np.array([0, n_len], dtype=np.int64)
-    _target_final_rolls(flag, setup, *runs, rules, flat, w, first_roll)
+    _target_final_rolls(joker_scored, setup, *runs, rules, flat, w, first_roll)
     _keep_means(w, lattice.add, lattice.size_start)
     after_second = w.copy()
     _best_sub_keeps(w, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])

@@ -184,7 +184,7 @@ def query(request: Request, *, required: tuple[str, ...] = (), allowed: tuple[st
     return out
 
 
-def flag(params: dict[str, str], name: str) -> bool:
+def joker_scored(params: dict[str, str], name: str) -> bool:
     value = params.get(name, "")
     if value.lower() not in FLAGS:
         raise KniffelError(f"parameter {name!r} is 1 or 0, not {value!r}")
@@ -246,7 +246,7 @@ def create_app(
 
     def advise(request: Request):
         params = query(request, allowed=("variant", "card", "dice", "roll", "box", "all", "target"))
-        box_now, show_all, roll = flag(params, "box"), flag(params, "all"), roll_number(params)
+        box_now, show_all, roll = joker_scored(params, "box"), joker_scored(params, "all"), roll_number(params)
         target = target_number(params)
         if target is not None:
             return advise_target(params, target, roll, box_now, show_all)
