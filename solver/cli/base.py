@@ -87,6 +87,14 @@ def quick_answer_from_disk(variant, settings: Settings) -> None:
         numba_setup.interpret()
 
 
+def progress_bar(settings: Settings, total: int, desc: str, unit: str, unit_scale: bool = False):
+    """A progress bar on stderr, shown only on a terminal and unless --no-progress; gone when done."""
+    from tqdm import tqdm
+
+    disable = None if settings.progress else True
+    return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, disable=disable, file=sys.stderr, leave=False)
+
+
 @dataclass
 class Settings:
     """Every command's shared flags, in one object."""
@@ -116,8 +124,6 @@ DEFAULT_GAME_FILE = "kniffel-game.json"
 
 def solve_target_table(variant, settings: Settings):
     """Build the target table (issue 13) with a progress bar, save it atomically, return it as stored."""
-    from tqdm import tqdm
-
     from .. import target_tables, targets
 
     engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
@@ -125,15 +131,7 @@ def solve_target_table(variant, settings: Settings):
     from ..dp.target import item_lengths, solve_target, target_layout
 
     layout = target_layout(engine, n, item_lengths(engine, n))
-    bar = tqdm(
-        total=layout.size,
-        desc=f"target table {variant.name} (N={n})",
-        unit="value",
-        unit_scale=True,
-        disable=None if settings.progress else True,
-        file=sys.stderr,
-        leave=False,
-    )
+    bar = progress_bar(settings, layout.size, f"target table {variant.name} (N={n})", "value", unit_scale=True)
     t0 = time.perf_counter()
     with bar:
         flat = solve_target(engine, layout, bar.update)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -16,7 +15,17 @@ from ..errors import KniffelError
 from ..files import check_writable_file
 from ..presets import find_variant
 from ..texts import t, variant_title
-from .base import _advisor, _settings, _speak, _variant_or_default, cli, get_table, get_target_table, lang_option
+from .base import (
+    _advisor,
+    _settings,
+    _speak,
+    _variant_or_default,
+    cli,
+    get_table,
+    get_target_table,
+    lang_option,
+    progress_bar,
+)
 
 
 @cli.command()
@@ -43,8 +52,6 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
     Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
               kismet, yams
     """
-    from tqdm import tqdm
-
     from .. import simulation as sim
 
     if versus:
@@ -64,15 +71,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
     variant = find_variant(_variant_or_default(variant_name), keep_one)
     values, meta = get_table(variant, settings)
     t0 = time.perf_counter()
-    with tqdm(
-        total=games,
-        desc=f"simulate {variant.name}",
-        unit="game",
-        unit_scale=True,
-        file=sys.stderr,
-        disable=None if settings.progress else True,
-        leave=False,
-    ) as bar:
+    with progress_bar(settings, games, f"simulate {variant.name}", "game", unit_scale=True) as bar:
         played = sim.simulate(variant, values, games, seed=seed, progress=bar.update)
     seconds = time.perf_counter() - t0
     out = sim.summary(played)
@@ -254,8 +253,6 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
 
 def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     """simulate --target: games played to reach the target; the fraction that did, with its error."""
-    from tqdm import tqdm
-
     from .. import targets
 
     variant = find_variant(variant_name, keep_one)
@@ -264,14 +261,7 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
     t0 = time.perf_counter()
-    with tqdm(
-        total=games,
-        desc=f"simulate {variant.name} to {target}",
-        unit="game",
-        file=sys.stderr,
-        disable=None if settings.progress else True,
-        leave=False,
-    ) as bar:
+    with progress_bar(settings, games, f"simulate {variant.name} to {target}", "game") as bar:
         run = targets.simulate_target(variant, table, advisor, games, target, seed=seed, progress=bar.update)
     seconds = time.perf_counter() - t0
     expected = targets.target_probability(variant, table, parse_card(variant, ""), target)
@@ -287,8 +277,6 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
 
 def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
-    from tqdm import tqdm
-
     from .. import targets, win
     from ..spread import moments
 
@@ -299,14 +287,7 @@ def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
     t0 = time.perf_counter()
-    with tqdm(
-        total=pairs,
-        desc=f"simulate {variant.name} versus",
-        unit="pair",
-        file=sys.stderr,
-        disable=None if settings.progress else True,
-        leave=False,
-    ) as bar:
+    with progress_bar(settings, pairs, f"simulate {variant.name} versus", "pair") as bar:
         m2 = moments(variant, values, settings.tables_dir)
         run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
     seconds = time.perf_counter() - t0
