@@ -132,6 +132,7 @@ class Table:
     meta: dict = field(repr=False)
     advisor: Advisor = field(repr=False, compare=False)
     directory: Path | None = field(default=None, repr=False, compare=False)  # caches beside the table
+    _second_moments: list = field(default_factory=list, init=False, repr=False, compare=False)  # loaded once
 
     def __repr__(self) -> str:
         return f"Table({self.variant.name!r}, start_value={self.start_value:.7f})"
@@ -231,7 +232,11 @@ class Table:
     def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
         from .spread import moments, option_stds
 
-        m2 = moments(self.variant, self.values, self.directory, self.advisor.engine, self.meta.get("sha256"))
+        if not self._second_moments:  # once per Table: a server answers many requests from it
+            self._second_moments.append(
+                moments(self.variant, self.values, self.directory, self.advisor.engine, self.meta.get("sha256"))
+            )
+        m2 = self._second_moments[0]
         for option, std in zip(
             options, option_stds(self.variant, self.values, m2, card, dice, roll, options, self.advisor.engine)
         ):

@@ -44,7 +44,7 @@ def cli_json(tdir, *args):
 
 
 def cli_error(tdir, *args):
-    res = CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args])
+    res = CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "--lang", "en", *args])
     assert res.exit_code == 2, res.output
     return res.stderr.strip().removeprefix("kniffel: error: ")
 

@@ -111,7 +111,7 @@ class TableCache:
                 raise TableUnavailable(str(refusal)) from None
             with PARALLEL:
                 values, meta = solving.solve_table(variant, self.tables_dir, progress=False, engine=engine)
-        return Table(variant, values, meta, make_advisor(variant, values))
+        return Table(variant, values, meta, make_advisor(variant, values), self.tables_dir)
 
 
 class TargetTableCache:
