@@ -15,7 +15,6 @@ P(opponent finishes above my points + N).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 from math import erf
 
 import numpy as np
@@ -199,13 +198,6 @@ class Versus:
             "h2h": self.h2h,
             "h2h_stderr": self.h2h_stderr,
         }
-
-
-def _sub_keeps(dice: tuple[int, ...], faces) -> list[tuple[int, ...]]:
-    counts = [sum(1 for d in dice if d == f) for f in faces]
-    return [
-        tuple(f for f, c in zip(faces, kept) for _ in range(c)) for kept in product(*(range(c + 1) for c in counts))
-    ]
 
 
 def _roll(rng, faces, n: int) -> tuple[int, ...]:
