@@ -232,25 +232,7 @@ class Game:
     def from_json(cls, data, where: str | None = None) -> Game:
         """A game from a parsed record, validated completely (see the module's docstring)."""
         where = where or t("game_where_record")
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise GameFileError(t("game_not_record", where=where, format=FORMAT))
-        version = data.get("version")
-        if not _is_int(version) or version != VERSION:
-            raise GameFileError(t("game_version", where=where, version=repr(version), reads=VERSION))
-        name = data.get("variant")
-        variant = PRESETS.get(name) if isinstance(name, str) else None
-        if variant is None:
-            raise GameFileError(t("game_variant", where=where, name=_short(name), known=", ".join(PRESETS)))
-        if data.get("fingerprint") != variant.fingerprint():
-            raise GameFileError(t("game_fingerprint", where=where, variant=variant.name))
-        seed, roll_for_me = data.get("seed"), data.get("roll_for_me", False)
-        if seed is not None and not _is_int(seed):
-            raise GameFileError(t("game_seed", where=where, seed=_short(seed)))
-        if not isinstance(roll_for_me, bool):
-            raise GameFileError(t("game_roll_for_me", where=where, value=_short(roll_for_me)))
-        lang = data.get("lang")  # absent in records written before the language was stored
-        if "lang" in data and lang not in LANGUAGES:
-            raise GameFileError(t("game_lang", where=where, lang=_short(lang), languages=", ".join(LANGUAGES)))
+        variant, seed, roll_for_me, lang = record_header(data, where, VERSION)
         events = data.get("events")
         if not isinstance(events, list):
             raise GameFileError(t("game_no_events", where=where))
@@ -311,6 +293,31 @@ class Game:
             if not isinstance(points, int) or isinstance(points, bool) or not _is_int(extra):
                 raise GameFileError(t("game_box_points", points=_short(points), extra=_short(extra)))
             self.add_box(v.box_index(box), points, extra)
+
+
+def record_header(data, where: str, expected: int) -> tuple[Variant, int | None, bool, str | None]:
+    """(variant, seed, roll_for_me, lang) of a game record of version `expected`, every field checked
+    (one player's record and a table's share this part)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise GameFileError(t("game_not_record", where=where, format=FORMAT))
+    version = data.get("version")
+    if not _is_int(version) or version != expected:
+        raise GameFileError(t("game_version", where=where, version=repr(version), reads=expected))
+    name = data.get("variant")
+    variant = PRESETS.get(name) if isinstance(name, str) else None
+    if variant is None:
+        raise GameFileError(t("game_variant", where=where, name=_short(name), known=", ".join(PRESETS)))
+    if data.get("fingerprint") != variant.fingerprint():
+        raise GameFileError(t("game_fingerprint", where=where, variant=variant.name))
+    seed, roll_for_me = data.get("seed"), data.get("roll_for_me", False)
+    if seed is not None and not _is_int(seed):
+        raise GameFileError(t("game_seed", where=where, seed=_short(seed)))
+    if not isinstance(roll_for_me, bool):
+        raise GameFileError(t("game_roll_for_me", where=where, value=_short(roll_for_me)))
+    lang = data.get("lang")  # absent in records written before the language was stored
+    if "lang" in data and lang not in LANGUAGES:
+        raise GameFileError(t("game_lang", where=where, lang=_short(lang), languages=", ".join(LANGUAGES)))
+    return variant, seed, roll_for_me, lang
 
 
 def read_record(path: Path):

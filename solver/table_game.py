@@ -25,11 +25,10 @@ from .cards import Card
 from .distribution import win_alone
 from .errors import KniffelError
 from .files import atomic_write_bytes
-from .game import FORMAT, Game, GameFileError, Situation, _is_int, _short, read_record
+from .game import FORMAT, Game, GameFileError, Situation, _is_int, _short, read_record, record_header
 from .game import VERSION as ONE_PLAYER_VERSION
-from .presets import PRESETS
 from .rules import Variant
-from .texts import LANGUAGES, t
+from .texts import t
 
 VERSION = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -174,22 +173,7 @@ class TableGame:
     @classmethod
     def from_json(cls, data, where: str = "game record") -> TableGame:
         """A table game from a parsed record, validated completely by replaying every event."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise GameFileError(f"{where} is not a kniffel game record of version {VERSION}")
-        name = data.get("variant")
-        variant = PRESETS.get(name) if isinstance(name, str) else None
-        if variant is None:
-            raise GameFileError(f"{where} names an unknown variant {_short(name)}; known: {', '.join(PRESETS)}")
-        if data.get("fingerprint") != variant.fingerprint():
-            raise GameFileError(f"{where} was played under other rules of {variant.name} (fingerprint differs)")
-        seed, roll_for_me = data.get("seed"), data.get("roll_for_me", False)
-        if seed is not None and not _is_int(seed):
-            raise GameFileError(f"{where}: seed {_short(seed)} is not a whole number or null")
-        if not isinstance(roll_for_me, bool):
-            raise GameFileError(f"{where}: roll_for_me {_short(roll_for_me)} is not true or false")
-        lang = data.get("lang")
-        if "lang" in data and lang not in LANGUAGES:
-            raise GameFileError(f"{where}: lang {_short(lang)} is not one of {', '.join(LANGUAGES)}")
+        variant, seed, roll_for_me, lang = record_header(data, where, VERSION)
         names = data.get("players")
         if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise GameFileError(f"{where}: players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
