@@ -27,7 +27,7 @@ import numpy as np
 from . import simulation as _simulation
 from . import solving, tables
 from .advisor import Advisor, Option, make_advisor, parse_dice
-from .cards import Card, parse_card
+from .cards import Card, parse_card, without_pending_bonus
 from .dice import MAX_SEED
 from .errors import KniffelError
 from .presets import PRESETS, find_variant
@@ -145,6 +145,10 @@ class Table:
     def card(self, card: CardLike = None) -> Card:
         return as_card(self.variant, card)
 
+    def _counted_card(self, card: CardLike) -> Card:
+        """The card as advice counts it: a bonus written before its box is paid once, with the box."""
+        return without_pending_bonus(as_card(self.variant, card))
+
     def future(self, card: CardLike = None) -> float:
         """Expected points still to come from this card at the start of a turn."""
         return self.advisor.future(self.card(card))
@@ -168,7 +172,7 @@ class Table:
 
     def best_action(self, card: CardLike = None, dice: DiceLike = "", roll: int = 1) -> Option:
         """The best option only (what advise(...).best is), without building the others."""
-        parsed = self.card(card)
+        parsed = self._counted_card(card)
         rolled = as_dice(self.variant, dice)
         if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or roll not in (1, 2, 3):
             raise RuleError(f"roll must be 1, 2 or 3, not {roll!r}")
@@ -194,8 +198,10 @@ class Table:
     ) -> Advice:
         """Ranked options for these dice after roll `roll` (1-3); box_now asks which box to fill now.
         spread=True also gives each option's `std`, the standard deviation of the final score it leads to
-        (identical dice; from a second-moment table built once beside the table, see spread.py)."""
-        parsed = self.card(card)
+        (identical dice; from a second-moment table built once beside the table, see spread.py).
+        A card whose latest bonus waits for its box (`yahtzee=50,extra=100`) is advised as the rules count
+        it: that bonus is paid with the box (Advice.card shows the card without it)."""
+        parsed = self._counted_card(card)
         rolled = as_dice(self.variant, dice)
         if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or roll not in (1, 2, 3):
             raise RuleError(f"roll must be 1, 2 or 3, not {roll!r}")

@@ -171,8 +171,7 @@ def check_whole_card(card: Card) -> None:
             raise RuleError(t("card_zero_restricted", zero=zero, variant=v.name, box=box_name(v, always[0])))
     if card.extra and v.extra_points:
         jokers = card.extra // v.extra_points
-        targets = _joker_entries(v)
-        able = [b for b, p in card.filled.items() if b != v.joker_index and p in targets[b]]
+        able = _boxes_a_joker_could_fill(card)
         pending = 0 if card.full else PENDING_BONUSES
         if jokers > len(able) + pending:
             raise RuleError(
@@ -191,6 +190,26 @@ def check_whole_card(card: Card) -> None:
 # The score pad marks a bonus as soon as the further Kniffel/Yahtzee is rolled, before its box is chosen
 # (issue 16: `yahtzee=50,extra=100` is one bonus Yahtzee): one bonus may be on a card without its box.
 PENDING_BONUSES = 1
+
+
+def _boxes_a_joker_could_fill(card: Card) -> list[int]:
+    v = card.variant
+    targets = _joker_entries(v)
+    return [b for b, p in card.filled.items() if b != v.joker_index and p in targets[b]]
+
+
+def without_pending_bonus(card: Card) -> Card:
+    """The card as the rules count it while its latest bonus still waits for its box.
+
+    When a card shows one bonus more than the boxes a further joker could have filled, that bonus was
+    written for the roll being asked about, before its box was chosen. The rules pay it when that box is
+    filled (the advice adds it then), so counting it on the card too would pay it twice."""
+    v = card.variant
+    if not card.extra or not v.extra_points or card.full:
+        return card
+    if card.extra // v.extra_points <= len(_boxes_a_joker_could_fill(card)):
+        return card
+    return Card(v, dict(card.filled), card.extra - v.extra_points)
 
 
 @cache

@@ -127,6 +127,7 @@ EN = {
     "err_advise_dice": "give the dice: kniffel advise {variant} 33516 (or --dice 33516)",
     "err_advise_dice_twice": "dice given twice ({a!r} and --dice {b!r}): give them once",
     # -- advise / review / variants -----------------------------------------------------------
+    "pending_bonus": "The card's latest {bonus} ({points}) still waits for its box: it is counted once, when that box is filled.",
     "advise_header": "{variant}, roll {roll}: {dice}   (card {card}: {points} points)",
     "advise_best": "Best: {text}  -> expected final score {expected:.2f}",
     "advise_best_then": "Best: {text}, then {then}  -> expected final score {expected:.2f}",
@@ -287,6 +288,7 @@ DE = {
     "err_roll_twice": "Würfel {die} zweimal angegeben",
     "err_advise_dice": "bitte die Würfel angeben: kniffel advise {variant} 33516 (oder --dice 33516)",
     "err_advise_dice_twice": "Würfel doppelt angegeben ({a!r} und --dice {b!r}): bitte nur einmal",
+    "pending_bonus": "Der letzte {bonus} auf dem Zettel ({points}) wartet noch auf sein Feld: er zählt einmal, wenn das Feld eingetragen wird.",
     "advise_header": "{variant}, Wurf {roll}: {dice}   (Zettel {card}: {points} Punkte)",
     "advise_best": "Am besten: {text}  -> erwarteter Endstand {expected:.2f}",
     "advise_best_then": "Am besten: {text}, dann {then}  -> erwarteter Endstand {expected:.2f}",

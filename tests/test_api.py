@@ -141,3 +141,22 @@ def test_distribution_and_odds_through_the_table(table):
     assert abs(sum(p["win"] for p in odds["players"]) + odds["tie"] - 1) < 1e-12
     with pytest.raises(solver.KniffelError):
         table.odds(["chance=22"])
+
+
+def test_a_bonus_written_before_its_box_is_paid_once(table):
+    """`kniffel=50,extra=50` asked about the Kniffel just rolled: the pad shows its bonus already, the
+    rules pay it with the box; advice must not add it a second time (it did: totals 50 too high)."""
+    pending = table.advise("kniffel=50,extra=50", dice="66666", roll=3)
+    plain = table.advise("kniffel=50", dice="66666", roll=3)
+    assert pending.best.extra == 50
+    assert [o.expected_final_score for o in pending.options] == [o.expected_final_score for o in plain.options]
+    assert pending.card.extra == 0
+    assert table.best_action("kniffel=50,extra=50", "66666", 1).expected_final_score == pytest.approx(
+        table.best_action("kniffel=50", "66666", 1).expected_final_score
+    )
+    # a bonus whose box is on the card is counted as it stands
+    settled = table.advise("kniffel=50,sechser=30,extra=50", dice="66666", roll=3)
+    assert settled.card.extra == 50
+    assert settled.best.expected_final_score == pytest.approx(
+        table.advise("kniffel=50,sechser=30", dice="66666", roll=3).best.expected_final_score + 50
+    )

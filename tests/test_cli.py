@@ -265,3 +265,13 @@ def test_target_and_opponent_rows_name_options_as_players_read_them(tdir, capsys
     english = capsys.readouterr().out
     assert "keep 3 3, reroll 3 dice" in english and "50.0000%" in english and "reroll all 5 dice" in english
     assert max(len(line) for line in (german + english).splitlines()) <= 100
+
+
+def test_advise_says_a_bonus_written_before_its_box_is_counted_once(tdir):
+    res = run(tdir, "advise", "yahtzee", "--card", "yahtzee=50,extra=100", "--dice", "66666", "--roll", "3")
+    assert res.exit_code == 0, res.output
+    first, header = res.stdout.splitlines()[:2]
+    assert "Yahtzee bonus (100) still waits for its box" in first
+    assert "(card Yahtzee 50: 50 points)" in header
+    plain = run(tdir, "advise", "yahtzee", "--card", "yahtzee=50", "--dice", "66666", "--roll", "3")
+    assert res.stdout.splitlines()[2] == plain.stdout.splitlines()[1]  # the same best line and total

@@ -7,9 +7,9 @@ import json
 import click
 import numpy as np
 
-from ..cards import parse_card
+from ..cards import parse_card, without_pending_bonus
 from ..presets import PRESETS, find_variant
-from ..texts import t
+from ..texts import bonus_name, t
 from .base import (
     _advisor,
     _settings,
@@ -156,10 +156,14 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
         from ..win import OpponentError
 
         raise OpponentError(t("err_target_opponent"))
+    given = parse_card(variant, card)
+    counted = without_pending_bonus(given)  # the card as the rules count it: a bonus is paid with its box
+    if counted is not given and not as_json:
+        click.echo(t("pending_bonus", bonus=bonus_name(variant), points=given.extra - counted.extra))
     if target is not None or opponent is not None:
         from ..advisor import parse_dice
 
-        parsed, rolled = parse_card(variant, card), parse_dice(variant, dice)
+        parsed, rolled = counted, parse_dice(variant, dice)
         if opponent is not None:
             return _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent)
         return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)

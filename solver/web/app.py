@@ -39,7 +39,7 @@ from .. import distribution as dist
 from .. import dp, solving, tables, target_tables, targets
 from ..advisor import make_advisor, parse_dice
 from ..api import Table, as_card
-from ..cards import Card, parse_card
+from ..cards import Card, parse_card, without_pending_bonus
 from ..errors import KniffelError
 from ..presets import find_variant
 from ..reports import value_report, variants_report
@@ -257,7 +257,8 @@ def create_app(
     def advise_target(params: dict[str, str], target: int, roll: int, box_now: bool, show_all: bool) -> dict:
         """advise --target: checked in the CLI's order, so that a bad request is refused before any table."""
         variant = find_variant(params.get("variant") or "kniffel")
-        card, rolled = parse_card(variant, params.get("card", "")), parse_dice(variant, params.get("dice", ""))
+        card = without_pending_bonus(parse_card(variant, params.get("card", "")))  # as Table.advise counts it
+        rolled = parse_dice(variant, params.get("dice", ""))
         targets.check_target(variant, card, target)
         table, target_table = cache.get(variant), target_cache.get(variant)
         advice = targets.target_advice(variant, target_table, table.advisor, card, rolled, roll, target, box_now)
