@@ -1,6 +1,7 @@
 """The web API (`kniffel serve`) through Starlette's TestClient: every answer equals the CLI's --json."""
 
 import json
+import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlencode
@@ -197,6 +198,38 @@ def test_parallel_requests_all_answer_right(client, tdir):
     for case, res in answers:
         assert res.status_code == 200, res.text
         assert res.json() == expected[case]
+
+
+def test_advice_is_answered_while_a_distribution_is_computed(tdir, monkeypatch):
+    """A new card's distribution asked twice at once (seconds: the forward pass on every core) and, while
+    it is computed, advice for five new cards: every advice answer comes first (no timing threshold: the
+    order), and the distribution is computed once for both requests."""
+    import solver.distribution as dist
+
+    real, calls, started = dist.distribution, [], threading.Event()
+
+    def counted(variant, values, card, *args, **kwargs):
+        calls.append(card.format())
+        started.set()
+        return real(variant, values, card, *args, **kwargs)
+
+    monkeypatch.setattr(dist, "distribution", counted)
+    with TestClient(create_app(tdir, solve_missing=False)) as c:
+        assert get(c, "/api/advise", dice="33516").status_code == 200  # table, moments, advice kernels loaded
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            charts = [
+                pool.submit(get, c, "/api/distribution", variant="kniffel", card="einser=2,zweier=4") for _ in range(2)
+            ]
+            assert started.wait(timeout=600)
+            before = []
+            for card in ["chance=22", "zweier=6", "dreier=9,chance=20", "vierer=16", "fuenfer=10,sechser=24"]:
+                res = get(c, "/api/advise", card=card, dice="12346", roll=2)
+                assert res.status_code == 200, res.text
+                before.append(not any(chart.done() for chart in charts))
+            first, second = (chart.result(timeout=600) for chart in charts)
+    assert before == [True] * 5
+    assert first.status_code == second.status_code == 200 and first.json() == second.json()
+    assert calls == ["ones=2,twos=4"]  # once, for both requests
 
 
 def test_page_and_static_files(client):

@@ -10,6 +10,8 @@ final rolls are grouped by their entry (move, points) so each group shifts a poi
 Ties (options within TIE of the best) are broken by one rule, the advisor's: after roll 1 or 2 the
 keep with the most dice (keeping all dice = stopping), then the smallest sorted tuple of kept faces;
 after the final roll the lowest box index.
+
+The kernels step() calls release the GIL (nogil): a server's other threads answer advice meanwhile.
 """
 
 from __future__ import annotations
@@ -270,7 +272,7 @@ def _item_groups(
         out_n[j] = n_touched
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _layer_groups(
     items,
     masks,
@@ -312,7 +314,7 @@ def _layer_groups(
         )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _compact(gk, gs, gp, gn, col0):
     """The groups of a block as flat arrays (key, shift, prob, source state)."""
     total = gn.sum()
@@ -328,7 +330,7 @@ def _compact(gk, gs, gp, gn, col0):
     return key, shift, prob, src
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _next_states(keys, slot):
     """Distinct keys in sorted order and the index of each key's state (slot is all -1 on entry and
     on exit)."""
@@ -350,7 +352,7 @@ def _next_states(keys, slot):
     return uniq, dst
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sort_groups(dst, n_dst):
     """Counting sort of the groups by destination: (order, start of each destination's run)."""
     start = np.zeros(n_dst + 1, dtype=np.int64)
@@ -366,7 +368,7 @@ def _sort_groups(dst, n_dst):
     return order, start
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _shift_add(order, start, src, shift, prob, lo, ptr, data, new_lo, new_ptr, new_data):
     """Every destination vector = sum over its groups of prob * the source vector shifted."""
     for d in prange(start.shape[0] - 1):
@@ -380,7 +382,7 @@ def _shift_add(order, start, src, shift, prob, lo, ptr, data, new_lo, new_ptr, n
                 new_data[off + t] += p * data[ptr[s] + t]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def _bounds(order, start, src, shift, lo, ptr):
     """Points range (lo, length) of each destination vector."""
     n_dst = start.shape[0] - 1

@@ -15,13 +15,13 @@ solve (Kniffel 7 when neither the tables folder nor the package holds it, and ev
 to build) is HTTP 409 with a one-line message naming the command that builds it. Safety: every parameter
 has a length limit and unknown or repeated parameters are refused; no request names a file; endpoints are
 plain functions that Starlette runs in its thread pool, so tables are shared between threads (loaded once
-per variant, under a lock).
+per variant, under a lock). Numba's parallel kernels (solve, second moments, distributions) run on one
+thread of their own (work.py), so an advice request is answered while a distribution is computed.
 """
 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ from ..errors import KniffelError
 from ..presets import find_variant
 from ..reports import value_report, variants_report
 from ..rules import Variant
+from .work import KERNELS, DistributionCache
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUERY = 1000  # characters in the whole query string
@@ -64,9 +65,6 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
-DISTRIBUTIONS_KEPT = 256  # (variant, card) answers remembered: the forward pass takes a moment
-# Numba's parallel kernels (solve, forward pass) run one at a time: requests come from several threads.
-PARALLEL = threading.Lock()
 
 
 class TableUnavailable(KniffelError):
@@ -79,8 +77,8 @@ class TableCache:
     A missing table of identical dice is solved once, by the first request that needs it (about a second
     once Numba's kernels are compiled; saved to the tables folder like `kniffel solve` does); requests
     for that variant wait for it. A table that takes long to build (Kniffel 7) is never solved by a
-    request: TableUnavailable with the CLI's message. One lock for all loads and solves, so Numba's
-    parallel solver never runs twice at once and a table is never read half-written.
+    request: TableUnavailable with the CLI's message. One lock for all loads and solves, so a table is
+    never read half-written; the solve runs on the kernel thread.
     """
 
     def __init__(self, tables_dir: Path, solve_missing: bool = True):
@@ -88,6 +86,8 @@ class TableCache:
         self.solve_missing = solve_missing
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
+        self._spread_ready: set[str] = set()
+        self._spread_lock = threading.Lock()
 
     def get(self, variant: Variant) -> Table:
         table = self._tables.get(variant.name)
@@ -109,9 +109,23 @@ class TableCache:
                 engine = dp.make_engine(variant)  # refuses a long solve, with the CLI's message
             except KniffelError as refusal:
                 raise TableUnavailable(str(refusal)) from None
-            with PARALLEL:
-                values, meta = solving.solve_table(variant, self.tables_dir, progress=False, engine=engine)
+            values, meta = KERNELS.run(
+                lambda: solving.solve_table(variant, self.tables_dir, progress=False, engine=engine)
+            )
         return Table(variant, values, meta, make_advisor(variant, values), self.tables_dir)
+
+    def with_spread(self, variant: Variant) -> Table:
+        """The table, its second moments (each option's std) loaded once: on the kernel thread, because a
+        missing or stale moments file is computed by a parallel kernel (seconds; then saved)."""
+        table = self.get(variant)
+        if variant.name not in self._spread_ready:
+            with self._spread_lock:
+                if variant.name not in self._spread_ready:
+                    if variant.identical_dice:
+                        dice = (variant.faces[0],) * variant.n_dice
+                        KERNELS.run(lambda: table.advise("", dice, 1, spread=True))  # loads them into the Table
+                    self._spread_ready.add(variant.name)
+        return table
 
 
 class TargetTableCache:
@@ -136,29 +150,6 @@ class TargetTableCache:
                     table = targets.load_target_table(variant, self.tables_dir)
                     self._tables[variant.name] = table
         return table
-
-
-class DistributionCache:
-    """The final-score distribution of each recent (variant, card): computed once, under PARALLEL."""
-
-    def __init__(self, size: int = DISTRIBUTIONS_KEPT):
-        self.size = size
-        self._answers: OrderedDict[tuple[str, str], dist.Distribution] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, table: Table, card: Card) -> dist.Distribution:
-        key = (table.variant.name, card.format())
-        with self._lock:
-            if key in self._answers:
-                self._answers.move_to_end(key)
-                return self._answers[key]
-        with PARALLEL:
-            answer = dist.distribution(table.variant, table.values, card)
-        with self._lock:
-            self._answers[key] = answer
-            while len(self._answers) > self.size:
-                self._answers.popitem(last=False)
-        return answer
 
 
 def query(request: Request, *, required: tuple[str, ...] = (), allowed: tuple[str, ...] = ()) -> dict[str, str]:
@@ -250,7 +241,7 @@ def create_app(
         target = target_number(params)
         if target is not None:
             return advise_target(params, target, roll, box_now, show_all)
-        table = table_for(params, "kniffel")  # the CLI's default variant
+        table = cache.with_spread(find_variant(params.get("variant") or "kniffel"))  # the CLI's default variant
         advice = table.advise(params.get("card", ""), params.get("dice", ""), roll, box_now=box_now, spread=True)
         return advice.as_dict(all_options=show_all)
 

@@ -5,6 +5,7 @@
 const $ = (id) => document.getElementById(id);
 const GAME_KEY = "kniffel.game.v1";
 const MAX_UNDO = 200;
+const CHART_DELAY_MS = 300;
 
 const state = {
   variants: [], v: null, lang: "en",
@@ -13,7 +14,7 @@ const state = {
   undo: [], game: false, distribution: true, seq: 0, chartData: null,
   // playing for a target score: the target (null: off), the server's chances answer, a note under the
   // field, and the variants whose target table the server does not have (asked again after a reload)
-  target: null, chances: null, targetNote: "", targetMissing: {},
+  target: null, chances: null, chancesFor: null, targetNote: "", targetMissing: {},
   pending: false, // a request for the situation shown is on its way: the advice on screen is stale
 };
 
@@ -238,6 +239,12 @@ function renderValue() {
     : "";
 }
 
+function showText(el, text) {
+  // the CLI's messages write commands between backticks: shown as code, never broken inside
+  const parts = text.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("code"), { textContent: part }) : part));
+  el.replaceChildren(...parts.filter((part) => part !== "")); // nothing at all when there is no text: :empty
+}
+
 function renderTarget() {
   // target tables exist for identical dice only (Kniffel 7 would take days to build)
   $("target-row").hidden = !state.v.identical_dice;
@@ -249,7 +256,7 @@ function renderTarget() {
     note = `From this card: ${pct(c.probability)} with the best play for it`;
     if (typeof c.probability_expected_play === "number") note += `, ${pct(c.probability_expected_play)} playing for the highest mean`;
   }
-  $("target-note").textContent = note;
+  showText($("target-note"), note);
 }
 
 function renderAll() {
@@ -344,11 +351,12 @@ async function refresh() {
   const wantTarget = state.target !== null && state.v.identical_dice && !cardFull() && !missing;
   const q = { ...base, dice: diceText(), roll: String(state.roll) };
   if (state.showAll) q.all = "1";
-  const [value, advice, targetAdvice, chances] = await Promise.all([
+  // the chances are shown when they come: a new card's need its distribution (seconds), the advice must not wait
+  const chancesAnswer = wantTarget ? api("/api/chances", { ...base, target: String(state.target) }) : none;
+  const [value, advice, targetAdvice] = await Promise.all([
     api("/api/value", base),
     wantAdvice ? api("/api/advise", q) : none,
     wantAdvice && wantTarget ? api("/api/advise", { ...q, target: String(state.target) }) : none,
-    wantTarget ? api("/api/chances", { ...base, target: String(state.target) }) : none,
   ]);
   if (seq !== state.seq) return; // a newer situation is on its way
   state.pending = false;
@@ -357,21 +365,31 @@ async function refresh() {
   if (!value.ok) errors.push(value.body.error);
   state.advice = advice && advice.ok ? advice.body : null;
   if (advice && !advice.ok && value.ok) errors.push(advice.body.error);
-  const failed = [targetAdvice, chances].find((r) => r && !r.ok);
-  state.targetNote = failed ? targetProblem(failed) : "";
+  state.targetNote = targetAdvice && !targetAdvice.ok ? targetProblem(targetAdvice) : "";
   if (missing && state.target !== null && state.v.identical_dice) {
     state.targetNote = targetProblem({ status: 409, body: { error: missing } });
   }
   if (targetAdvice && targetAdvice.ok) state.advice = targetAdvice.body;
-  state.chances = chances && chances.ok ? chances.body : null;
+  const chancesFor = wantTarget ? `${base.variant} ${base.card} ${state.target}` : null;
+  if (chancesFor !== state.chancesFor) state.chances = null; // another card or target: none shown until they come
+  state.chancesFor = chancesFor;
   state.shown = 0;
-  $("error").textContent = errors.join(" ");
+  showText($("error"), errors.join(" "));
   renderAll();
   if (state.distribution && value.ok && !cardFull()) refreshChart(seq, base);
   else if (!value.ok || cardFull()) $("chart").hidden = true;
+  const chances = await chancesAnswer;
+  if (!chances || seq !== state.seq) return;
+  if (chances.ok) state.chances = chances.body;
+  else if (!state.targetNote) state.targetNote = targetProblem(chances);
+  renderTarget();
 }
 
 async function refreshChart(seq, base) {
+  // asked once the situation rests a moment: a new card's distribution costs the server seconds, and
+  // quick taps through a card would queue one for every card passed on the way
+  await new Promise((resolve) => setTimeout(resolve, CHART_DELAY_MS));
+  if (seq !== state.seq) return;
   const res = await api("/api/distribution", base);
   if (seq !== state.seq) return;
   if (res.status === 404) { state.distribution = false; $("chart").hidden = true; return; }
@@ -471,7 +489,7 @@ function undo() {
 // ---- start --------------------------------------------------------------------------------------
 async function start() {
   const res = await api("/api/variants");
-  if (!res.ok) { $("error").textContent = res.body.error; return; }
+  if (!res.ok) { showText($("error"), res.body.error); return; }
   state.variants = res.body;
   for (const v of state.variants) {
     const o = document.createElement("option");
