@@ -25,7 +25,7 @@ import numpy as np
 
 from . import __version__
 from .errors import KniffelError
-from .files import _TEMP, _alive, atomic_write_files, no_interrupts, read_bounded, read_json
+from .files import _TEMP, _alive, atomic_write_files, make_folder, no_interrupts, read_bounded, read_json
 from .rules import Variant
 
 TABLE_FORMAT = 1
@@ -84,7 +84,7 @@ def _npy_bytes(values: np.ndarray) -> bytes:
 
 
 def save(variant: Variant, values: np.ndarray, directory: Path, *, states: int, seconds: float) -> dict:
-    directory.mkdir(parents=True, exist_ok=True)
+    make_folder(directory)
     npy, meta_path = paths(variant, directory)
     data = _npy_bytes(values)
     meta = {
@@ -241,7 +241,7 @@ def save_checkpoint(
     """The layers solved so far. The array goes to a file named by its layer, then the sidecar that
     names it (the commit), then the older array is removed: a kill at any moment leaves a valid
     checkpoint, the previous or the new one."""
-    directory.mkdir(parents=True, exist_ok=True)
+    make_folder(directory)
     npy, meta_path = checkpoint_paths(variant, directory)
     data = _npy_bytes(values)
     layer_file = npy.with_name(f".{variant.name}.checkpoint.{next_layer + 1}.npy")

@@ -29,6 +29,7 @@ from . import __version__
 from .dp import Engine
 from .dp.target import TargetLayout, layout_order, target_layout
 from .errors import KniffelError
+from .files import make_folder, naming_failures
 from .rules import Variant
 
 TARGET_FORMAT = 1
@@ -112,12 +113,13 @@ def stored(flat: np.ndarray) -> np.ndarray:
 
 def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, directory: Path, *, seconds: float) -> dict:
     """Write the table (as stored(flat)) and its sidecar atomically; return the sidecar."""
-    directory.mkdir(parents=True, exist_ok=True)
+    make_folder(directory)
     npy, meta_path = target_paths(variant, directory)
     tmp_npy = npy.with_name(f".{npy.name}.{os.getpid()}.tmp")
     tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
     try:
-        _write_synced(tmp_npy, lambda fh: np.save(fh, stored(flat)))
+        with naming_failures("write", npy):
+            _write_synced(tmp_npy, lambda fh: np.save(fh, stored(flat)))
         masks, jokers_scored = layout_order(variant)
         lengths = layout.length[masks, jokers_scored].tolist()
         meta = {
@@ -136,9 +138,10 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
             "lengths_sha256": _lengths_digest(lengths),
             "lengths": lengths,  # L of each work item in layout_order (solver/dp/target.py)
         }
-        _write_synced(tmp_meta, lambda fh: fh.write((json.dumps(meta, indent=2) + "\n").encode()))
-        os.replace(tmp_npy, npy)  # the table first: a sidecar never describes an older table
-        os.replace(tmp_meta, meta_path)
+        with naming_failures("write", meta_path):
+            _write_synced(tmp_meta, lambda fh: fh.write((json.dumps(meta, indent=2) + "\n").encode()))
+            os.replace(tmp_npy, npy)  # the table first: a sidecar never describes an older table
+            os.replace(tmp_meta, meta_path)
         _write_stamp(npy, meta["sha256"])
     finally:
         for tmp in (tmp_npy, tmp_meta):

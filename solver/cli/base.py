@@ -16,7 +16,7 @@ import click
 
 from .. import tables
 from ..errors import KniffelError
-from ..texts import choose_language, click_message, locale_language, set_language, t
+from ..texts import choose_language, click_message, locale_language, os_error_text, set_language, t
 
 
 def _lang_callback(ctx, param, value):
@@ -187,11 +187,11 @@ class OneLineErrors(click.Group):
             args = ["--help"]  # `kniffel` alone: the help, exit code 0
         try:
             code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
-        except (_Interrupted, KeyboardInterrupt):
-            click.echo("kniffel: interrupted", err=True)
+        except (_Interrupted, KeyboardInterrupt):  # in the language the command spoke (or was to speak)
+            click.echo("kniffel: " + t("interrupted"), err=True)
             sys.exit(130)
         except click.exceptions.Abort as exc:
-            click.echo("kniffel: interrupted" if _interrupted(exc) else "kniffel: aborted (end of input)", err=True)
+            click.echo("kniffel: " + t("interrupted" if _interrupted(exc) else "aborted_eof"), err=True)
             sys.exit(130)
         except click.ClickException as exc:
             message = exc.format_message()
@@ -199,8 +199,11 @@ class OneLineErrors(click.Group):
                 message = click_message(message, _usage_language(args))
             click.echo(f"kniffel: error: {message}", err=True)
             sys.exit(exc.exit_code or 2)
-        except (KniffelError, OSError) as exc:
+        except KniffelError as exc:
             click.echo(f"kniffel: error: {exc}", err=True)
+            sys.exit(2)
+        except OSError as exc:  # the operating system's own English, in the player's language
+            click.echo(f"kniffel: error: {os_error_text(exc)}", err=True)
             sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
 
