@@ -18,9 +18,13 @@ import re
 
 from .texts_catalogue import DE, EN
 from .texts_errors import DE_ERRORS, EN_ERRORS
+from .texts_help import DE_HELP, EN_HELP
 from .texts_reports import DE_REPORTS, EN_REPORTS
 
-CATALOGUES = {"de": {**DE, **DE_ERRORS, **DE_REPORTS}, "en": {**EN, **EN_ERRORS, **EN_REPORTS}}
+CATALOGUES = {
+    "de": {**DE, **DE_ERRORS, **DE_REPORTS, **DE_HELP},
+    "en": {**EN, **EN_ERRORS, **EN_REPORTS, **EN_HELP},
+}
 LANGUAGES = tuple(CATALOGUES)
 
 _current = "en"  # the library speaks English unless the CLI chose otherwise

@@ -80,7 +80,7 @@ DE_REPORTS = {
     "opponent_label": "P(Sieg)",
     "chance_columns": "Möglichkeit,erwartet",
     "err_target_opponent": "--target und --opponent gehen nicht zusammen: entweder auf eine Punktzahl oder gegen einen Zettel spielen",
-    "sim_title": "{title}: {games} Spiele mit bestem Spiel (Startzahl {seed}, {seconds:.2f} s, {rate} Spiele/s)",
+    "sim_title": "{title}: {games} Spiele bei bester Strategie (Startzahl {seed}, {seconds:.2f} s, {rate}/s)",
     "sim_summary": "Mittel {mean:.3f} ± {stderr:.3f} (Tabelle: {table:.3f}), Std.-Abw. {std:.2f}, Median {median:g}, Minimum {min}, Maximum {max}",
     "sim_upper_bonus": "Bonus oben: {values}",
     "sim_extra": "{bonus}: in {rate:.2%} der Spiele, im Mittel {count:.4f} je Spiel",
@@ -97,6 +97,6 @@ DE_REPORTS = {
     "plot_probability_axis": "Wahrscheinlichkeit",
     "plot_mean": "Mittel {mean:.2f}",
     "plot_median": "Median {median}",
-    "plot_sim_title": "{title}: {games} Spiele mit bestem Spiel",
+    "plot_sim_title": "{title}: {games} Spiele bei bester Strategie",
     "plot_dist_title": "{title}, Zettel {card}: genaue Verteilung bei bestem Spiel",
 }

@@ -29,45 +29,33 @@ from .base import (
 
 @cli.command()
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
-@click.option("--roll-for-me", is_flag=True, help="Roll the dice instead of asking for them.")
-@click.option("--seed", type=int, default=None, help="Seed for --roll-for-me (reproducible games; all of it is used).")
+@click.option("--roll-for-me", is_flag=True)
+@click.option("--seed", type=int, default=None)
 @click.option(
     "--save",
     "save_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help=f"Game record, written after every step [default: {DEFAULT_GAME_FILE}; with --resume: that file].",
 )
 @click.option(
     "--resume",
     "resume_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Continue the game saved in this file.",
 )
-@click.option("--force", is_flag=True, help="Let --save replace an existing file.")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
-@click.option("--players", default=None, help="2-6 players at one table, taking turns: 'Anna,Ben,Carla'.")
+@click.option("--force", is_flag=True)
+@click.option("--keep-one", is_flag=True)
+@click.option("--players", default=None)
 @click.option(
     "--advice",
     type=click.Choice(["expected", "win"]),
     default="expected",
-    help="With --players: advice for the highest expected score, or for winning (needs the target table).",
 )
-@click.option("--no-odds", is_flag=True, help="With --players: standings without the chances of winning (faster).")
+@click.option("--no-odds", is_flag=True)
 @lang_option
 @click.pass_context
 def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, keep_one, players, advice, no_odds):
-    """Play a whole game with advice after every roll (type 'help' at any prompt).
-
-    \b
-    Example:  kniffel play kniffel                 (you roll real dice and type them: 33516)
-              kniffel play yahtzee --roll-for-me --seed 7 --save game.json
-              kniffel play --resume game.json
-              kniffel play kniffel --players Anna,Ben --roll-for-me     (a table of 2-6, hot seat)
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """Play a whole game with advice after every roll (type 'help' at any prompt)."""
     from ..game import Game
     from ..play import PlayLoop
     from ..table_game import TableGame, parse_players
@@ -138,13 +126,7 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 @lang_option
 @click.pass_context
 def review(ctx, game_file, as_json):
-    """Every decision of a saved game against the optimal one, and what it cost.
-
-    \b
-    Example:  kniffel review kniffel-game.json
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """Every decision of a saved game against the optimal one, and what it cost."""
     from ..explain import dice_text, faces_text, fit, loss_text, option_text, signed
     from ..game import decisions
     from ..table_game import TableGame

@@ -36,22 +36,16 @@ from .base import (
     type=click.IntRange(0, MAX_SEED),
     default=0,
     show_default=True,
-    help="Same seed, same games (0 to 4294967295: every bit of it is used).",
 )
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--keep-one", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
-@click.option("--target", type=int, default=None, help="Play to reach this score instead; report how often it is.")
-@click.option("--versus", is_flag=True, help="Pairs of games: the win strategy against a max-expected player.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None)
+@click.option("--target", type=int, default=None)
+@click.option("--versus", is_flag=True)
+@lang_option
 @click.pass_context
 def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, versus):
-    """Play many games with the optimal strategy and report the score distribution.
-
-    \b
-    Example:  kniffel simulate yahtzee -n 100000 --seed 1 --plot scores.png   (--plot: pip install 'kniffel[plot]')
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """Play many games with the optimal strategy and report the score distribution."""
     from .. import simulation as sim
 
     _speak(ctx, find_variant(_variant_or_default(variant_name), keep_one))
@@ -141,13 +135,11 @@ def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
 
 @cli.command()
 @click.argument("variant_name", metavar="VARIANT")
-@click.option("--card", default="", help="Card at the start of a turn: 'box=points,...' (default: empty card).")
-@click.option("--at-least", "at_least", type=int, multiple=True, help="Also show P(final score >= T) (repeatable).")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object (schema in README).")
-@click.option(
-    "--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG of the pmf (needs matplotlib)."
-)
+@click.option("--card", default="")
+@click.option("--at-least", "at_least", type=int, multiple=True)
+@click.option("--keep-one", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--plot", type=click.Path(dir_okay=False), default=None)
 @lang_option
 @click.pass_context
 def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
@@ -219,10 +211,10 @@ def _plot_pmf(plt, variant, result, path) -> None:
 
 @cli.command()
 @click.argument("variant_name", metavar="VARIANT")
-@click.option("--card", "cards", multiple=True, required=True, help="One player's card (repeat: 2 to 6 players).")
-@click.option("--names", default=None, help="Player names, comma-separated, one per --card.")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object (schema in README).")
+@click.option("--card", "cards", multiple=True, required=True)
+@click.option("--names", default=None)
+@click.option("--keep-one", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
 @lang_option
 @click.pass_context
 def odds(ctx, variant_name, cards, names, keep_one, as_json):

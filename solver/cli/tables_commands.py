@@ -14,19 +14,13 @@ from .base import _settings, _table, cli, lang_option, solve_table, solve_target
 
 @cli.command()
 @click.argument("variant_names", nargs=-1)
-@click.option("--all", "all_variants", is_flag=True, help="Solve every preset.")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per variant on stdout.")
-@click.option("--target", "with_target", is_flag=True, help="Also build the target table (playing to reach a score).")
+@click.option("--all", "all_variants", is_flag=True)
+@click.option("--keep-one", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--target", "with_target", is_flag=True)
 @click.pass_context
 def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
-    """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy.
-
-    \b
-    Example:  kniffel solve kniffel yahtzee yatzy
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy."""
     settings = _settings(ctx)
     if all_variants:
         variants = [v for v in PRESETS.values() if v.identical_dice]
@@ -68,18 +62,12 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
 
 @cli.command()
 @click.argument("variant_name", metavar="VARIANT")
-@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--card", default="")
+@click.option("--keep-one", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def value(ctx, variant_name, card, keep_one, as_json):
-    """Expected final score of a card at the start of a turn, under optimal play.
-
-    \b
-    Example:  kniffel value kniffel --card "einser=3,dreier=9,chance=22"
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """Expected final score of a card at the start of a turn, under optimal play."""
     from ..reports import value_report
 
     table = _table(find_variant(variant_name, keep_one), _settings(ctx))
@@ -98,14 +86,7 @@ def value(ctx, variant_name, card, keep_one, as_json):
 @lang_option
 @click.pass_context
 def variants(ctx, as_json):
-    """The presets, their boxes and, where a table exists, the start value.
-
-    \b
-    Example:  kniffel variants --lang en
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    Box names come in each variant's own language first (German for the Kniffel games).
-    """
+    """The presets, their boxes and, where a table exists, the start value."""
     from ..explain import fit, fit_list
     from ..reports import variants_report
     from ..texts import option_name, variant_title
