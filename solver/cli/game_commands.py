@@ -67,9 +67,8 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
         game = _load_game(ctx, resume_path)
         saved = game.names if isinstance(game, TableGame) else None
         if names is not None and names != saved:
-            raise RuleError(
-                f"{resume_path} is a game of {', '.join(saved or ['one player'])}; --players cannot change it"
-            )
+            who = ", ".join(saved) if saved else t("play_one_player")
+            raise RuleError(t("play_players_fixed", path=resume_path, who=who))
         if variant_name and find_variant(variant_name, keep_one) != game.variant:
             raise RuleError(t("play_resume_variant", path=resume_path, variant=game.variant.name, name=variant_name))
         if seed is not None and seed != game.seed:
@@ -83,9 +82,9 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
         else:  # a table rolling for itself gets a seed of its own, so that --resume rolls on the same dice
             table_seed = secrets.randbelow(2**31) if seed is None and roll_for_me else seed
             game = TableGame(variant, names, seed=table_seed, roll_for_me=roll_for_me)
-    if not isinstance(game, TableGame) and (advice != "expected" or no_odds):
-        raise RuleError("--advice and --no-odds are for a table of players (--players)")
     _speak(ctx, game.variant, game.lang)
+    if not isinstance(game, TableGame) and (advice != "expected" or no_odds):
+        raise RuleError(t("play_advice_alone"))
     game.lang = language()  # saved with the game: a resumed game speaks it again (unless --lang says otherwise)
     target = Path(save_path or resume_path or DEFAULT_GAME_FILE)
     _check_game_target(target, resume_path, force)
@@ -134,10 +133,7 @@ def review(ctx, game_file, as_json):
 
     loaded = _load_game(ctx, game_file)
     if isinstance(loaded, TableGame):
-        raise KniffelError(
-            f"{game_file} is a game of {len(loaded.names)} players; review reads one-player games "
-            "(the end of a table game shows what every player's decisions cost)"
-        )
+        raise KniffelError(t("review_table_game", path=game_file, count=len(loaded.names)))
     game = loaded
     _speak(ctx, game.variant, game.lang)
     advisor = _advisor(game.variant, _settings(ctx))

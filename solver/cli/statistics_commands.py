@@ -94,12 +94,12 @@ def _plot_backend(path: Path):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise click.UsageError("--plot needs matplotlib: pip install 'kniffel[plot]'") from None
+        raise click.UsageError(t("plot_needs_matplotlib")) from None
     formats = plt.figure().canvas.get_supported_filetypes()
     plt.close("all")
     suffix = path.suffix.lstrip(".").lower()
     if suffix not in formats:
-        raise KniffelError(f"--plot {path}: name a file ending in one of .{', .'.join(sorted(formats))}")
+        raise KniffelError(t("plot_suffix", path=path, suffixes=", .".join(sorted(formats))))
     return plt
 
 
