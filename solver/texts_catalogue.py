@@ -196,7 +196,7 @@ DE = {
     "play_help": (
         "Befehle an jeder Eingabe:\n"
         "  (Enter)             dem Rat folgen\n"
-        "  33 / behalte 3 3    Würfel mit diesen Augen behalten, die anderen neu würfeln   (nach Wurf 1 oder 2)\n"
+        "  33 / behalte 3 3    diese Augen behalten, die anderen neu würfeln   (nach Wurf 1 oder 2)\n"
         "{ordered_help}"
         "  alle / stopp        alle Würfel behalten und jetzt ein Feld wählen\n"
         "  keine               alle Würfel neu würfeln\n"

@@ -80,7 +80,7 @@ DE_REPORTS = {
     "opponent_label": "P(Sieg)",
     "chance_columns": "Möglichkeit,erwartet",
     "err_target_opponent": "--target und --opponent gehen nicht zusammen: entweder auf eine Punktzahl oder gegen einen Zettel spielen",
-    "sim_title": "{title}: {games} Spiele bei bester Strategie (Startzahl {seed}, {seconds:.2f} s, {rate}/s)",
+    "sim_title": "{title}: {games} Spiele bei bester Strategie (Seed {seed}, {seconds:.2f} s, {rate}/s)",
     "sim_summary": "Mittel {mean:.3f} ± {stderr:.3f} (Tabelle: {table:.3f}), Std.-Abw. {std:.2f}, Median {median:g}, Minimum {min}, Maximum {max}",
     "sim_upper_bonus": "Bonus oben: {values}",
     "sim_extra": "{bonus}: in {rate:.2%} der Spiele, im Mittel {count:.4f} je Spiel",

@@ -235,8 +235,8 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
         return
     from ..explain import card_text, fit
 
-    width = max(len(p.name) for p in result.players)
     player, win, expected, std = t("odds_columns").split(",")
+    width = max([len(player)] + [len(p.name) for p in result.players])
     click.echo(fit(t("odds_title", title=variant_title(variant), count=len(result.players))))
     click.echo(f"  {player:<{width}}  {win:>8}  {expected:>9}  {std:>9}")
     for p in result.players:
