@@ -44,10 +44,7 @@ def parse_players(text: str) -> list[str]:
     """'Anna,Ben,Carla' -> the names, checked: 2-6 players, distinct, short, printable."""
     names = [n.strip() for n in text.split(",")]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise PlayersError(
-            f"--players {text!r}: {len(names)} name(s); a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-            "comma-separated (Anna,Ben)"
-        )
+        raise PlayersError(t("players_count", text=text, count=len(names), least=MIN_PLAYERS, most=MAX_PLAYERS))
     check_names(names, f"--players {text!r}", PlayersError)
     return names
 

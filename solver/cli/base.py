@@ -221,7 +221,13 @@ def cli(ctx, tables_path, threads, no_progress, lang):
     """The `kniffel` group: its options hold for every command (help texts: solver/texts_help.py)."""
     ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress, lang)
     set_language(choose_language(lang, "en"))
-    source = "--tables" if tables_path else f"${tables.ENV_DIR}" if os.environ.get(tables.ENV_DIR) else "tables folder"
+    source = (
+        "--tables"
+        if tables_path
+        else f"${tables.ENV_DIR}"
+        if os.environ.get(tables.ENV_DIR)
+        else t("word_tables_folder")
+    )
     tables.check_tables_dir(ctx.obj.tables_dir, source)
     if threads:
         from .. import dp

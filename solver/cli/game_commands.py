@@ -61,6 +61,8 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
     from ..table_game import TableGame, parse_players
     from ..texts import language
 
+    if not resume_path:  # a new game speaks its variant's language from its first word (a resumed one: its file's)
+        _speak(ctx, find_variant(_variant_or_default(variant_name), keep_one))
     names = parse_players(players) if players is not None else None  # bad names: one line, before any work
     game: Game | TableGame
     if resume_path:
