@@ -143,3 +143,17 @@ def test_a_tables_folder_that_cannot_be_made(tmp_path):
     assert res.stderr.strip() == (
         "kniffel: error: der Ordner /proc/kniffel-tables kann nicht angelegt werden: Datei oder Ordner gibt es nicht"
     ), res.stderr
+
+
+def test_table_refusals_in_german(kdir, tmp_path):
+    (tmp_path / "kniffel.json").write_bytes((kdir / "kniffel.json").read_bytes())
+    (tmp_path / "kniffel.npy").write_bytes((kdir / "kniffel.npy").read_bytes()[:1000])
+    res = invoke("--tables", str(tmp_path), "advise", "33516")
+    assert res.exit_code == 2 and res.stderr.strip() == (
+        f"kniffel: error: Tabelle {tmp_path / 'kniffel.npy'} passt nicht zur Prüfsumme in ihrer Begleitdatei "
+        "(beschädigt oder verändert); neu berechnen mit `kniffel solve kniffel`"
+    ), res.stderr
+    res = invoke("--lang", "de", "--tables", "/dev/null", "value", "kniffel")
+    assert "--tables /dev/null ist kein Ordner" in res.stderr, res.stderr
+    res = invoke("play", "kniffel", "--players", "Anna")
+    assert "an einem Tisch sitzen 2 bis 6 Spieler" in res.stderr, res.stderr
