@@ -68,11 +68,13 @@ def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
     width = max(len(x) for x in texts)
     with_std = any(o.std is not None for o in shown)
     option, expected, loss = t("advise_columns").split(",")
-    spread = f"  {'std':>6}" if with_std else ""
+    std_label = t("advise_std")
+    std_w = max(6, len(std_label))
+    spread = f"  {std_label:>{std_w}}" if with_std else ""
     rows = [f"  {'#':>3}  {option:<{width}}  {expected:>9}  {loss:>10}{spread}"]
     for i, (o, text) in enumerate(zip(shown, texts), 1):
         mark = t("best") if i == 1 else loss_text(o.loss)
-        std = f"  {o.std:>6.2f}" if with_std and o.std is not None else ""
+        std = f"  {o.std:>{std_w}.2f}" if with_std and o.std is not None else ""
         rows.append(f"  {i:>3}  {text:<{width}}  {o.expected_final_score:>9.2f}  {mark:>10}{std}")
     if len(shown) < len(options):
         rows.append(t("advise_more", count=len(options) - len(shown)))
