@@ -24,9 +24,35 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import KniffelError
-from .texts import t
+from .texts import os_reason, t
 
 _TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.tmp$")
+
+
+class FileOperationError(OSError):
+    """An OSError that names what was being done ('write', 'read', 'create_folder') and the file the
+    player knows (not its temporary file); the CLI shows it as one line in the player's language."""
+
+    def __init__(self, operation: str, path: Path, cause: OSError):
+        super().__init__(cause.errno, cause.strerror or str(cause), str(path))
+        self.operation = operation
+
+
+@contextmanager
+def naming_failures(operation: str, path: Path) -> Iterator[None]:
+    """Any OSError inside becomes a FileOperationError naming `operation` and `path`."""
+    try:
+        yield
+    except FileOperationError:
+        raise
+    except OSError as exc:
+        raise FileOperationError(operation, path, exc) from exc
+
+
+def make_folder(folder: Path) -> None:
+    """mkdir -p, its failure naming the folder."""
+    with naming_failures("create_folder", folder):
+        Path(folder).mkdir(parents=True, exist_ok=True)
 
 
 def temp_path(path: Path) -> Path:
@@ -84,11 +110,12 @@ def atomic_write(path: Path, write: Callable[[IO[bytes]], Any]) -> None:
     remove_stale_temps(path)
     tmp = temp_path(path)
     try:
-        with open(tmp, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        with naming_failures("write", path):
+            with open(tmp, "wb") as fh:
+                write(fh)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -109,12 +136,13 @@ def atomic_write_files(items: list[tuple[Path, bytes]]) -> None:
             remove_stale_temps(Path(path))
             tmp = temp_path(Path(path))
             temps.append(tmp)
-            with open(tmp, "wb") as fh:
+            with naming_failures("write", path), open(tmp, "wb") as fh:
                 fh.write(data)
                 fh.flush()
                 os.fsync(fh.fileno())
         for (path, _), tmp in zip(items, temps):
-            os.replace(tmp, path)
+            with naming_failures("write", path):
+                os.replace(tmp, path)
     finally:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
@@ -165,7 +193,7 @@ def read_bounded(path: Path, limit: int, what: str, error: type[KniffelError]) -
     except IsADirectoryError:
         raise error(t("file_is_folder", what=what, path=path)) from None
     except OSError as exc:
-        raise error(t("file_unreadable", what=what, path=path, error=exc.strerror or exc)) from None
+        raise error(t("file_unreadable", what=what, path=path, error=os_reason(exc))) from None
     if len(data) > limit:
         raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
     return data

@@ -44,10 +44,7 @@ def parse_players(text: str) -> list[str]:
     """'Anna,Ben,Carla' -> the names, checked: 2-6 players, distinct, short, printable."""
     names = [n.strip() for n in text.split(",")]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise PlayersError(
-            f"--players {text!r}: {len(names)} name(s); a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-            "comma-separated (Anna,Ben)"
-        )
+        raise PlayersError(t("players_count", text=text, count=len(names), least=MIN_PLAYERS, most=MAX_PLAYERS))
     check_names(names, f"--players {text!r}", PlayersError)
     return names
 
@@ -55,11 +52,11 @@ def parse_players(text: str) -> list[str]:
 def check_names(names: list, where: str, error: type[KniffelError]) -> None:
     for name in names:
         if not isinstance(name, str) or not name or len(name) > MAX_NAME or not name.isprintable():
-            raise error(f"{where}: player name {_short(name)} must be 1 to {MAX_NAME} printable characters")
+            raise error(t("players_name", where=where, name=_short(name), most=MAX_NAME))
     folded = [n.casefold() for n in names]
     if len(set(folded)) != len(folded):
         twice = next(n for n in names if folded.count(n.casefold()) > 1)
-        raise error(f"{where}: the name {twice!r} is there twice; every player needs a name of their own")
+        raise error(t("players_twice", where=where, name=twice))
 
 
 class TableGame:
@@ -176,14 +173,14 @@ class TableGame:
         variant, seed, roll_for_me, lang = record_header(data, where, VERSION)
         names = data.get("players")
         if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise GameFileError(f"{where}: players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} names")
+            raise GameFileError(t("table_record_players", where=where, least=MIN_PLAYERS, most=MAX_PLAYERS))
         check_names(names, where, GameFileError)
         events = data.get("events")
         if not isinstance(events, list):
-            raise GameFileError(f"{where} has no event list")
+            raise GameFileError(t("table_record_no_events", where=where))
         most = len(names) * len(variant.boxes) * (2 * variant.rolls)
         if len(events) > most:
-            raise GameFileError(f"{where} has {len(events)} events; a game of {len(names)} has at most {most}")
+            raise GameFileError(t("table_record_events", where=where, count=len(events), players=len(names), most=most))
         game = cls(variant, names, seed=seed, roll_for_me=roll_for_me, lang=lang)
         for i, ev in enumerate(events):
             try:
@@ -194,20 +191,18 @@ class TableGame:
         done = all(c.full for c in cards)
         scores = [c.points for c in cards] if done else None
         if data.get("finished", done) is not done or data.get("scores", scores) != scores:
-            raise GameFileError(
-                f"{where}: its finished/scores fields ({_short(data.get('finished'))}, {_short(data.get('scores'))}) "
-                f"do not match its events ({done}, {scores})"
-            )
+            fields = f"{_short(data.get('finished'))}, {_short(data.get('scores'))}"
+            raise GameFileError(t("table_record_finished", where=where, fields=fields, events=f"{done}, {scores}"))
         return game
 
     def _replay_event(self, ev) -> None:
         if not isinstance(ev, dict) or not _is_int(ev.get("player")):
-            raise GameFileError(f"an event names its player by number: {_short(ev)}")
+            raise GameFileError(t("table_event_player", event=_short(ev)))
         cur = self.current()
         if self.finished:
-            raise GameFileError("the game is over: no more events")
+            raise GameFileError(t("table_event_over"))
         if ev["player"] != cur:
-            raise GameFileError(f"player {_short(ev['player'])} plays out of turn: it is {self.names[cur]}'s turn")
+            raise GameFileError(t("table_event_turn", player=_short(ev["player"]), name=self.names[cur]))
         self.games[cur]._replay_event({k: v for k, v in ev.items() if k != "player"})
         self._record(cur)
 

@@ -25,8 +25,9 @@ import numpy as np
 
 from . import __version__
 from .errors import KniffelError
-from .files import _TEMP, _alive, atomic_write_files, no_interrupts, read_bounded, read_json
+from .files import _TEMP, _alive, atomic_write_files, make_folder, no_interrupts, read_bounded, read_json
 from .rules import Variant
+from .texts import t
 
 TABLE_FORMAT = 1
 ENV_DIR = "KNIFFEL_TABLES"
@@ -63,8 +64,9 @@ def check_tables_dir(directory: Path, source: str) -> None:
     path = Path(directory)
     for p in (path, *path.parents):
         if p.exists() and not p.is_dir():
-            what = "is not a folder" if p == path else f"lies under {p}, which is not a folder"
-            raise TableError(f"{source} {directory} {what}; name a folder for the tables")
+            if p == path:
+                raise TableError(t("tables_not_folder", source=source, directory=directory))
+            raise TableError(t("tables_under_file", source=source, directory=directory, parent=p))
         if p.exists():
             break
 
@@ -84,7 +86,7 @@ def _npy_bytes(values: np.ndarray) -> bytes:
 
 
 def save(variant: Variant, values: np.ndarray, directory: Path, *, states: int, seconds: float) -> dict:
-    directory.mkdir(parents=True, exist_ok=True)
+    make_folder(directory)
     npy, meta_path = paths(variant, directory)
     data = _npy_bytes(values)
     meta = {
@@ -114,31 +116,31 @@ def _is_number(x) -> bool:
 def _meta_problem(meta, variant: Variant, *, checkpoint: bool = False) -> str | None:
     """What is wrong with a parsed sidecar, or None. Other rules or format: 'other rules'."""
     if not isinstance(meta, dict):
-        return f"its top level is {type(meta).__name__}, not an object"
+        return t("meta_not_object", kind=type(meta).__name__)
     if meta.get("format") != TABLE_FORMAT or meta.get("fingerprint") != variant.fingerprint():
         return "other rules"
     digest = meta.get("sha256")
     if not isinstance(digest, str) or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
-        return "it has no valid sha256 checksum of the table (made by an older version?)"
+        return t("meta_no_checksum")
     fields = ("next_layer", "solved", "seconds") if checkpoint else ("start_value", "states", "seconds")
     for key in fields:
         value = meta.get(key)
         if not _is_number(value) or not math.isfinite(float(value)):  # type: ignore[arg-type]
-            return f"its {key!r} is {value!r}, not a number"
+            return t("meta_not_number", key=key, value=value)
     if checkpoint:
         if not isinstance(meta["next_layer"], int) or not -1 <= meta["next_layer"] < len(variant.boxes):
-            return f"its next_layer {meta['next_layer']!r} is not a layer of {variant.name}"
+            return t("meta_bad_layer", value=meta["next_layer"], variant=variant.name)
         if not isinstance(meta["solved"], int) or meta["solved"] < 0:
-            return f"its solved count {meta['solved']!r} is not a count"
+            return t("meta_bad_solved", value=meta["solved"])
     elif not isinstance(meta["states"], int) or meta["states"] < 0:
-        return f"its states count {meta['states']!r} is not a count"
+        return t("meta_bad_states", value=meta["states"])
     return None
 
 
 def read_meta(variant: Variant, directory: Path) -> dict | None:
     """The sidecar if it exists, parses and matches the rules (its table unchecked), else None."""
     try:
-        meta = read_json(paths(variant, directory)[1], SIDECAR_LIMIT, "table sidecar", TableError)
+        meta = read_json(paths(variant, directory)[1], SIDECAR_LIMIT, t("word_sidecar"), TableError)
     except TableError:
         return None
     return meta if _meta_problem(meta, variant) is None else None
@@ -151,28 +153,27 @@ def _read_npy(npy: Path, variant: Variant, digest: str, fix: str) -> np.ndarray:
     shape = table_shape(variant)
     limit = int(np.prod(shape)) * 8 + HEADER_LIMIT
     try:
-        data = read_bounded(npy, limit, "table", TableDamaged)
+        data = read_bounded(npy, limit, t("word_table"), TableDamaged)
     except TableDamaged as exc:
         raise TableDamaged(f"{exc}; {fix}") from None
     if data[:2] == b"PK":
-        raise TableDamaged(f"table {npy} is a zip archive (.npz?), not a .npy table; {fix}")
+        raise TableDamaged(t("table_zip", path=npy, fix=fix))
     if not data.startswith(NPY_MAGIC):
-        what = "empty" if not data else "not a .npy file"
-        raise TableDamaged(f"table {npy} is {what}; {fix}")
+        raise TableDamaged(t("table_not_npy" if data else "table_empty", path=npy, fix=fix))
     if checksum(data) != digest:
-        raise TableDamaged(f"table {npy} does not match the checksum in its sidecar (damaged or changed); {fix}")
+        raise TableDamaged(t("table_checksum", path=npy, fix=fix))
     header = io.BytesIO(bytes(data[:HEADER_LIMIT]))
     try:
         version = np.lib.format.read_magic(header)
         read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         got_shape, fortran, dtype = read_header(header)
     except (OSError, ValueError, EOFError, SyntaxError, TypeError) as exc:
-        raise TableDamaged(f"table {npy} is damaged ({exc}); {fix}") from None
+        raise TableDamaged(t("table_damaged", path=npy, error=exc, fix=fix)) from None
     if got_shape != shape or dtype != np.dtype("<f8") or fortran:
-        raise TableDamaged(f"table {npy} holds {got_shape} {dtype}, expected {shape} float64; {fix}")
+        raise TableDamaged(t("table_shape", path=npy, got=got_shape, dtype=dtype, shape=shape, fix=fix))
     offset = header.tell()
     if len(data) - offset != np.prod(shape) * 8:
-        raise TableDamaged(f"table {npy} is truncated or too long; {fix}")
+        raise TableDamaged(t("table_length", path=npy, fix=fix))
     return np.frombuffer(data, dtype=np.float64, offset=offset).reshape(shape)  # writable: a bytearray, no copy
 
 
@@ -192,7 +193,7 @@ def _complete_interrupted_save(npy: Path, meta_path: Path, variant: Variant) -> 
         if pid != os.getpid() and _alive(pid):
             continue  # a save in progress: not ours to finish
         try:
-            meta = read_json(tmp, SIDECAR_LIMIT, "table sidecar", TableError)
+            meta = read_json(tmp, SIDECAR_LIMIT, t("word_sidecar"), TableError)
         except TableError:
             continue
         if _meta_problem(meta, variant) is None and meta["sha256"] == digest:
@@ -206,18 +207,18 @@ def _complete_interrupted_save(npy: Path, meta_path: Path, variant: Variant) -> 
 
 def load(variant: Variant, directory: Path) -> tuple[np.ndarray, dict]:
     npy, meta_path = paths(variant, directory)
-    fix = f"rebuild it with `kniffel solve {variant.name}`"
+    fix = t("table_fix", variant=variant.name)
     if not npy.exists() or not meta_path.exists():
-        raise TableMissing(f"no table for {variant.name} in {directory}; build it with `kniffel solve {variant.name}`")
+        raise TableMissing(t("table_missing", variant=variant.name, directory=directory))
     try:
-        meta = read_json(meta_path, SIDECAR_LIMIT, "table sidecar", TableDamaged)
+        meta = read_json(meta_path, SIDECAR_LIMIT, t("word_sidecar"), TableDamaged)
     except TableDamaged as exc:
         raise TableDamaged(f"{exc}; {fix}") from None
     problem = _meta_problem(meta, variant)
     if problem == "other rules":
-        raise TableDamaged(f"table {npy} was built for other rules or an older format; {fix}")
+        raise TableDamaged(t("table_other_rules", path=npy, fix=fix))
     if problem:
-        raise TableDamaged(f"table sidecar {meta_path} is damaged: {problem}; {fix}")
+        raise TableDamaged(t("table_sidecar_damaged", path=meta_path, problem=problem, fix=fix))
     try:
         values = _read_npy(npy, variant, meta["sha256"], fix)
     except TableDamaged:
@@ -226,7 +227,7 @@ def load(variant: Variant, directory: Path) -> tuple[np.ndarray, dict]:
         return load(variant, directory)
     start = values[0, 0, 0]
     if not np.isfinite(start) or abs(start - meta["start_value"]) > 1e-9:
-        raise TableDamaged(f"table {npy} does not match its sidecar's start value; {fix}")
+        raise TableDamaged(t("table_start_value", path=npy, fix=fix))
     return values, meta
 
 
@@ -241,7 +242,7 @@ def save_checkpoint(
     """The layers solved so far. The array goes to a file named by its layer, then the sidecar that
     names it (the commit), then the older array is removed: a kill at any moment leaves a valid
     checkpoint, the previous or the new one."""
-    directory.mkdir(parents=True, exist_ok=True)
+    make_folder(directory)
     npy, meta_path = checkpoint_paths(variant, directory)
     data = _npy_bytes(values)
     layer_file = npy.with_name(f".{variant.name}.checkpoint.{next_layer + 1}.npy")
@@ -274,19 +275,19 @@ def load_checkpoint(variant: Variant, directory: Path):
     npy, meta_path = checkpoint_paths(variant, directory)
     if not meta_path.exists():
         return None
-    fix = f"delete {meta_path} to start the solve over"
+    fix = t("checkpoint_fix", path=meta_path)
     try:
-        meta = read_json(meta_path, SIDECAR_LIMIT, "checkpoint", TableDamaged)
+        meta = read_json(meta_path, SIDECAR_LIMIT, t("word_checkpoint"), TableDamaged)
     except TableDamaged as exc:
         raise TableDamaged(f"{exc}; {fix}") from None
     problem = _meta_problem(meta, variant, checkpoint=True)
     if problem == "other rules":
         return None
     if problem:
-        raise TableDamaged(f"checkpoint {meta_path} is damaged: {problem}; {fix}")
+        raise TableDamaged(t("checkpoint_damaged", path=meta_path, problem=problem, fix=fix))
     name = meta.get("file")
     if not isinstance(name, str) or name != Path(name).name or not name.startswith(f".{variant.name}.checkpoint"):
-        raise TableDamaged(f"checkpoint {meta_path} is damaged: it names no checkpoint file; {fix}")
+        raise TableDamaged(t("checkpoint_no_file", path=meta_path, fix=fix))
     values = _read_npy(directory / name, variant, meta["sha256"], fix)
     return values, meta["next_layer"], meta["solved"], float(meta["seconds"])
 

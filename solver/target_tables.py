@@ -29,7 +29,9 @@ from . import __version__
 from .dp import Engine
 from .dp.target import TargetLayout, layout_order, target_layout
 from .errors import KniffelError
+from .files import make_folder, naming_failures
 from .rules import Variant
+from .texts import t
 
 TARGET_FORMAT = 1
 LAYOUT = "compact-v1"  # per (mask, joker_scored): representative upper totals x needs 1..min(N, most still possible)
@@ -112,12 +114,13 @@ def stored(flat: np.ndarray) -> np.ndarray:
 
 def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, directory: Path, *, seconds: float) -> dict:
     """Write the table (as stored(flat)) and its sidecar atomically; return the sidecar."""
-    directory.mkdir(parents=True, exist_ok=True)
+    make_folder(directory)
     npy, meta_path = target_paths(variant, directory)
     tmp_npy = npy.with_name(f".{npy.name}.{os.getpid()}.tmp")
     tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
     try:
-        _write_synced(tmp_npy, lambda fh: np.save(fh, stored(flat)))
+        with naming_failures("write", npy):
+            _write_synced(tmp_npy, lambda fh: np.save(fh, stored(flat)))
         masks, jokers_scored = layout_order(variant)
         lengths = layout.length[masks, jokers_scored].tolist()
         meta = {
@@ -136,9 +139,10 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
             "lengths_sha256": _lengths_digest(lengths),
             "lengths": lengths,  # L of each work item in layout_order (solver/dp/target.py)
         }
-        _write_synced(tmp_meta, lambda fh: fh.write((json.dumps(meta, indent=2) + "\n").encode()))
-        os.replace(tmp_npy, npy)  # the table first: a sidecar never describes an older table
-        os.replace(tmp_meta, meta_path)
+        with naming_failures("write", meta_path):
+            _write_synced(tmp_meta, lambda fh: fh.write((json.dumps(meta, indent=2) + "\n").encode()))
+            os.replace(tmp_npy, npy)  # the table first: a sidecar never describes an older table
+            os.replace(tmp_meta, meta_path)
         _write_stamp(npy, meta["sha256"])
     finally:
         for tmp in (tmp_npy, tmp_meta):
@@ -149,17 +153,15 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
 def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.ndarray, TargetLayout, dict]:
     """(flat table, layout, sidecar), verified against the rules, the layout and the checksum."""
     npy, meta_path = target_paths(variant, directory)
-    fix = f"rebuild it with `kniffel solve {variant.name} --target`"
+    fix = t("target_fix", variant=variant.name)
     if not npy.exists() or not meta_path.exists():
-        raise TargetTableMissing(
-            f"no target table for {variant.name} in {directory}; build it with `kniffel solve {variant.name} --target`"
-        )
+        raise TargetTableMissing(t("target_missing", variant=variant.name, directory=directory))
     try:
         if meta_path.stat().st_size > MAX_SIDECAR_BYTES:
             raise ValueError("too large")
         meta = json.loads(meta_path.read_text())
     except (OSError, ValueError) as exc:
-        raise TargetTableError(f"target table sidecar {meta_path} is unreadable ({exc}); {fix}") from None
+        raise TargetTableError(t("target_sidecar_unreadable", path=meta_path, error=exc, fix=fix)) from None
     lengths = meta.get("lengths") if isinstance(meta, dict) else None
     if (
         not isinstance(meta, dict)
@@ -169,28 +171,28 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
         or not all(isinstance(x, int) for x in lengths)
         or meta.get("lengths_sha256") != _lengths_digest(lengths)
     ):
-        raise TargetTableError(f"target table sidecar {meta_path} is damaged; {fix}")
+        raise TargetTableError(t("target_sidecar_damaged", path=meta_path, fix=fix))
     if (
         meta.get("format") != TARGET_FORMAT
         or meta.get("layout") != LAYOUT
         or meta.get("fingerprint") != variant.fingerprint()
     ):
-        raise TargetTableError(f"target table {npy} was built for other rules or an older format; {fix}")
+        raise TargetTableError(t("target_other_rules", path=npy, fix=fix))
     if not _verified(npy, meta["sha256"]):
-        raise TargetTableError(f"target table {npy} is damaged (its checksum does not match its sidecar); {fix}")
+        raise TargetTableError(t("target_checksum", path=npy, fix=fix))
     try:
         flat = np.load(npy, allow_pickle=False, mmap_mode="r")
     except (OSError, ValueError) as exc:
-        raise TargetTableError(f"target table {npy} is damaged ({exc}); {fix}") from None
+        raise TargetTableError(t("target_damaged", path=npy, error=exc, fix=fix)) from None
     masks, jokers_scored = layout_order(variant)
     if len(lengths) != len(masks):
-        raise TargetTableError(f"target table sidecar {meta_path} does not fit the rules' states; {fix}")
+        raise TargetTableError(t("target_states", path=meta_path, fix=fix))
     length = np.zeros(engine.upper.row.shape, dtype=np.int64)
     length[masks, jokers_scored] = lengths
     layout = target_layout(engine, meta["n_max"], length)
     if flat.ndim != 1 or flat.dtype != STORED_DTYPE or flat.shape[0] != layout.size:
+        expected = f"({layout.size},) {np.dtype(STORED_DTYPE).name}"
         raise TargetTableError(
-            f"target table {npy} has shape {flat.shape} {flat.dtype}, expected ({layout.size},) "
-            f"{np.dtype(STORED_DTYPE).name}; {fix}"
+            t("target_shape", path=npy, got=f"{flat.shape} {flat.dtype}", expected=expected, fix=fix)
         )
     return flat, layout, meta

@@ -21,6 +21,7 @@ from .dp import Engine, make_engine
 from .dp.target import TargetLayout, item_lengths, max_remaining, solve_target, target_keep_values, target_layout
 from .errors import KniffelError
 from .rules import Variant
+from .texts import t as text_of
 
 # N, the largest need stored, per preset: the 99th percentile of the final score under max-expected
 # play (1,000,000 simulated games each, `kniffel simulate VARIANT -n 1000000`), rounded up to a
@@ -301,10 +302,9 @@ def load_target_table(variant: Variant, directory: Path) -> TargetTable:
     flat, layout, _ = load_target(variant, engine, directory)
     n = default_n(variant, engine)
     if layout.n_max != n:
-        raise TargetTableError(
-            f"target table {target_paths(variant, directory)[0]} was built up to {layout.n_max} points, this "
-            f"version uses {n}; rebuild it with `kniffel solve {variant.name} --target`"
-        )
+        path = target_paths(variant, directory)[0]
+        fix = text_of("target_fix", variant=variant.name)
+        raise TargetTableError(text_of("target_n", path=path, n_max=layout.n_max, n=n, fix=fix))
     return TargetTable(variant, engine, flat, layout)
 
 

@@ -12,14 +12,19 @@ else the variant's own language (German for the Kniffel games, English for Yahtz
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import re
 
 from .texts_catalogue import DE, EN
 from .texts_errors import DE_ERRORS, EN_ERRORS
+from .texts_help import DE_HELP, EN_HELP
 from .texts_reports import DE_REPORTS, EN_REPORTS
 
-CATALOGUES = {"de": {**DE, **DE_ERRORS, **DE_REPORTS}, "en": {**EN, **EN_ERRORS, **EN_REPORTS}}
+CATALOGUES = {
+    "de": {**DE, **DE_ERRORS, **DE_REPORTS, **DE_HELP},
+    "en": {**EN, **EN_ERRORS, **EN_REPORTS, **EN_HELP},
+}
 LANGUAGES = tuple(CATALOGUES)
 
 _current = "en"  # the library speaks English unless the CLI chose otherwise
@@ -77,6 +82,28 @@ def did_you_mean(word: str, candidates, normalize=lambda s: s.lower()) -> str:
     close = difflib.get_close_matches(normalize(word), list(by_norm), n=3, cutoff=0.6)
     names = list(dict.fromkeys(by_norm[c] for c in close))
     return t("did_you_mean", words=word_list(names)) if names else ""
+
+
+def count_text(n: int, lang: str | None = None) -> str:
+    """A whole number with its thousands marked as the language writes them: 100,000 / 100.000."""
+    text = f"{n:,}"
+    return text.replace(",", ".") if (lang or _current) == "de" else text
+
+
+# -- the operating system's refusals -----------------------------------------------------
+def os_reason(exc: OSError) -> str:
+    """Why the operating system refused, in the current language (its own English text when the
+    catalogue has no word for that errno)."""
+    key = f"reason_{errno.errorcode.get(exc.errno or 0, '')}"
+    return CATALOGUES[_current][key] if key in CATALOGUES[_current] else str(exc.strerror or exc)
+
+
+def os_error_text(exc: OSError) -> str:
+    """One line for an OSError: what was done (files.FileOperationError knows it), to which path, why."""
+    operation = getattr(exc, "operation", None)
+    if exc.filename is None:
+        return t("os_plain", reason=os_reason(exc))
+    return t(f"os_{operation}" if operation else "os_path", path=exc.filename, reason=os_reason(exc))
 
 
 # -- names in the chosen language -------------------------------------------------------

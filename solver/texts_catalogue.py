@@ -132,6 +132,7 @@ EN = {
     "advise_best": "Best: {text}  -> expected final score {expected:.2f}",
     "advise_best_then": "Best: {text}, then {then}  -> expected final score {expected:.2f}",
     "advise_columns": "option,expected,loss",
+    "advise_std": "std",
     "advise_more": "  ... {count} more (--all shows every option)",
     "review_title": "Review of {path}: {title}",
     "review_columns": "turn,roll,dice,chosen,loss",
@@ -196,7 +197,7 @@ DE = {
     "play_help": (
         "Befehle an jeder Eingabe:\n"
         "  (Enter)             dem Rat folgen\n"
-        "  33 / behalte 3 3    Würfel mit diesen Augen behalten, die anderen neu würfeln   (nach Wurf 1 oder 2)\n"
+        "  33 / behalte 3 3    diese Augen behalten, die anderen neu würfeln   (nach Wurf 1 oder 2)\n"
         "{ordered_help}"
         "  alle / stopp        alle Würfel behalten und jetzt ein Feld wählen\n"
         "  keine               alle Würfel neu würfeln\n"
@@ -293,6 +294,7 @@ DE = {
     "advise_best": "Am besten: {text}  -> erwarteter Endstand {expected:.2f}",
     "advise_best_then": "Am besten: {text}, dann {then}  -> erwarteter Endstand {expected:.2f}",
     "advise_columns": "Möglichkeit,erwartet,Verlust",
+    "advise_std": "Std.-Abw.",
     "advise_more": "  ... {count} weitere (--all zeigt alle)",
     "review_title": "Auswertung von {path}: {title}",
     "review_columns": "Runde,Wurf,Würfel,gewählt,Verlust",

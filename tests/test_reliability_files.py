@@ -294,9 +294,12 @@ def test_sigint_during_a_table_save_is_one_line_and_leaves_a_whole_table(tmp_pat
     assert not list(tmp_path.glob(".*.tmp"))
 
 
-def test_ctrl_c_at_a_play_prompt_is_interrupted_not_aborted(kdir, tmp_path):
+@pytest.mark.parametrize("lang, said", [("de", "kniffel: abgebrochen"), ("en", "kniffel: interrupted")])
+def test_ctrl_c_at_a_play_prompt_is_interrupted_not_aborted(kdir, tmp_path, lang, said):
+    """In the language the game speaks."""
+    args = ["--tables", str(kdir), "play", "--lang", lang, "--save", str(tmp_path / "g.json")]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "solver.cli", "--tables", str(kdir), "play", "--save", str(tmp_path / "g.json")],
+        [sys.executable, "-m", "solver.cli", *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -307,4 +310,4 @@ def test_ctrl_c_at_a_play_prompt_is_interrupted_not_aborted(kdir, tmp_path):
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and err.decode().strip() == "kniffel: interrupted", err
+    assert proc.returncode == 130 and err.decode().strip() == said, err

@@ -111,10 +111,22 @@ def test_simulate_kniffel7_through_the_cli(tmp_path):
 
     from solver.cli import cli
 
-    args = ["--tables", str(tmp_path), "--no-progress", "simulate", "kniffel7", "-n", "6", "--seed", "4"]
+    args = [
+        "--tables",
+        str(tmp_path),
+        "--no-progress",
+        "--lang",
+        "de",
+        "simulate",
+        "kniffel7",
+        "-n",
+        "6",
+        "--seed",
+        "4",
+    ]
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
-    assert "6 games of optimal play" in res.stdout and "Super-Kniffel" in res.stdout and "#" in res.stdout
+    assert "6 Spiele bei bester Strategie" in res.stdout and "Super-Kniffel" in res.stdout and "#" in res.stdout
     res = CliRunner().invoke(cli, [*args, "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)

@@ -26,9 +26,9 @@ from .base import (
 
 @cli.command()
 @click.argument("variant_name", metavar="VARIANT")
-@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
-@click.option("--target", type=int, required=True, help="The final score to reach (at least).")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--card", default="")
+@click.option("--target", type=int, required=True)
+@click.option("--keep-one", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
 @lang_option
 @click.pass_context
@@ -68,11 +68,13 @@ def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
     width = max(len(x) for x in texts)
     with_std = any(o.std is not None for o in shown)
     option, expected, loss = t("advise_columns").split(",")
-    spread = f"  {'std':>6}" if with_std else ""
+    std_label = t("advise_std")
+    std_w = max(6, len(std_label))
+    spread = f"  {std_label:>{std_w}}" if with_std else ""
     rows = [f"  {'#':>3}  {option:<{width}}  {expected:>9}  {loss:>10}{spread}"]
     for i, (o, text) in enumerate(zip(shown, texts), 1):
         mark = t("best") if i == 1 else loss_text(o.loss)
-        std = f"  {o.std:>6.2f}" if with_std and o.std is not None else ""
+        std = f"  {o.std:>{std_w}.2f}" if with_std and o.std is not None else ""
         rows.append(f"  {i:>3}  {text:<{width}}  {o.expected_final_score:>9.2f}  {mark:>10}{std}")
     if len(shown) < len(options):
         rows.append(t("advise_more", count=len(options) - len(shown)))
@@ -118,29 +120,19 @@ def _looks_like_dice(text: str) -> bool:
 @cli.command()
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
 @click.argument("dice_arg", metavar="[DICE]", required=False)
-@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
-@click.option("--dice", default=None, help="The dice shown: '3,3,5,1,6' or '33516' (or give them after VARIANT).")
-@click.option(
-    "--roll", type=click.IntRange(1, 3), default=1, show_default=True, help="Which roll of the turn the dice come from."
-)
-@click.option("--box", "box_now", is_flag=True, help="Stop rolling now and ask which box to fill.")
-@click.option("--all", "show_all", is_flag=True, help="Show every option, not just the top 10.")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output (schema in README).")
-@click.option("--target", type=int, default=None, help="Play to finish with at least this score (not for the mean).")
-@click.option("--opponent", default=None, help="Play to beat this card's player (who plays for the mean).")
+@click.option("--card", default="")
+@click.option("--dice", default=None)
+@click.option("--roll", type=click.IntRange(1, 3), default=1, show_default=True)
+@click.option("--box", "box_now", is_flag=True)
+@click.option("--all", "show_all", is_flag=True)
+@click.option("--keep-one", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--target", type=int, default=None)
+@click.option("--opponent", default=None)
 @lang_option
 @click.pass_context
 def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, keep_one, as_json, target, opponent):
-    """What to keep after this roll, or which box to fill (default variant: kniffel).
-
-    \b
-    Example:  kniffel advise kniffel 33516 --roll 1
-              kniffel advise yahtzee --card "chance=22" --dice 3,3,5,1,6 --roll 3
-              kniffel advise kniffel7 --dice blue=2,green=3,purple=7,yellow=1,red=6,black=7,white=4
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """What to keep after this roll, or which box to fill (default variant: kniffel)."""
     from ..explain import fit, joker_rule, option_text, tie_order
 
     if variant_name and dice_arg is None and _looks_like_dice(variant_name):

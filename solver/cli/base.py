@@ -16,7 +16,8 @@ import click
 
 from .. import tables
 from ..errors import KniffelError
-from ..texts import choose_language, click_message, locale_language, set_language, t
+from ..texts import choose_language, click_message, locale_language, os_error_text, set_language, t
+from .help import CatalogueGroup, CatalogueHelp
 
 
 def _lang_callback(ctx, param, value):
@@ -34,7 +35,6 @@ def lang_option(f):
         default=None,
         expose_value=False,
         callback=_lang_callback,
-        help="Language: de or en (default: LC_ALL/LC_MESSAGES/LANG, else German for Kniffel, English for Yahtzee).",
     )(f)
 
 
@@ -167,10 +167,12 @@ def _interrupted(exc: BaseException) -> bool:
     return isinstance(cause, KeyboardInterrupt)
 
 
-class OneLineErrors(click.Group):
+class OneLineErrors(CatalogueGroup):
     """Every user error (KniffelError, click's usage errors, OSError) is one line on stderr and exit
     code 2; Ctrl-C is `kniffel: interrupted` and exit code 130. Anything else is a bug and keeps its
-    traceback."""
+    traceback. Every --help, the group's and its commands', comes from the catalogue (help.py)."""
+
+    command_class = CatalogueHelp
 
     def invoke(self, ctx):
         try:
@@ -187,11 +189,11 @@ class OneLineErrors(click.Group):
             args = ["--help"]  # `kniffel` alone: the help, exit code 0
         try:
             code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
-        except (_Interrupted, KeyboardInterrupt):
-            click.echo("kniffel: interrupted", err=True)
+        except (_Interrupted, KeyboardInterrupt):  # in the language the command spoke (or was to speak)
+            click.echo("kniffel: " + t("interrupted"), err=True)
             sys.exit(130)
         except click.exceptions.Abort as exc:
-            click.echo("kniffel: interrupted" if _interrupted(exc) else "kniffel: aborted (end of input)", err=True)
+            click.echo("kniffel: " + t("interrupted" if _interrupted(exc) else "aborted_eof"), err=True)
             sys.exit(130)
         except click.ClickException as exc:
             message = exc.format_message()
@@ -199,41 +201,33 @@ class OneLineErrors(click.Group):
                 message = click_message(message, _usage_language(args))
             click.echo(f"kniffel: error: {message}", err=True)
             sys.exit(exc.exit_code or 2)
-        except (KniffelError, OSError) as exc:
+        except KniffelError as exc:
             click.echo(f"kniffel: error: {exc}", err=True)
+            sys.exit(2)
+        except OSError as exc:  # the operating system's own English, in the player's language
+            click.echo(f"kniffel: error: {os_error_text(exc)}", err=True)
             sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option(
-    "--tables",
-    "tables_path",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Directory of the tables (default: $KNIFFEL_TABLES or the repository's tables/).",
-)
-@click.option("--threads", type=click.IntRange(1, 256), default=None, help="Solver threads (default: all cores).")
-@click.option("--no-progress", is_flag=True, help="No progress bars (they show only on a terminal anyway).")
-@click.option(
-    "--lang",
-    type=click.Choice(["de", "en"]),
-    default=None,
-    help="Language: de or en (default: LC_ALL/LC_MESSAGES/LANG, else German for Kniffel, English for Yahtzee).",
-)
+@click.option("--tables", "tables_path", type=click.Path(file_okay=False), default=None)
+@click.option("--threads", type=click.IntRange(1, 256), default=None)
+@click.option("--no-progress", is_flag=True)
+@click.option("--lang", type=click.Choice(["de", "en"]), default=None)
 @click.version_option(package_name="kniffel")
 @click.pass_context
 def cli(ctx, tables_path, threads, no_progress, lang):
-    """Exact optimal strategy for solitaire Kniffel, Yahtzee, Yatzy and variants.
-
-    \b
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    Example:  kniffel play kniffel          kniffel advise yahtzee 33516
-    """
+    """The `kniffel` group: its options hold for every command (help texts: solver/texts_help.py)."""
     ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress, lang)
     set_language(choose_language(lang, "en"))
-    source = "--tables" if tables_path else f"${tables.ENV_DIR}" if os.environ.get(tables.ENV_DIR) else "tables folder"
+    source = (
+        "--tables"
+        if tables_path
+        else f"${tables.ENV_DIR}"
+        if os.environ.get(tables.ENV_DIR)
+        else t("word_tables_folder")
+    )
     tables.check_tables_dir(ctx.obj.tables_dir, source)
     if threads:
         from .. import dp

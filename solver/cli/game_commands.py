@@ -29,59 +29,48 @@ from .base import (
 
 @cli.command()
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
-@click.option("--roll-for-me", is_flag=True, help="Roll the dice instead of asking for them.")
-@click.option("--seed", type=int, default=None, help="Seed for --roll-for-me (reproducible games; all of it is used).")
+@click.option("--roll-for-me", is_flag=True)
+@click.option("--seed", type=int, default=None)
 @click.option(
     "--save",
     "save_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help=f"Game record, written after every step [default: {DEFAULT_GAME_FILE}; with --resume: that file].",
 )
 @click.option(
     "--resume",
     "resume_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Continue the game saved in this file.",
 )
-@click.option("--force", is_flag=True, help="Let --save replace an existing file.")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
-@click.option("--players", default=None, help="2-6 players at one table, taking turns: 'Anna,Ben,Carla'.")
+@click.option("--force", is_flag=True)
+@click.option("--keep-one", is_flag=True)
+@click.option("--players", default=None)
 @click.option(
     "--advice",
     type=click.Choice(["expected", "win"]),
     default="expected",
-    help="With --players: advice for the highest expected score, or for winning (needs the target table).",
 )
-@click.option("--no-odds", is_flag=True, help="With --players: standings without the chances of winning (faster).")
+@click.option("--no-odds", is_flag=True)
 @lang_option
 @click.pass_context
 def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, keep_one, players, advice, no_odds):
-    """Play a whole game with advice after every roll (type 'help' at any prompt).
-
-    \b
-    Example:  kniffel play kniffel                 (you roll real dice and type them: 33516)
-              kniffel play yahtzee --roll-for-me --seed 7 --save game.json
-              kniffel play --resume game.json
-              kniffel play kniffel --players Anna,Ben --roll-for-me     (a table of 2-6, hot seat)
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """Play a whole game with advice after every roll (type 'help' at any prompt)."""
     from ..game import Game
     from ..play import PlayLoop
     from ..table_game import TableGame, parse_players
     from ..texts import language
 
+    if not resume_path:  # a new game speaks its variant's language from its first word (a resumed one: its file's)
+        _speak(ctx, find_variant(_variant_or_default(variant_name), keep_one))
     names = parse_players(players) if players is not None else None  # bad names: one line, before any work
     game: Game | TableGame
     if resume_path:
         game = _load_game(ctx, resume_path)
         saved = game.names if isinstance(game, TableGame) else None
         if names is not None and names != saved:
-            raise RuleError(
-                f"{resume_path} is a game of {', '.join(saved or ['one player'])}; --players cannot change it"
-            )
+            who = ", ".join(saved) if saved else t("play_one_player")
+            raise RuleError(t("play_players_fixed", path=resume_path, who=who))
         if variant_name and find_variant(variant_name, keep_one) != game.variant:
             raise RuleError(t("play_resume_variant", path=resume_path, variant=game.variant.name, name=variant_name))
         if seed is not None and seed != game.seed:
@@ -95,9 +84,9 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
         else:  # a table rolling for itself gets a seed of its own, so that --resume rolls on the same dice
             table_seed = secrets.randbelow(2**31) if seed is None and roll_for_me else seed
             game = TableGame(variant, names, seed=table_seed, roll_for_me=roll_for_me)
-    if not isinstance(game, TableGame) and (advice != "expected" or no_odds):
-        raise RuleError("--advice and --no-odds are for a table of players (--players)")
     _speak(ctx, game.variant, game.lang)
+    if not isinstance(game, TableGame) and (advice != "expected" or no_odds):
+        raise RuleError(t("play_advice_alone"))
     game.lang = language()  # saved with the game: a resumed game speaks it again (unless --lang says otherwise)
     target = Path(save_path or resume_path or DEFAULT_GAME_FILE)
     _check_game_target(target, resume_path, force)
@@ -138,13 +127,7 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 @lang_option
 @click.pass_context
 def review(ctx, game_file, as_json):
-    """Every decision of a saved game against the optimal one, and what it cost.
-
-    \b
-    Example:  kniffel review kniffel-game.json
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """Every decision of a saved game against the optimal one, and what it cost."""
     from ..explain import dice_text, faces_text, fit, loss_text, option_text, signed
     from ..game import decisions
     from ..table_game import TableGame
@@ -152,10 +135,7 @@ def review(ctx, game_file, as_json):
 
     loaded = _load_game(ctx, game_file)
     if isinstance(loaded, TableGame):
-        raise KniffelError(
-            f"{game_file} is a game of {len(loaded.names)} players; review reads one-player games "
-            "(the end of a table game shows what every player's decisions cost)"
-        )
+        raise KniffelError(t("review_table_game", path=game_file, count=len(loaded.names)))
     game = loaded
     _speak(ctx, game.variant, game.lang)
     advisor = _advisor(game.variant, _settings(ctx))

@@ -11,9 +11,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 @cli.command()
-@click.option(
-    "--host", default="127.0.0.1", show_default=True, help="Address to listen on (loopback: this machine only)."
-)
+@click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
 @click.pass_context
 def serve(ctx, host, port):

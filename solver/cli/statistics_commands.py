@@ -14,7 +14,7 @@ from ..dice import MAX_SEED
 from ..errors import KniffelError
 from ..files import check_writable_file
 from ..presets import find_variant
-from ..texts import t, variant_title
+from ..texts import bonus_name, box_name, count_text, t, variant_title
 from .base import (
     _advisor,
     _settings,
@@ -36,29 +36,24 @@ from .base import (
     type=click.IntRange(0, MAX_SEED),
     default=0,
     show_default=True,
-    help="Same seed, same games (0 to 4294967295: every bit of it is used).",
 )
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--keep-one", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG histogram (needs matplotlib).")
-@click.option("--target", type=int, default=None, help="Play to reach this score instead; report how often it is.")
-@click.option("--versus", is_flag=True, help="Pairs of games: the win strategy against a max-expected player.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None)
+@click.option("--target", type=int, default=None)
+@click.option("--versus", is_flag=True)
+@lang_option
 @click.pass_context
 def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, versus):
-    """Play many games with the optimal strategy and report the score distribution.
-
-    \b
-    Example:  kniffel simulate yahtzee -n 100000 --seed 1 --plot scores.png   (--plot: pip install 'kniffel[plot]')
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """Play many games with the optimal strategy and report the score distribution."""
     from .. import simulation as sim
 
+    _speak(ctx, find_variant(_variant_or_default(variant_name), keep_one))
     if versus:
         from ..win import VERSUS_DEFAULT_PAIRS, OpponentError
 
         if target is not None or plot:
-            raise OpponentError("--versus goes without --target and --plot")
+            raise OpponentError(t("sim_versus_alone"))
         if ctx.get_parameter_source("games") is click.core.ParameterSource.DEFAULT:
             games = VERSUS_DEFAULT_PAIRS  # each pair costs exact opponent distributions: far slower than a game
         return _simulate_versus(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json)
@@ -71,7 +66,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
     variant = find_variant(_variant_or_default(variant_name), keep_one)
     values, meta = get_table(variant, settings)
     t0 = time.perf_counter()
-    with progress_bar(settings, games, f"simulate {variant.name}", "game", unit_scale=True) as bar:
+    with progress_bar(settings, games, t("progress_simulate", variant=variant.name), "game", unit_scale=True) as bar:
         played = sim.simulate(variant, values, games, seed=seed, progress=bar.update)
     seconds = time.perf_counter() - t0
     out = sim.summary(played)
@@ -81,12 +76,13 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
         fig, ax = plt.subplots(figsize=(8, 4.5))
         scores = played.scores
         ax.hist(scores, bins=np.arange(scores.min(), scores.max() + 2) - 0.5, color="#3465a4")
-        ax.axvline(out["mean"], color="#cc0000", label=f"mean {out['mean']:.2f}")
-        ax.set(xlabel="final score", ylabel="games", title=f"{variant.title}: {games:,} games of optimal play")
+        ax.axvline(out["mean"], color="#cc0000", label=t("plot_mean", mean=out["mean"]))
+        title = t("plot_sim_title", title=variant_title(variant), games=count_text(games))
+        ax.set(xlabel=t("plot_score_axis"), ylabel=t("plot_games_axis"), title=title)
         ax.legend()
         fig.tight_layout()
         fig.savefig(plot, dpi=120)
-        click.echo(f"histogram written to {plot}", err=as_json)
+        click.echo(t("histogram_written", path=plot), err=as_json)
 
 
 def _plot_backend(path: Path):
@@ -98,12 +94,12 @@ def _plot_backend(path: Path):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise click.UsageError("--plot needs matplotlib: pip install 'kniffel[plot]'") from None
+        raise click.UsageError(t("plot_needs_matplotlib")) from None
     formats = plt.figure().canvas.get_supported_filetypes()
     plt.close("all")
     suffix = path.suffix.lstrip(".").lower()
     if suffix not in formats:
-        raise KniffelError(f"--plot {path}: name a file ending in one of .{', .'.join(sorted(formats))}")
+        raise KniffelError(t("plot_suffix", path=path, suffixes=", .".join(sorted(formats))))
     return plt
 
 
@@ -113,37 +109,37 @@ def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(
-        f"{variant.title}: {games:,} games of optimal play (seed {seed}, {seconds:.2f} s, "
-        f"{games / seconds:,.0f} games/s)"
-    )
-    click.echo(
-        f"mean {out['mean']:.3f} ± {out['stderr']:.3f} (table: {meta['start_value']:.3f}), "
-        f"std {out['std']:.2f}, median {out['median']:g}, min {out['min']}, max {out['max']}"
-    )
-    click.echo("percentiles: " + ", ".join(f"{p}%: {x:g}" for p, x in out["percentiles"].items()))
-    click.echo("P(score >= t): " + ", ".join(f"{t}: {x:.2%}" for t, x in out["p_at_least"].items()))
-    click.echo("upper bonus: " + ", ".join(f"{t}+: {x:.2%}" for t, x in out["upper_bonus_rate"].items()))
+    from ..explain import fit
+
+    rate = count_text(round(games / seconds)) if seconds > 0 else "-"
+    title = variant_title(variant)
+    click.echo(fit(t("sim_title", title=title, games=count_text(games), seed=seed, seconds=seconds, rate=rate)))
+    summary = dict(mean=out["mean"], stderr=out["stderr"], table=meta["start_value"], std=out["std"])
+    click.echo(fit(t("sim_summary", **summary, median=out["median"], min=out["min"], max=out["max"])))
+    click.echo(fit(t("dist_percentiles", values=", ".join(f"{p}%: {x:g}" for p, x in out["percentiles"].items()))))
+    click.echo(fit(t("dist_at_least", values=", ".join(f"{s}: {x:.2%}" for s, x in out["p_at_least"].items()))))
+    bonus_rates = ", ".join(f"{s}+: {x:.2%}" for s, x in out["upper_bonus_rate"].items())
+    click.echo(fit(t("sim_upper_bonus", values=bonus_rates)))
     if "extra_rate" in out:
         click.echo(
-            f"games with extra points: {out['extra_rate']:.2%}, mean further jokers per game "
-            f"{out['extra_mean_count']:.4f}"
+            fit(t("sim_extra", bonus=bonus_name(variant), rate=out["extra_rate"], count=out["extra_mean_count"]))
         )
-    click.echo(f"{'box':<16} {'mean':>7} {'zero':>7}")
-    for b in out["boxes"].values():
-        click.echo(f"{b['name']:<16} {b['mean']:>7.2f} {b['zero_rate']:>7.1%}")
+    names = [box_name(variant, i) for i in range(len(variant.boxes))]
+    width = max([16, *map(len, names)])
+    box, mean, zero = t("sim_columns").split(",")
+    click.echo(f"{box:<{width}} {mean:>7} {zero:>7}")
+    for name, b in zip(names, out["boxes"].values()):
+        click.echo(f"{name:<{width}} {b['mean']:>7.2f} {b['zero_rate']:>7.1%}")
     click.echo(sim.text_histogram(played.scores))
 
 
 @cli.command()
 @click.argument("variant_name", metavar="VARIANT")
-@click.option("--card", default="", help="Card at the start of a turn: 'box=points,...' (default: empty card).")
-@click.option("--at-least", "at_least", type=int, multiple=True, help="Also show P(final score >= T) (repeatable).")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object (schema in README).")
-@click.option(
-    "--plot", type=click.Path(dir_okay=False), default=None, help="Write a PNG of the pmf (needs matplotlib)."
-)
+@click.option("--card", default="")
+@click.option("--at-least", "at_least", type=int, multiple=True)
+@click.option("--keep-one", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--plot", type=click.Path(dir_okay=False), default=None)
 @lang_option
 @click.pass_context
 def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
@@ -200,14 +196,14 @@ def _plot_pmf(plt, variant, result, path) -> None:
     pmf = np.array(result.pmf)
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.bar(np.arange(pmf.shape[0]), pmf, width=1.0, color="#3465a4")
-    ax.axvline(result.mean, color="#cc0000", label=f"mean {result.mean:.2f}")
-    ax.axvline(result.median, color="#4e9a06", linestyle="--", label=f"median {result.median}")
+    ax.axvline(result.mean, color="#cc0000", label=t("plot_mean", mean=result.mean))
+    ax.axvline(result.median, color="#4e9a06", linestyle="--", label=t("plot_median", median=result.median))
     ax.set_xlim(result.percentiles["1"] - 20, result.percentiles["99"] + 40)
-    ax.set(
-        xlabel="final score",
-        ylabel="probability",
-        title=f"{variant.title}, card {result.card or 'empty'}: exact distribution of optimal play",
-    )
+    from ..explain import card_text
+
+    card = card_text(parse_card(variant, result.card)) if result.card else t("empty")
+    title = t("plot_dist_title", title=variant_title(variant), card=card)
+    ax.set(xlabel=t("plot_score_axis"), ylabel=t("plot_probability_axis"), title=title)
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -215,10 +211,10 @@ def _plot_pmf(plt, variant, result, path) -> None:
 
 @cli.command()
 @click.argument("variant_name", metavar="VARIANT")
-@click.option("--card", "cards", multiple=True, required=True, help="One player's card (repeat: 2 to 6 players).")
-@click.option("--names", default=None, help="Player names, comma-separated, one per --card.")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object (schema in README).")
+@click.option("--card", "cards", multiple=True, required=True)
+@click.option("--names", default=None)
+@click.option("--keep-one", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
 @lang_option
 @click.pass_context
 def odds(ctx, variant_name, cards, names, keep_one, as_json):
@@ -239,8 +235,8 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
         return
     from ..explain import card_text, fit
 
-    width = max(len(p.name) for p in result.players)
     player, win, expected, std = t("odds_columns").split(",")
+    width = max([len(player)] + [len(p.name) for p in result.players])
     click.echo(fit(t("odds_title", title=variant_title(variant), count=len(result.players))))
     click.echo(f"  {player:<{width}}  {win:>8}  {expected:>9}  {std:>9}")
     for p in result.players:
@@ -261,7 +257,9 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
     t0 = time.perf_counter()
-    with progress_bar(settings, games, f"simulate {variant.name} to {target}", "game") as bar:
+    with progress_bar(
+        settings, games, t("progress_simulate_target", variant=variant.name, target=target), "game"
+    ) as bar:
         run = targets.simulate_target(variant, table, advisor, games, target, seed=seed, progress=bar.update)
     seconds = time.perf_counter() - t0
     expected = targets.target_probability(variant, table, parse_card(variant, ""), target)
@@ -269,10 +267,11 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(
-        f"{variant.title}: {games:,} games played to reach {target} (seed {seed}, {seconds:.2f} s): "
-        f"reached in {run.p_reached:.4%} ± {run.stderr:.4%} (table: {expected:.4%})"
-    )
+    from ..explain import fit
+
+    reached = dict(p=run.p_reached, stderr=run.stderr, expected=expected)
+    title, shown = variant_title(variant), count_text(games)
+    click.echo(fit(t("sim_target", title=title, games=shown, target=target, seed=seed, seconds=seconds, **reached)))
 
 
 def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
@@ -287,7 +286,7 @@ def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
     t0 = time.perf_counter()
-    with progress_bar(settings, pairs, f"simulate {variant.name} versus", "pair") as bar:
+    with progress_bar(settings, pairs, t("progress_simulate_versus", variant=variant.name), "pair") as bar:
         m2 = moments(variant, values, settings.tables_dir)
         run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
     seconds = time.perf_counter() - t0
@@ -295,8 +294,9 @@ def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(
-        f"{variant.title}: {pairs:,} pairs, win strategy against a max-expected player (seed {seed}, "
-        f"{seconds:.1f} s): {run.wins} wins, {run.ties} ties, {run.losses} losses; win rate (ties half) "
-        f"{run.win_rate:.2%} ± {run.stderr:.2%}; wins / (wins + losses) {run.h2h:.2%} ± {run.h2h_stderr:.2%}"
-    )
+    from ..explain import fit
+
+    counts = dict(wins=count_text(run.wins), ties=count_text(run.ties), losses=count_text(run.losses))
+    rates = dict(rate=run.win_rate, stderr=run.stderr, h2h=run.h2h, h2h_stderr=run.h2h_stderr)
+    title, shown = variant_title(variant), count_text(pairs)
+    click.echo(fit(t("sim_versus", title=title, pairs=shown, seed=seed, seconds=seconds, **counts, **rates)))

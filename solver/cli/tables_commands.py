@@ -8,37 +8,31 @@ import click
 
 from .. import tables
 from ..presets import PRESETS, find_variant
-from ..texts import choose_language, set_language, t
-from .base import _settings, _table, cli, lang_option, solve_table, solve_target_table
+from ..texts import choose_language, count_text, set_language, t
+from .base import _settings, _speak, _table, cli, lang_option, solve_table, solve_target_table
 
 
 @cli.command()
 @click.argument("variant_names", nargs=-1)
-@click.option("--all", "all_variants", is_flag=True, help="Solve every preset.")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per variant on stdout.")
-@click.option("--target", "with_target", is_flag=True, help="Also build the target table (playing to reach a score).")
+@click.option("--all", "all_variants", is_flag=True)
+@click.option("--keep-one", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--target", "with_target", is_flag=True)
 @click.pass_context
 def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
-    """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy.
+    """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy."""
+    from ..explain import fit
 
-    \b
-    Example:  kniffel solve kniffel yahtzee yatzy
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
     settings = _settings(ctx)
     if all_variants:
         variants = [v for v in PRESETS.values() if v.identical_dice]
         for v in PRESETS.values():
             if not v.identical_dice:
-                click.echo(
-                    f"kniffel: {v.name} skipped (it takes about half an hour): `kniffel solve {v.name}`", err=True
-                )
+                click.echo("kniffel: " + t("solve_skipped", variant=v.name), err=True)
     elif variant_names:
         variants = [find_variant(n, keep_one) for n in variant_names]
     else:
-        raise click.UsageError("name at least one VARIANT, or --all")
+        raise click.UsageError(t("solve_nothing"))
     if with_target:
         from ..targets import target_engine
 
@@ -47,19 +41,17 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
     for variant in variants:
         _, meta = solve_table(variant, settings)
         if not as_json:
-            click.echo(
-                f"{variant.name}: start value {meta['start_value']:.7f}, {meta['states']:,} states "
-                f"solved in {meta['seconds']:.2f} s -> {tables.paths(variant, settings.tables_dir)[0]}"
-            )
+            path, states = tables.paths(variant, settings.tables_dir)[0], count_text(meta["states"])
+            found = dict(value=meta["start_value"], states=states, seconds=meta["seconds"], path=path)
+            click.echo(fit(t("solve_done", variant=variant.name, **found)))
         if with_target:
             from ..target_tables import target_paths
 
             _, tmeta = solve_target_table(variant, settings)
             if not as_json:
-                click.echo(
-                    f"{variant.name}: target table up to {tmeta['n_max']} points, {tmeta['size']:,} values in "
-                    f"{tmeta['seconds']:.2f} s -> {target_paths(variant, settings.tables_dir)[0]}"
-                )
+                path, size = target_paths(variant, settings.tables_dir)[0], count_text(tmeta["size"])
+                built = dict(n=tmeta["n_max"], size=size, seconds=tmeta["seconds"], path=path)
+                click.echo(fit(t("solve_target_done", variant=variant.name, **built)))
             meta = {**meta, "target_n_max": tmeta["n_max"], "target_seconds": tmeta["seconds"]}
         if as_json:
             keys = ("variant", "start_value", "seconds", "states", "fingerprint", "target_n_max", "target_seconds")
@@ -68,29 +60,24 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
 
 @cli.command()
 @click.argument("variant_name", metavar="VARIANT")
-@click.option("--card", default="", help="Card: 'box=points,...,extra=N' (default: empty card).")
-@click.option("--keep-one", is_flag=True, help="Kniffel house rule: keep a die before the third roll.")
+@click.option("--card", default="")
+@click.option("--keep-one", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
+@lang_option
 @click.pass_context
 def value(ctx, variant_name, card, keep_one, as_json):
-    """Expected final score of a card at the start of a turn, under optimal play.
-
-    \b
-    Example:  kniffel value kniffel --card "einser=3,dreier=9,chance=22"
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    """
+    """Expected final score of a card at the start of a turn, under optimal play."""
     from ..reports import value_report
 
-    table = _table(find_variant(variant_name, keep_one), _settings(ctx))
+    variant = find_variant(variant_name, keep_one)
+    _speak(ctx, variant)
+    table = _table(variant, _settings(ctx))
     result = value_report(table, card)
     if as_json:
         click.echo(json.dumps(result))
     else:
-        click.echo(
-            f"{table.variant.name}: {result['points']} points on the card + {result['expected_future']:.4f} "
-            f"expected to come = {result['expected_final_score']:.4f} expected final score"
-        )
+        future, expected = result["expected_future"], result["expected_final_score"]
+        click.echo(t("value_line", variant=variant.name, points=result["points"], future=future, expected=expected))
 
 
 @cli.command()
@@ -98,14 +85,7 @@ def value(ctx, variant_name, card, keep_one, as_json):
 @lang_option
 @click.pass_context
 def variants(ctx, as_json):
-    """The presets, their boxes and, where a table exists, the start value.
-
-    \b
-    Example:  kniffel variants --lang en
-    Variants: kniffel, kniffel-meister, kniffel-keep-one, yahtzee, yahtzee-free-joker, yatzy, yatzy6, kniffel7,
-              kismet, yams
-    Box names come in each variant's own language first (German for the Kniffel games).
-    """
+    """The presets, their boxes and, where a table exists, the start value."""
     from ..explain import fit, fit_list
     from ..reports import variants_report
     from ..texts import option_name, variant_title

@@ -1,0 +1,159 @@
+"""Issue 16, the rest: --help of every command, `simulate`, Ctrl-C and the operating system's refusals in
+the player's language (German for the Kniffel games, English for Yahtzee and Yatzy, --lang and the locale
+over both)."""
+
+import errno
+import json
+import os
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from solver import tables
+from solver.cli import cli
+from solver.cli.help import command_key, option_key
+from solver.presets import KNIFFEL, PRESETS
+from solver.texts import CATALOGUES
+
+NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
+
+
+@pytest.fixture(scope="module")
+def kdir(tmp_path_factory, solved):
+    d = tmp_path_factory.mktemp("lang_tables")
+    tables.save(KNIFFEL, solved("kniffel"), d, states=0, seconds=0.0)
+    return d
+
+
+def invoke(*args, env=None, input=None):
+    return CliRunner(env={**NO_LOCALE, **(env or {})}).invoke(cli, list(args), input=input, prog_name="kniffel")
+
+
+# -- --help -----------------------------------------------------------------------------------------
+def test_every_command_and_option_has_its_help_in_both_catalogues():
+    ctx = click.Context(cli)
+    commands = [cli, *cli.commands.values()]
+    for command in commands:
+        key = command_key(command)
+        for lang in ("de", "en"):
+            assert f"help_{key}" in CATALOGUES[lang], key
+            assert command is cli or f"short_{key}" in CATALOGUES[lang], key
+        for param in command.get_params(ctx):
+            if isinstance(param, click.Option):
+                assert option_key(command, param) in CATALOGUES["en"], (key, param.name)
+
+
+@pytest.mark.parametrize("command", [None, *sorted(cli.commands)])
+def test_help_in_both_languages_with_an_example_and_the_variants(command):
+    args = [command] if command else []
+    de, en = invoke("--lang", "de", *args, "--help"), invoke("--lang", "en", *args, "--help")
+    assert de.exit_code == 0 and en.exit_code == 0, de.output + en.output
+    example = f"kniffel {command or 'play'}"
+    assert de.output.startswith("Aufruf: kniffel") and "Beispiel:" in de.output and example in de.output
+    assert en.output.startswith("Usage: kniffel") and "Example:" in en.output and example in en.output
+    assert "Varianten: kniffel, kniffel-meister" in de.output and "Variants: kniffel, kniffel-meister" in en.output
+    assert all(name in de.output for name in PRESETS)
+    assert "Optionen:" in de.output and "Diese Hilfe zeigen und beenden." in de.output
+    for english in ("Options:", "Show this message", "[default", "required]", "Usage:", "INTEGER", "FILE"):
+        assert english not in de.output, english
+    for res in (de, en):
+        assert max(len(line) for line in res.output.splitlines()) <= 100, res.output
+
+
+def test_help_speaks_as_the_command_line_would():
+    """--lang (before or after the command), else the locale, else the variant named or the command's
+    default variant (kniffel), else English."""
+    assert invoke("--lang", "de", "advise", "--help").output.startswith("Aufruf: kniffel advise [OPTIONEN] [VARIANTE]")
+    assert invoke("advise", "--lang", "de", "--help").output.startswith("Aufruf:")
+    assert invoke("advise", "--help").output.startswith("Aufruf:")  # advise's default variant: kniffel
+    assert invoke("advise", "yahtzee", "--help").output.startswith("Usage:")
+    assert invoke("play", "--lang", "en", "--help").output.startswith("Usage:")
+    assert invoke("--help").output.startswith("Usage:")
+    assert invoke("--help", env={"LANG": "de_DE.UTF-8"}).output.startswith("Aufruf:")
+    assert invoke("play", "--help", env={"LANG": "en_GB.UTF-8"}).output.startswith("Usage:")
+    german = invoke("--lang", "de", "--help").output
+    assert "Befehle:" in german and "Ein ganzes Spiel mit Rat nach jedem Wurf." in german
+
+
+# -- simulate -----------------------------------------------------------------------------------------
+def test_simulate_speaks_german_for_kniffel_and_keeps_its_json(kdir):
+    args = ["--tables", str(kdir), "--no-progress", "simulate", "kniffel", "-n", "30", "--seed", "3"]
+    de, en = invoke(*args), invoke(*args, "--lang", "en")
+    assert de.exit_code == 0 and en.exit_code == 0, de.output + en.output
+    lines = de.output.splitlines()
+    assert "30 Spiele bei bester Strategie (Seed 3," in lines[0] and lines[0].endswith("/s)")
+    assert lines[1].startswith("Mittel ") and "(Tabelle: 248.076)" in lines[1] and "Median" in lines[1]
+    assert lines[2].startswith("Perzentile: 1%:") and lines[3].startswith("P(Endstand >= t): 200:")
+    assert lines[4].startswith("Bonus oben: 63+:") and lines[5].startswith("Kniffel-Bonus: in ")
+    assert lines[6].split() == ["Feld", "Mittel", "Null"] and lines[7].startswith("Einser")
+    assert "Große Straße" in de.output
+    for english in ("games", "mean", "percentiles", "upper bonus", "box ", "extra", "Ones"):
+        assert english not in de.output, english
+    assert "30 games of optimal play (seed 3," in en.output and "Kniffel bonus: in " in en.output
+    assert "upper bonus: 63+:" in en.output and "Large Straight" in en.output
+    for res in (de, en):
+        assert max(len(line) for line in res.output.splitlines()) <= 100, res.output
+    as_json = [json.loads(invoke(*args, "--json", *lang).output) for lang in ([], ["--lang", "en"])]
+    for out in as_json:
+        out.pop("seconds")
+    assert as_json[0] == as_json[1] and "mean" in as_json[0] and "p_at_least" in as_json[0]
+
+
+# -- end of input, the operating system's refusals --------------------------------------------------------
+def test_end_of_input_in_german(kdir, tmp_path):
+    res = invoke("--tables", str(kdir), "play", "--save", str(tmp_path / "g.json"), input="")
+    assert res.exit_code == 130 and res.stderr.strip() == "kniffel: abgebrochen (Ende der Eingabe)", res.stderr
+
+
+def test_a_full_disk_names_the_file_not_its_temporary_one(kdir, tmp_path, monkeypatch):
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("solver.files.os.fsync", full)
+    game = tmp_path / "g.json"
+    for lang, said in (
+        ("de", "kann nicht geschrieben werden: kein Platz mehr auf dem Datenträger"),
+        ("en", "cannot write"),
+    ):
+        res = invoke(
+            "--tables",
+            str(kdir),
+            "play",
+            "--roll-for-me",
+            "--seed",
+            "1",
+            "--save",
+            str(game),
+            "--force",
+            "--lang",
+            lang,
+            input="q\n",
+        )
+        assert res.exit_code == 2, res.output
+        assert res.stderr.strip().startswith("kniffel: error: "), res.stderr
+        assert said in res.stderr and str(game) in res.stderr and ".tmp" not in res.stderr, res.stderr
+    assert "no space left on the device" in res.stderr
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc, where no one can make a folder")
+def test_a_tables_folder_that_cannot_be_made(tmp_path):
+    res = invoke("--tables", "/proc/kniffel-tables", "--no-progress", "--lang", "de", "solve", "yatzy")
+    assert res.exit_code == 2, res.output
+    assert res.stderr.strip() == (
+        "kniffel: error: der Ordner /proc/kniffel-tables kann nicht angelegt werden: Datei oder Ordner gibt es nicht"
+    ), res.stderr
+
+
+def test_table_refusals_in_german(kdir, tmp_path):
+    (tmp_path / "kniffel.json").write_bytes((kdir / "kniffel.json").read_bytes())
+    (tmp_path / "kniffel.npy").write_bytes((kdir / "kniffel.npy").read_bytes()[:1000])
+    res = invoke("--tables", str(tmp_path), "advise", "33516")
+    assert res.exit_code == 2 and res.stderr.strip() == (
+        f"kniffel: error: Tabelle {tmp_path / 'kniffel.npy'} passt nicht zur Prüfsumme in ihrer Begleitdatei "
+        "(beschädigt oder verändert); neu berechnen mit `kniffel solve kniffel`"
+    ), res.stderr
+    res = invoke("--lang", "de", "--tables", "/dev/null", "value", "kniffel")
+    assert "--tables /dev/null ist kein Ordner" in res.stderr, res.stderr
+    res = invoke("play", "kniffel", "--players", "Anna")
+    assert "an einem Tisch sitzen 2 bis 6 Spieler" in res.stderr, res.stderr
