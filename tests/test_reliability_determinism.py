@@ -49,6 +49,7 @@ def test_ordered_solve_threads_stop_at_the_next_work_item_after_ctrl_c(monkeypat
     after its current work item, and the interrupt goes on (the kernel is replaced by a slow stand-in:
     this is about the Python loop around it)."""
     import _thread
+    import signal
     import threading
     import time
 
@@ -67,6 +68,8 @@ def test_ordered_solve_threads_stop_at_the_next_work_item_after_ctrl_c(monkeypat
         done.append((time.perf_counter(), call_mask.shape[0]))
 
     monkeypatch.setattr(ordered, "_solve_calls_ordered", slow_kernel)
+    # interrupt_main calls the SIGINT handler in place: it must be Python's own (a full run once saw no interrupt)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler, signal.getsignal(signal.SIGINT)
     threading.Timer(0.5, _thread.interrupt_main).start()
     t0 = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):

@@ -309,5 +309,7 @@ def test_ctrl_c_at_a_play_prompt_is_interrupted_not_aborted(kdir, tmp_path, lang
     proc.stdout.read1(1)  # the greeting: the prompt is up
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    proc.wait(timeout=60)  # stdin stays open until the child has ended: closing it first would race the signal
+    err = proc.stderr.read()
+    proc.stdin.close()
     assert proc.returncode == 130 and err.decode().strip() == said, err
