@@ -300,6 +300,12 @@ class Variant:
         )
 
 
+FIRST_ROLL_REFUSAL = (
+    "{name}: the exact distribution, odds, spread and target tables do not count first-roll (servida) points "
+    "yet; `kniffel simulate` estimates the distribution instead"
+)
+
+
 # Rule fields added after tables were published: left out of the fingerprint while at their defaults, so
 # the fingerprints (and the tables) of the variants that do not use them stay as they were.
 LATER_VARIANT_FIELDS = {"colours": ()}
