@@ -209,7 +209,7 @@ class Table:
         then = None
         if action == "keep" and len(options[0].keep) == self.variant.n_dice:
             then = self.advisor.box_options(parsed, rolled, int(roll))[0]  # stopping: the box comes next
-        if spread and self.variant.identical_dice and not self.variant.has_first_roll_points:  # no std (rules.py)
+        if spread and self.variant.identical_dice:
             self._add_stds(parsed, rolled, int(roll) if action == "keep" else 3, options)
             if then is not None:
                 self._add_stds(parsed, rolled, 3, [then])

@@ -16,7 +16,7 @@ from .dp import make_engine
 from .dp.compile import require_jit
 from .dp.forward import forward_pmf
 from .errors import KniffelError
-from .rules import FIRST_ROLL_REFUSAL, Variant
+from .rules import Variant
 from .scoring import possible_points
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
@@ -111,8 +111,6 @@ def final_pmf(variant: Variant, values: np.ndarray, card: Card, engine=None) -> 
     """P(final score = s) for s = 0 ... highest reached, from `card` at the start of a turn."""
     if not variant.identical_dice:
         raise DistributionError(KNIFFEL7_REFUSAL.format(name=variant.name))
-    if variant.has_first_roll_points:
-        raise DistributionError(FIRST_ROLL_REFUSAL.format(name=variant.name))
     state = card.state
     if not np.isfinite(values[state]):
         raise DistributionError(f"the card {card.format()!r} cannot occur under the rules of {variant.name}")

@@ -301,8 +301,8 @@ class Variant:
 
 
 FIRST_ROLL_REFUSAL = (
-    "{name}: the exact distribution, odds, spread and target tables do not count first-roll (servida) points "
-    "yet; `kniffel simulate` estimates the distribution instead"
+    "{name}: the target tables (advise --target/--opponent, simulate --versus) do not count first-roll "
+    "(servida) points yet; the expected-score advice, distribution and odds do"
 )
 
 

@@ -684,11 +684,14 @@ class NaiveSolver:
     def _is_stop(self, keep):
         return self._kept_count(keep) == self.n
 
-    def _entries(self, state, roll):
-        """Allowed entries of the final roll ``roll``: (box, pts, extra, gain, next_state)."""
+    def _entries(self, state, roll, servida=False):
+        """Allowed entries of the final roll ``roll``: (box, pts, extra, gain, next_state); servida: the
+        turn stopped after its first roll (Generala)."""
         filled_set, upper, jflag = state
         out = []
         for box, pts, extra in self.options(filled_set, jflag, roll):
+            if servida and pts > 0:
+                pts += GENERALA_SERVIDA.get(box, 0)
             bonus, nxt = self._after_entry(filled_set, upper, jflag, box, pts)
             out.append((box, pts, extra, pts + extra + bonus, nxt))
         return out
@@ -743,10 +746,15 @@ class NaiveSolver:
         entry, final = {}, {}
         for r in rolls:
             final[r], entry[r] = self._pick_entry(self._entries(state, r))
+        first_final, first_entry = final, entry  # stopping after roll 1
+        if self.variant == "generala":  # ... scores the servida points
+            first_final, first_entry = {}, {}
+            for r in rolls:
+                first_final[r], first_entry[r] = self._pick_entry(self._entries(state, r, servida=True))
         second, keep2 = self._pick_keeps(final, final, 2)
-        _, keep1 = self._pick_keeps(second, final, 1)
+        _, keep1 = self._pick_keeps(second, first_final, 1)
         return {"entry": entry, "final": final, "second": second,
-                "keep2": keep2, "keep1": keep1}
+                "keep2": keep2, "keep1": keep1, "first_entry": first_entry}
 
     def _policy_cached(self, state):
         # one-entry cache: enough for repeated option_* calls on one state
@@ -797,10 +805,14 @@ class NaiveSolver:
             first = self._tables[1]
             stopped1, mass2 = self._advance(first, pol["keep1"])
             stopped2, mass3 = self._advance(mass2, pol["keep2"])
-            final_mass = Counter(stopped1)
+            servida = pol["first_entry"] is not pol["entry"]
+            final_mass = Counter() if servida else Counter(stopped1)
             final_mass.update(stopped2)
             final_mass.update(mass3)
             res = self._dist_of_final_mass(final_mass, pol["entry"])
+            if servida:  # the stops after roll 1 enter the servida points
+                for pts, p in self._dist_of_final_mass(stopped1, pol["first_entry"]).items():
+                    res[pts] = res.get(pts, 0.0) + p
         self.dist_memo[state] = res
         return res
 
@@ -876,7 +888,8 @@ class NaiveSolver:
         pol = self._policy_cached(state)
         keep = what
         if self._is_stop(keep):
-            final_mass = {dice: 1.0}
+            entries = pol["first_entry"] if roll == 1 else pol["entry"]  # Generala: a stop after roll 1, servida
+            return dict(sorted(self._dist_of_final_mass({dice: 1.0}, entries).items()))
         else:
             _, mass = self._advance({dice: 1.0}, {dice: keep})
             if roll == 1:

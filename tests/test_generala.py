@@ -147,11 +147,36 @@ def test_simulated_games_score_like_the_table(solved):
     assert 25 in games.boxes[:, GENERALA.box_index("escalera")]  # servida stops happen
 
 
-def test_distribution_and_targets_refused_in_one_line():
-    from solver.distribution import DistributionError, final_pmf
+@pytest.mark.parametrize("boxes,n_dice", REDUCED[::3])
+def test_reduced_distribution_against_naive(boxes, n_dice):
+    """The forward pass stops after roll 1 with the servida like the naive policy (tests/naive.py)."""
+    from test_distribution import assert_same_dist, to_come
+
+    variant = GENERALA.reduced(boxes=boxes, n_dice=n_dice)
+    values, _ = dp.solve(variant)
+    naive = NaiveSolver("generala", boxes=boxes, n_dice=n_dice)
+    assert_same_dist(to_come(variant, values, {}), naive.distribution({}), boxes)
+
+
+def test_distribution_mean_and_spread(solved):
+    """The full game: the distribution's mean is the table's value, its std the spread's (second moments)."""
+    from solver.advisor import Advisor
+    from solver.api import Table
+
+    table = Table(GENERALA, solved("generala"), {}, Advisor(GENERALA, solved("generala")))
+    dist = table.distribution()
+    assert abs(dist.mean - solved("generala")[0, 0, 0]) < 1e-7
+    card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full=30"
+    advice = table.advise(card, "23456", 1, spread=True)
+    stop = advice.options[0]
+    assert stop.keep == (2, 3, 4, 5, 6) and advice.then.points == 25
+    # the spread of stopping = the std of the final score from the card after the servida entry
+    after = table.distribution(card + ",escalera=25")
+    assert abs(stop.std - after.std) < 1e-6
+
+
+def test_targets_refused_in_one_line():
     from solver.targets import TargetError, target_engine
 
-    with pytest.raises(DistributionError, match="servida"):
-        final_pmf(GENERALA, None, None)
     with pytest.raises(TargetError, match="servida"):
         target_engine(GENERALA)

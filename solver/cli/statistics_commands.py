@@ -14,7 +14,6 @@ from ..dice import MAX_SEED
 from ..errors import KniffelError
 from ..files import check_writable_file
 from ..presets import find_variant
-from ..rules import FIRST_ROLL_REFUSAL
 from ..texts import t, variant_title
 from .base import (
     _advisor,
@@ -155,8 +154,6 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     _speak(ctx, variant)
     parsed = parse_card(variant, card)
     dist.check_thresholds(variant, at_least)
-    if variant.has_first_roll_points:
-        raise dist.DistributionError(FIRST_ROLL_REFUSAL.format(name=variant.name))
     if not variant.identical_dice:
         raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
     plt = _plot_backend(Path(plot)) if plot else None  # checked before computing
@@ -232,8 +229,6 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     _speak(ctx, variant)
     parsed = [parse_card(variant, c) for c in cards]
     name_list = [n.strip() for n in names.split(",")] if names is not None else None
-    if variant.has_first_roll_points:
-        raise dist.DistributionError(FIRST_ROLL_REFUSAL.format(name=variant.name))
     if not variant.identical_dice:
         raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
     dist.check_players(parsed, name_list)  # before loading or solving a table
