@@ -180,3 +180,30 @@ def test_targets_refused_in_one_line():
 
     with pytest.raises(TargetError, match="servida"):
         target_engine(GENERALA)
+
+
+def test_play_stops_after_roll_1_with_the_servida(tmp_path):
+    """`kniffel play generala` as a player types it: stop after roll 1 with a straight, score 25."""
+    import json
+
+    from click.testing import CliRunner
+    from test_play_terminal import spawn
+
+    from solver.cli import cli
+
+    pexpect = pytest.importorskip("pexpect")
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "solve", "generala"])
+    assert res.exit_code == 0, res.output
+    child = spawn(tmp_path, tmp_path, "generala", "--lang", "en")
+    child.expect("Roll 1, all 5 dice:")
+    child.sendline("3 4 5 6 1")
+    child.expect("Keep which dice")
+    child.sendline("stop")
+    child.expect(r"Advice: score Escalera for 25")
+    child.expect("Which box")
+    child.sendline("escalera")
+    child.expect(r"-> score Escalera for 25")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    events = json.loads((tmp_path / "g.json").read_text())["events"]
+    assert events[-1] == {"box": "escalera", "points": 25, "extra": 0}

@@ -123,7 +123,8 @@ def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
     )
     click.echo("percentiles: " + ", ".join(f"{p}%: {x:g}" for p, x in out["percentiles"].items()))
     click.echo("P(score >= t): " + ", ".join(f"{t}: {x:.2%}" for t, x in out["p_at_least"].items()))
-    click.echo("upper bonus: " + ", ".join(f"{t}+: {x:.2%}" for t, x in out["upper_bonus_rate"].items()))
+    if out["upper_bonus_rate"]:  # Generala has no upper bonus
+        click.echo("upper bonus: " + ", ".join(f"{t}+: {x:.2%}" for t, x in out["upper_bonus_rate"].items()))
     if "extra_rate" in out:
         click.echo(
             f"games with extra points: {out['extra_rate']:.2%}, mean further jokers per game "
