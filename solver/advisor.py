@@ -16,7 +16,7 @@ import numpy as np
 from .batch import prepare
 from .cards import Card
 from .dice import multisets
-from .dp import advise_one, make_engine, ordered_keep_values, roll_entries
+from .dp import ENTRY_AFTER_FIRST, advise_one, make_engine, ordered_keep_values, roll_entries
 from .explain import card_text
 from .rules import RuleError, Variant
 from .texts import die_name, t
@@ -296,9 +296,11 @@ class Advisor:
             options.append(o)
         return options
 
-    def box_options(self, card: Card, dice) -> list[Option]:
-        """Every entry the final roll allows, ranked."""
-        joker_scored, points, r, n, _, codes, vals, pts = self._options(card, dice, 3)
+    def box_options(self, card: Card, dice, roll: int = 3) -> list[Option]:
+        """Every entry the roll allows when the turn ends after roll `roll`, ranked (after roll 1 with the
+        first-roll points, Generala's servida)."""
+        first = roll == 1 and self.variant.has_first_roll_points
+        joker_scored, points, r, n, _, codes, vals, pts = self._options(card, dice, ENTRY_AFTER_FIRST if first else 3)
         extra = self._extra(joker_scored, r)
         return _rank(
             [
@@ -312,7 +314,7 @@ class Advisor:
         if roll not in (1, 2, 3):
             raise RuleError(t("roll_number", roll=roll))
         if roll == 3 or box_now:
-            return "box", self.box_options(card, dice)
+            return "box", self.box_options(card, dice, roll)
         return "keep", self.keep_options(card, dice, roll)
 
     def best_action(self, card: Card, dice, roll: int) -> Option:
@@ -396,8 +398,8 @@ class OrderedAdvisor(Advisor):
             self._turn_cache = cache
         return cache[key]
 
-    def box_options(self, card: Card, dice) -> list[Option]:
-        """Every entry the final roll allows, ranked."""
+    def box_options(self, card: Card, dice, roll: int = 3) -> list[Option]:
+        """Every entry the final roll allows, ranked (dice told apart: no first-roll points, see make_engine)."""
         self._check_card(card)
         v = self.variant
         mask, _, joker_scored = card.state

@@ -208,7 +208,7 @@ class Table:
         action, options = self.advisor.advise(parsed, rolled, int(roll), box_now)
         then = None
         if action == "keep" and len(options[0].keep) == self.variant.n_dice:
-            then = self.advisor.box_options(parsed, rolled)[0]  # stopping: the box comes next
+            then = self.advisor.box_options(parsed, rolled, int(roll))[0]  # stopping: the box comes next
         if spread and self.variant.identical_dice:
             self._add_stds(parsed, rolled, int(roll) if action == "keep" else 3, options)
             if then is not None:

@@ -165,6 +165,8 @@ class Game:
         if p.roll == 0:
             raise RuleError(t("game_roll_first"))
         rules, row_of = entry_rules(self.variant)
+        if p.roll == 1:  # a turn stopped after roll 1 enters the first-roll scores (Generala's servida)
+            rules = rules._replace(score=rules.first_score, joker_score=rules.first_joker_score)
         mask, _, joker_scored = p.card.state
         r = row_of[tuple(sorted(p.dice))]
         extra = self.variant.extra_points if joker_scored and rules.joker_roll[r] else 0
@@ -376,7 +378,7 @@ def decisions(game: Game, advisor: Advisor) -> list[Decision]:
             chosen = _find([o for o in options if sorted(getattr(o, key)) == sorted(ev[key])], ev)
             out.append(Decision(turn, p.roll, p.dice, p.card, chosen, options[0]))
         elif "box" in ev:
-            options = advisor.box_options(p.card, p.dice)
+            options = advisor.box_options(p.card, p.dice, p.roll)
             box = game.variant.box_index(ev["box"])
             match = [o for o in options if o.box == box and o.points == ev["points"]]
             if not match:

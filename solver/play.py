@@ -204,7 +204,7 @@ class PlayLoop:
 
     def box_ranked(self, p) -> list:
         """The box options for the dice shown, in the order advised."""
-        return tie_order(self.advisor.box_options(p.card, p.dice))
+        return tie_order(self.advisor.box_options(p.card, p.dice, p.roll))
 
     def advice_lines(self, p, options) -> None:
         best = options[0]

@@ -373,6 +373,68 @@ YAMS = Variant(
     aliases=("yam", "yam-s"),
 )
 
+# Generala (Argentina, Spain), the common printed pad (docs/RULES.md): the servida is the first-roll points
+SERVIDA = 5
+GENERALA = Variant(
+    name="generala",
+    title="Generala (servida bonus, Doble Generala)",
+    dice=(D6,) * 5,
+    boxes=upper_boxes(6)
+    + (
+        Box(
+            "escalera",
+            "Straße",
+            "Escalera",
+            STRAIGHT,
+            FIXED,
+            runs=runs(5, 1, 6) + ((1, 3, 4, 5, 6),),  # 3-4-5-6-1: the ace continues the six
+            points=20,
+            first_roll_points=SERVIDA,
+            aliases=("Straight", "Large Straight", "Escalera servida"),
+        ),
+        Box(
+            "full",
+            "Full House",
+            "Full",
+            GROUPS,
+            FIXED,
+            groups=(3, 2),
+            distinct=True,
+            points=30,
+            first_roll_points=SERVIDA,
+            aliases=("Full House", "FH"),
+        ),
+        Box(
+            "poker",
+            "Viererpasch",
+            "Póker",
+            GROUPS,
+            FIXED,
+            groups=(4,),
+            points=40,
+            first_roll_points=SERVIDA,
+            aliases=("Poker", "Four of a Kind", "4K"),
+        ),
+        groups_box("generala", "Generala", "Generala", (5,), FIXED, points=50, aliases=("Kniffel", "Yahtzee")),
+        Box(
+            "doble_generala",
+            "Doppel-Generala",
+            "Doble Generala",
+            GROUPS,
+            FIXED,
+            groups=(5,),
+            points=100,
+            joker_points=True,
+            only_as_joker=True,  # a second Generala, while the Generala box holds 50
+            aliases=("Double Generala", "Doble"),
+        ),
+    ),
+    bonuses=(),
+    joker_box="generala",
+    joker=Joker.FITS,
+    aliases=("escalero",),
+)
+
 PRESETS: dict[str, Variant] = {
     v.name: v
     for v in (
@@ -386,6 +448,7 @@ PRESETS: dict[str, Variant] = {
         KNIFFEL_KEEP_ONE,
         KISMET,
         YAMS,
+        GENERALA,
     )
 }
 

@@ -84,6 +84,8 @@ class Box:
     joker_points: bool = False  # Joker.FORCED/FREE: a joker roll scores `points` here; Joker.FITS: it fits here
     same_colour: bool = False  # the dice the box uses (its groups; every die for CHANCE) show one colour
     aliases: tuple[str, ...] = ()
+    first_roll_points: int = 0  # added to a fitting roll entered when the turn stops after roll 1 (Generala: servida)
+    only_as_joker: bool = False  # takes points only from a joker roll (Generala's Doble Generala), never normally
 
     @property
     def is_upper(self) -> bool:
@@ -95,6 +97,9 @@ class Box:
         object.__setattr__(self, "scores", Scoring(self.scores))
         if self.same_colour and self.kind not in (BoxKind.GROUPS, BoxKind.CHANCE):
             raise ValueError(f"box {self.key}: only groups and chance boxes can ask for one colour")
+        if self.first_roll_points and self.kind == BoxKind.UPPER:
+            # the kernels share one move (box, upper points, flag) between a roll's normal and first-roll entry
+            raise ValueError(f"box {self.key}: upper boxes take no first-roll points")
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,11 @@ class Variant:
     def upper_cap(self) -> int:
         """Upper totals at or above the highest threshold behave alike."""
         return max((b.threshold for b in self.bonuses), default=0)
+
+    @property
+    def has_first_roll_points(self) -> bool:
+        """Does a box score more when the turn stops after its first roll (Generala's servida)?"""
+        return any(b.first_roll_points for b in self.boxes)
 
     @functools.cached_property
     def joker_index(self) -> int:
@@ -290,10 +300,16 @@ class Variant:
         )
 
 
+FIRST_ROLL_REFUSAL = (
+    "{name}: the target tables (advise --target/--opponent, simulate --versus) do not count first-roll "
+    "(servida) points yet; the expected-score advice, distribution and odds do"
+)
+
+
 # Rule fields added after tables were published: left out of the fingerprint while at their defaults, so
 # the fingerprints (and the tables) of the variants that do not use them stay as they were.
 LATER_VARIANT_FIELDS = {"colours": ()}
-LATER_BOX_FIELDS = {"same_colour": False}
+LATER_BOX_FIELDS = {"same_colour": False, "first_roll_points": 0, "only_as_joker": False}
 
 
 def _drop_defaults(fields: dict, later: dict) -> None:

@@ -37,6 +37,8 @@ def _best_groups(counts: dict[int, int], sizes: tuple[int, ...], distinct: bool)
 def box_score(box: Box, dice, colours: tuple[tuple[int, ...], ...] = ()) -> int:
     """Normal score (no joker) of `box` for the faces `dice`; 0 when the roll does not fit.
     `colours`: the faces sharing one colour (the variant's), for boxes that ask for one colour."""
+    if box.only_as_joker:
+        return 0
     dice = list(dice)
     counts: dict[int, int] = {}
     for d in dice:
@@ -84,6 +86,13 @@ class ScoreTables(NamedTuple):
     joker_roll: np.ndarray  # (R,) bool: the roll fits the joker box
     joker_upper: np.ndarray  # (R,) int32: upper box of the joker roll's face, -1 if none
     box_max: np.ndarray  # (B,) int32: highest normal score of each box
+    first_score: np.ndarray  # (R, B) int32: score entered when the turn stops after roll 1 (servida)
+    first_joker_score: np.ndarray  # (R, B) int32: the same for a joker roll
+
+
+def first_roll_score(box: Box, points: int) -> int:
+    """What an entry of `points` in `box` scores when the turn stops after its first roll."""
+    return points + box.first_roll_points if points > 0 else points
 
 
 def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTables:
@@ -110,7 +119,10 @@ def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTa
                 joker_score[r, i] = _points(b, roll, sum(roll))
             elif b.joker_points:
                 joker_score[r, i] = b.points
-    return ScoreTables(score, joker_score, joker_roll, joker_upper, box_max)
+    servida = np.array([b.first_roll_points for b in boxes], dtype=np.int32)
+    first_score = np.where(score > 0, score + servida, score).astype(np.int32)
+    first_joker_score = np.where(joker_score > 0, joker_score + servida, joker_score).astype(np.int32)
+    return ScoreTables(score, joker_score, joker_roll, joker_upper, box_max, first_score, first_joker_score)
 
 
 @cache
@@ -130,4 +142,8 @@ def possible_points(variant: Variant, box_index: int, jokers: bool = True) -> tu
         values.add(0)
     if jokers and variant.joker != Joker.NONE:
         values |= set(tables.joker_score[tables.joker_roll, box_index].tolist())
+    if variant.boxes[box_index].first_roll_points:
+        values |= set(tables.first_score[:, box_index].tolist())
+        if jokers and variant.joker != Joker.NONE:
+            values |= set(tables.first_joker_score[tables.joker_roll, box_index].tolist())
     return tuple(sorted(values))

@@ -20,7 +20,7 @@ from .cards import Card
 from .dp import Engine, make_engine
 from .dp.target import TargetLayout, item_lengths, max_remaining, solve_target, target_keep_values, target_layout
 from .errors import KniffelError
-from .rules import Variant
+from .rules import FIRST_ROLL_REFUSAL, Variant
 from .texts import t as text_of
 
 # N, the largest need stored, per preset: the 99th percentile of the final score under max-expected
@@ -64,6 +64,8 @@ def target_engine(variant: Variant) -> Engine:
     """The engine of a variant that has target tables (identical dice); Kniffel 7 is refused."""
     if not variant.identical_dice:
         raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
+    if variant.has_first_roll_points:
+        raise TargetError(FIRST_ROLL_REFUSAL.format(name=variant.name))
     return make_engine(variant)
 
 
@@ -91,6 +93,8 @@ def check_target(variant: Variant, card: Card, target: int) -> None:
     a full card, a target below 1 or more than N above the card's points (N of default_n)."""
     if not variant.identical_dice:
         raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
+    if variant.has_first_roll_points:
+        raise TargetError(FIRST_ROLL_REFUSAL.format(name=variant.name))
     _check_card(variant, card)
     if target < 1:
         raise TargetError(f"target {target}: a target is a final score of at least 1")

@@ -50,6 +50,7 @@ VARIANTS = (
     "kniffel7",
     "kismet",
     "yams",
+    "generala",
 )
 
 UPPER_FACE = {
@@ -89,6 +90,7 @@ BOXES["kismet"] = _UPPER6 + [
 BOXES["yams"] = _UPPER6 + [
     "brelan", "carre", "full", "petite_suite", "grande_suite", "yams", "chance",
 ]
+BOXES["generala"] = _UPPER6 + ["escalera", "full", "poker", "generala", "doble_generala"]
 BOXES["kniffel-meister"] = BOXES["kniffel"]
 BOXES["yahtzee-free-joker"] = BOXES["yahtzee"]
 
@@ -100,6 +102,7 @@ JOKER_BOX = {
     "yahtzee-free-joker": "yahtzee",
     "kniffel7": "super_kniffel",
     "kismet": "kismet",
+    "generala": "generala",
 }
 
 N_DICE = {
@@ -112,6 +115,7 @@ N_DICE = {
     "kniffel7": 7,
     "kismet": 5,
     "yams": 5,
+    "generala": 5,
 }
 
 BONUSES = {
@@ -125,7 +129,11 @@ BONUSES = {
     # Kismet: 35 for 63-70, 55 for 71-77, 75 from 78 (each threshold adds to the one before)
     "kismet": [(63, 35), (71, 20), (78, 20)],
     "yams": [(63, 35)],
+    "generala": [],
 }
+
+# Generala: points added to an entry in these boxes when the turn stops after its first roll (servida)
+GENERALA_SERVIDA = {"escalera": 5, "full": 5, "poker": 5}
 
 # Kismet's pip colours: 1 and 6 black, 2 and 5 red, 3 and 4 green
 KISMET_COLOUR = {1: "black", 6: "black", 2: "red", 5: "red", 3: "green", 4: "green"}
@@ -134,7 +142,7 @@ KISMET_COLOUR = {1: "black", 6: "black", 2: "red", 5: "red", 3: "green", 4: "gre
 def _family(variant):
     if variant in ("kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker"):
         return "kniffel"
-    if variant in ("yatzy", "yatzy6", "kniffel7", "kismet", "yams"):
+    if variant in ("yatzy", "yatzy6", "kniffel7", "kismet", "yams", "generala"):
         return variant
     raise ValueError("unknown variant %r" % (variant,))
 
@@ -291,6 +299,19 @@ def score(variant, box, dice):
             return 40 if sorted(dice) == [2, 3, 4, 5, 6] else 0
         if box == "yams":
             return 50 if all_equal else 0
+
+    if fam == "generala":
+        if box == "escalera":
+            # five in a row, the ace also after the six: 1-2-3-4-5, 2-3-4-5-6, 3-4-5-6-1
+            return 20 if sorted(dice) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6], [1, 3, 4, 5, 6]) else 0
+        if box == "full":
+            return 30 if sorted(counts.values()) == [2, 3] else 0  # five equal dice are no full
+        if box == "poker":
+            return 40 if most >= 4 else 0
+        if box == "generala":
+            return 50 if all_equal else 0
+        if box == "doble_generala":
+            return 0  # only a second Generala scores here (see options)
 
     raise ValueError("box %r not handled for %r" % (box, variant))
 
@@ -501,6 +522,16 @@ class NaiveSolver:
                 opts.append((b, 0, 0))
             return opts
 
+        if v == "generala":
+            # a second Generala (five equal dice while the Generala box holds 50) may go into Doble Generala
+            for b in free:
+                pts = score(v, b, dice)
+                if b == "doble_generala" and jflag and all_equal:
+                    pts = 100
+                opts.append((b, pts, 0))
+                opts.append((b, 0, 0))
+            return opts
+
         if v == "kniffel7":
             for b in free:
                 opts.append((b, score(v, b, dice), 0))
@@ -530,10 +561,13 @@ class NaiveSolver:
             new_j = pts > 0
         return bonus, (filled_set | {box}, new_upper, new_j)
 
-    def _final_value(self, state, roll):
+    def _final_value(self, state, roll, servida=False):
+        """Best entry of a roll that ends the turn; servida: the turn stopped after its first roll."""
         filled_set, upper, jflag = state
         best = None
         for box, pts, extra in self.options(filled_set, jflag, roll):
+            if servida and pts > 0:
+                pts += GENERALA_SERVIDA.get(box, 0)
             bonus, nxt = self._after_entry(filled_set, upper, jflag, box, pts)
             val = pts + extra + bonus + self._V(nxt)
             if best is None or val > best:
@@ -573,6 +607,9 @@ class NaiveSolver:
         # after the second roll (one reroll left), then after the first roll
         second = one_level(final, self.keep_one and self.n > 0)
         first_level = one_level(second, False)
+        if self.variant == "generala":  # after roll 1 the player may also stop with the servida points
+            for r in rolls:
+                first_level[r] = max(first_level[r], self._final_value(state, r, servida=True))
         value = sum(p * first_level[r] for r, p in first.items())
         self.memo[state] = value
         return value
@@ -647,11 +684,14 @@ class NaiveSolver:
     def _is_stop(self, keep):
         return self._kept_count(keep) == self.n
 
-    def _entries(self, state, roll):
-        """Allowed entries of the final roll ``roll``: (box, pts, extra, gain, next_state)."""
+    def _entries(self, state, roll, servida=False):
+        """Allowed entries of the final roll ``roll``: (box, pts, extra, gain, next_state); servida: the
+        turn stopped after its first roll (Generala)."""
         filled_set, upper, jflag = state
         out = []
         for box, pts, extra in self.options(filled_set, jflag, roll):
+            if servida and pts > 0:
+                pts += GENERALA_SERVIDA.get(box, 0)
             bonus, nxt = self._after_entry(filled_set, upper, jflag, box, pts)
             out.append((box, pts, extra, pts + extra + bonus, nxt))
         return out
@@ -706,10 +746,15 @@ class NaiveSolver:
         entry, final = {}, {}
         for r in rolls:
             final[r], entry[r] = self._pick_entry(self._entries(state, r))
+        first_final, first_entry = final, entry  # stopping after roll 1
+        if self.variant == "generala":  # ... scores the servida points
+            first_final, first_entry = {}, {}
+            for r in rolls:
+                first_final[r], first_entry[r] = self._pick_entry(self._entries(state, r, servida=True))
         second, keep2 = self._pick_keeps(final, final, 2)
-        _, keep1 = self._pick_keeps(second, final, 1)
+        _, keep1 = self._pick_keeps(second, first_final, 1)
         return {"entry": entry, "final": final, "second": second,
-                "keep2": keep2, "keep1": keep1}
+                "keep2": keep2, "keep1": keep1, "first_entry": first_entry}
 
     def _policy_cached(self, state):
         # one-entry cache: enough for repeated option_* calls on one state
@@ -760,10 +805,14 @@ class NaiveSolver:
             first = self._tables[1]
             stopped1, mass2 = self._advance(first, pol["keep1"])
             stopped2, mass3 = self._advance(mass2, pol["keep2"])
-            final_mass = Counter(stopped1)
+            servida = pol["first_entry"] is not pol["entry"]
+            final_mass = Counter() if servida else Counter(stopped1)
             final_mass.update(stopped2)
             final_mass.update(mass3)
             res = self._dist_of_final_mass(final_mass, pol["entry"])
+            if servida:  # the stops after roll 1 enter the servida points
+                for pts, p in self._dist_of_final_mass(stopped1, pol["first_entry"]).items():
+                    res[pts] = res.get(pts, 0.0) + p
         self.dist_memo[state] = res
         return res
 
@@ -839,7 +888,8 @@ class NaiveSolver:
         pol = self._policy_cached(state)
         keep = what
         if self._is_stop(keep):
-            final_mass = {dice: 1.0}
+            entries = pol["first_entry"] if roll == 1 else pol["entry"]  # Generala: a stop after roll 1, servida
+            return dict(sorted(self._dist_of_final_mass({dice: 1.0}, entries).items()))
         else:
             _, mass = self._advance({dice: 1.0}, {dice: keep})
             if roll == 1:

@@ -169,7 +169,7 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
     options = tie_order(list(options))
     _echo_header(variant, parsed, rolled, roll)
     if options[0] is not best:  # a tie with "keep all": stopping is shown first, and its box
-        best, then = options[0], tie_order(table.advisor.box_options(parsed, rolled))[0]
+        best, then = options[0], tie_order(table.advisor.box_options(parsed, rolled, roll))[0]
     text, expected = option_text(variant, best, rolled), best.expected_final_score
     if then:
         click.echo(fit(t("advise_best_then", text=text, then=option_text(variant, then, rolled), expected=expected)))

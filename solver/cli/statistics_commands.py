@@ -118,8 +118,9 @@ def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
     click.echo(fit(t("sim_summary", **summary, median=out["median"], min=out["min"], max=out["max"])))
     click.echo(fit(t("dist_percentiles", values=", ".join(f"{p}%: {x:g}" for p, x in out["percentiles"].items()))))
     click.echo(fit(t("dist_at_least", values=", ".join(f"{s}: {x:.2%}" for s, x in out["p_at_least"].items()))))
-    bonus_rates = ", ".join(f"{s}+: {x:.2%}" for s, x in out["upper_bonus_rate"].items())
-    click.echo(fit(t("sim_upper_bonus", values=bonus_rates)))
+    if out["upper_bonus_rate"]:  # Generala has no upper bonus
+        bonus_rates = ", ".join(f"{s}+: {x:.2%}" for s, x in out["upper_bonus_rate"].items())
+        click.echo(fit(t("sim_upper_bonus", values=bonus_rates)))
     if "extra_rate" in out:
         click.echo(
             fit(t("sim_extra", bonus=bonus_name(variant), rate=out["extra_rate"], count=out["extra_mean_count"]))

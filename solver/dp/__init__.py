@@ -21,7 +21,7 @@ All upper totals of one (mask, joker_held) are solved together: every array of t
 upper totals as its last, contiguous axis, so the keep-lattice passes are plain vector loops.
 """
 
-from .advice import AdviceTables, advice_tables, advise_batch, advise_one, max_options, pack_single
+from .advice import ENTRY_AFTER_FIRST, AdviceTables, advice_tables, advise_batch, advise_one, max_options, pack_single
 from .entries import roll_entries
 from .forward import ranked_sub_keeps
 from .identical import keep_values
@@ -33,6 +33,7 @@ from .solve import Engine, count_states, make_engine, set_threads, solve, table_
 from .states import UpperStates, layer_items, upper_states
 
 __all__ = [
+    "ENTRY_AFTER_FIRST",
     "AdviceTables",
     "advice_tables",
     "advise_batch",

@@ -7,6 +7,8 @@ and the number of the roll just made (1-3). Its options:
   order: the product over the faces of "keep 0 .. count of this face", the last face counting fastest;
   at roll 2 keeps smaller than the variant's min_keep_last_reroll are left out.
 * roll 3: every entry the rules allow (box order, as _roll_range_options lists them).
+* roll code ENTRY_AFTER_FIRST (4): the entries of a turn stopped after roll 1, with the first-roll scores
+  (Generala's servida); after roll 1 the value of stopping is _first_roll_stops' where a variant has them.
 
 Option codes: a box b is code b (0 <= b < B); a keep is B + its keep-lattice index. A value is the
 expected number of points still to come from this decision on (this turn's box points, a bonus the
@@ -25,9 +27,11 @@ import numpy as np
 
 from ..dice import KeepLattice
 from .compile import njit, prange
-from .entries import _final_roll_values, _free_boxes, _roll_range_options
+from .entries import _final_roll_values, _first_roll_rules, _first_roll_stops, _free_boxes, _roll_range_options
 from .identical import _best_sub_keeps, _keep_means
-from .rules import P_CAP, P_EXTRA, P_MIN_KEEP, Rules
+from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP, Rules
+
+ENTRY_AFTER_FIRST = 4  # the roll code of the entries of a turn stopped after roll 1
 
 
 class AdviceTables(NamedTuple):
@@ -156,6 +160,15 @@ def _advise_block(
                 ups[0] = upper[i]
                 _final_roll_values(mask[i], joker_scored[i], ups, rules, values, w[:, c : c + 1], first_roll)
         final = w[first_roll:].copy()
+        stops1 = final  # the value of stopping after roll 1
+        if need_first and rules.params[P_FIRST_ROLL] != 0:
+            stops1 = np.empty_like(final)
+            for s in range(s_lo, s_hi):
+                c = col[s - s_lo]
+                if c >= 0:
+                    i = order[state_ptr[s]]
+                    ups[0] = upper[i]
+                    stops1[:, c] = _first_roll_stops(mask[i], joker_scored[i], ups, rules, values)[:, 0]
         _keep_means(w, add, size_start)  # keep values after roll 2
         min_keep = rules.params[P_MIN_KEEP]
         for rl in (2, 1):
@@ -174,7 +187,17 @@ def _advise_block(
                     if roll[i] == rl:
                         r = roll_row[i]
                         n_options[i], best[i] = _keep_option_values(
-                            r, w, c, final[r, c], min_keep, n_boxes, tabs, codes, vals, i, base
+                            r,
+                            w,
+                            c,
+                            stops1[r, c] if rl == 1 else final[r, c],
+                            min_keep,
+                            n_boxes,
+                            tabs,
+                            codes,
+                            vals,
+                            i,
+                            base,
                         )
                         _pad_row(codes, vals, i, n_options[i])
     option_move = np.empty((1, n_boxes), dtype=np.int64)
@@ -182,13 +205,13 @@ def _advise_block(
     n_option = np.empty(1, dtype=np.int64)
     for t in range(state_ptr[s_lo], state_ptr[s_hi]):
         i = order[t]
-        if roll[i] == 3:
+        if roll[i] >= 3:
             n_options[i], best[i] = _box_option_values(
                 mask[i],
                 upper[i],
                 joker_scored[i],
                 roll_row[i],
-                rules,
+                _first_roll_rules(rules) if roll[i] == ENTRY_AFTER_FIRST else rules,
                 values,
                 option_move,
                 option_points,
@@ -292,6 +315,8 @@ def _unpack(ints, floats):
     norm_move, o = _arr2(ints, o)
     joker_move, o = _arr2(ints, o)
     zero_move, o = _arr1(ints, o)
+    first_score, o = _arr2(ints, o)
+    first_joker_score, o = _arr2(ints, o)
     size_start, o = _arr1(ints, o)
     add, o = _arr2(ints, o)
     sub, o = _arr2(ints, o)
@@ -314,6 +339,8 @@ def _unpack(ints, floats):
         norm_move,
         joker_move,
         zero_move,
+        first_score,
+        first_joker_score,
     )
     lattice = KeepLattice(add[:0], size_start, add, sub, roll_prob)  # counts: unused by the kernels
     return rules, lattice, AdviceTables(roll_subs, n_subs, keep_size)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .compile import njit
-from .rules import P_CAP, P_EXTRA, P_JOKER, P_JOKER_BOX, P_RESTRICTED, Rules
+from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_JOKER, P_JOKER_BOX, P_RESTRICTED, Rules
 
 
 @njit(cache=True)
@@ -213,6 +213,40 @@ def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
         for r in range(n_rolls):
             if joker_roll[r]:
                 out[first + r, 0] += extra
+
+
+@njit(cache=True)
+def _first_roll_rules(rules):
+    """The rules of an entry made after roll 1: the first-roll (servida) scores in place of the normal ones."""
+    return Rules(
+        rules.first_score,
+        rules.first_joker_score,
+        rules.joker_roll,
+        rules.joker_upper,
+        rules.is_upper,
+        rules.bonus_cum,
+        rules.params,
+        rules.move_box,
+        rules.move_inc,
+        rules.move_flag,
+        rules.norm_move,
+        rules.joker_move,
+        rules.zero_move,
+        rules.first_score,
+        rules.first_joker_score,
+    )
+
+
+@njit(cache=True)
+def _first_roll_stops(mask, joker_scored, ups, rules, values):
+    """(R, nj): the value of stopping after roll 1 with roll r at upper total ups[j], where stopping
+    then scores more (first-roll points, Generala's servida); no rows for variants without them. The one
+    term every turn kernel adds: the value of roll 1 is the larger of its keep-lattice value and this."""
+    if rules.params[P_FIRST_ROLL] == 0:
+        return np.empty((0, ups.shape[0]))
+    stops = np.empty((rules.score.shape[0], ups.shape[0]))
+    _final_roll_values(mask, joker_scored, ups, _first_roll_rules(rules), values, stops, 0)
+    return stops
 
 
 @njit(cache=True)

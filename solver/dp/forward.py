@@ -24,9 +24,9 @@ import numpy as np
 
 from ..dice import keep_lattice
 from .compile import njit, prange
-from .entries import _box_options, _final_roll_values, _free_boxes, _move_values
+from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _free_boxes, _move_values
 from .identical import _best_sub_keeps, _keep_means
-from .rules import P_CAP, P_EXTRA, P_MIN_KEEP
+from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 
 TIE = 1e-9
 FEW_COLUMNS = 6  # up to this many columns _choose_keeps scans column by column (measured crossover: 8-16)
@@ -135,7 +135,8 @@ def _push(r_prob, chosen, lattice, stop, mass):
 def _turn_policy(mask, joker_scored, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points):
     """The advisor's policy of one turn of (mask, joker_scored) at upper totals ups, for every roll r and column
     j: keep1/keep2[r, j] the keep after roll 1/2 (first_roll + r = stop); entry_move/entry_points[r, j]
-    the entry of final roll r (points include extra points). Returns the final-roll values (R, nj)."""
+    the entry of final roll r (points include extra points), and where they have 2R rows (variants with
+    first-roll points), row R + r the entry of a stop after roll 1. Returns the final-roll values (R, nj)."""
     _, size_start, add, sub, _ = lattice
     n_rolls, n_boxes = rules.score.shape
     first_roll = size_start[size_start.shape[0] - 2]
@@ -152,19 +153,34 @@ def _turn_policy(mask, joker_scored, ups, rules, lattice, values, subs, keep1, k
     _choose_keeps(w2, w[first_roll:], subs, size_start[min_keep], keep2)  # w's roll rows: best of each roll 2
     _keep_means(w, add, size_start)
     w[first_roll:] = final
+    stops = _first_roll_stops(mask, joker_scored, ups, rules, values)
+    if stops.shape[0]:
+        w[first_roll:] = stops
     w1 = w.copy()  # keeps after roll 1; roll rows: stop
     _best_sub_keeps(w, sub, size_start, 0)
     _choose_keeps(w1, w[first_roll:], subs, 0, keep1)
-    # entries: the lowest box among the best
+    vecs = np.empty((rules.move_box.shape[0], nj))
+    _move_values(mask, joker_scored, ups, rules, values, vecs)
+    vecs_t = vecs.T.copy()
+    _pick_entries(mask, joker_scored, rules, vecs_t, final, entry_move, entry_points)
+    if stops.shape[0]:  # a stop after roll 1 enters the first-roll scores
+        _pick_entries(
+            mask, joker_scored, _first_roll_rules(rules), vecs_t, stops, entry_move[n_rolls:], entry_points[n_rolls:]
+        )
+    return final
+
+
+@njit(cache=True)
+def _pick_entries(mask, joker_scored, rules, vecs_t, final, entry_move, entry_points):
+    """entry_move/entry_points[r, j]: the entry of roll r worth final[r, j], the lowest box among the best."""
+    n_rolls, n_boxes = rules.score.shape
+    nj = final.shape[1]
     option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
     option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
     n_options = np.empty(n_rolls, dtype=np.int64)
     _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
-    vecs = np.empty((rules.move_box.shape[0], nj))
-    _move_values(mask, joker_scored, ups, rules, values, vecs)
-    vecs_t = vecs.T.copy()
     free = _free_boxes(mask, n_boxes)
-    extra = params[P_EXTRA]
+    extra = rules.params[P_EXTRA]
     for j in range(nj):
         for r in range(n_rolls):
             joker_extra = extra if joker_scored == 1 and rules.joker_roll[r] else 0
@@ -178,7 +194,6 @@ def _turn_policy(mask, joker_scored, ups, rules, lattice, values, subs, keep1, k
                 if s + vecs_t[j, m] >= limit:
                     entry_move[r, j], entry_points[r, j] = m, s + joker_extra
                     break
-    return final
 
 
 @njit(cache=True)
@@ -186,7 +201,8 @@ def _policy(mask, joker_scored, ups, rules, lattice, values, subs):
     """(keep1, keep2, entry_move, entry_points) of one turn at upper totals ups: _turn_policy's tables."""
     shape = (rules.score.shape[0], ups.shape[0])
     keep1, keep2 = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
-    entry_move, entry_points = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
+    entry_shape = (shape[0] * (1 + (rules.params[P_FIRST_ROLL] != 0)), shape[1])  # rows R + r: stops after roll 1
+    entry_move, entry_points = np.empty(entry_shape, dtype=np.int64), np.empty(entry_shape, dtype=np.int64)
     _turn_policy(mask, joker_scored, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points)
     return keep1, keep2, entry_move, entry_points
 
@@ -230,14 +246,14 @@ def _item_groups(
     first_roll = size_start[size_start.shape[0] - 2]
     nj = ups.shape[0]
     keep1, keep2, entry_move, entry_points = _policy(mask, joker_scored, ups, rules, lattice, values, subs)
-    # mass: roll 1, keep, roll 2, keep, roll 3
-    stop = np.zeros((n_rolls, nj))
+    # mass: roll 1, keep, roll 2, keep, roll 3 (stops after roll 1 in rows R + r where they enter other scores)
+    stop = np.zeros((entry_move.shape[0], nj))
     mass = np.empty((add.shape[0], nj))
     p1 = np.empty((n_rolls, nj))
     for r in range(n_rolls):
         for j in range(nj):
             p1[r, j] = roll_prob[r]
-    _push(p1, keep1, lattice, stop, mass)
+    _push(p1, keep1, lattice, stop[stop.shape[0] - n_rolls :], mass)
     p2 = mass[first_roll:].copy()
     _push(p2, keep2, lattice, stop, mass)
     for r in range(n_rolls):
@@ -245,12 +261,12 @@ def _item_groups(
             stop[r, j] += mass[first_roll + r, j]
     # final rolls grouped by entry (move, points)
     n_moves = rules.move_box.shape[0]
-    n_pts = max(rules.score.max(), rules.joker_score.max()) + rules.params[P_EXTRA] + 1
+    n_pts = max(rules.first_score.max(), rules.first_joker_score.max()) + rules.params[P_EXTRA] + 1
     acc = np.zeros(n_moves * n_pts)
     touched = np.empty(n_rolls, dtype=np.int64)
     for j in range(nj):
         n_touched = 0
-        for r in range(n_rolls):
+        for r in range(stop.shape[0]):
             p = stop[r, j]
             if p == 0.0:
                 continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .compile import njit, prange
-from .entries import _final_roll_values
+from .entries import _final_roll_values, _first_roll_stops
 from .rules import P_MIN_KEEP, PAD
 
 
@@ -76,14 +76,24 @@ def _best_sub_keeps(by_keep, sub, size_start, min_keep):
 
 
 @njit(cache=True)
-def _start_of_turn(by_keep, rules, lattice, result):
-    """From the final-roll values in by_keep's roll rows to result[j], the value at the turn's start."""
+def _with_first_roll_stops(by_keep, stops, first_roll):
+    """Roll rows after roll 1: the better of the keep-lattice value and stopping with first-roll points."""
+    for r in range(stops.shape[0]):
+        for j in range(stops.shape[1]):
+            by_keep[first_roll + r, j] = max(by_keep[first_roll + r, j], stops[r, j])
+
+
+@njit(cache=True)
+def _start_of_turn(by_keep, rules, lattice, result, stops):
+    """From the final-roll values in by_keep's roll rows to result[j], the value at the turn's start
+    (stops: _first_roll_stops)."""
     _, size_start, add, sub, roll_prob = lattice
     first_roll = size_start[size_start.shape[0] - 2]
     _keep_means(by_keep, add, size_start)  # keeps after the second roll
     _best_sub_keeps(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
     _keep_means(by_keep, add, size_start)  # keeps after the first roll
     _best_sub_keeps(by_keep, sub, size_start, 0)
+    _with_first_roll_stops(by_keep, stops, first_roll)
     for j in range(by_keep.shape[1]):
         result[j] = 0.0
     for r in range(roll_prob.shape[0]):
@@ -108,7 +118,7 @@ def _solve_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, latt
         by_keep = np.empty((n_keeps, ups.shape[0]))
         result = np.empty(ups.shape[0])
         _final_roll_values(mask, joker_scored, ups, rules, values, by_keep, first_roll)
-        _start_of_turn(by_keep, rules, lattice, result)
+        _start_of_turn(by_keep, rules, lattice, result, _first_roll_stops(mask, joker_scored, ups, rules, values))
         for j in range(n_ups):
             values[mask, ups[j], joker_scored] = result[j]
 
@@ -116,7 +126,7 @@ def _solve_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, latt
 def keep_values(engine, values, mask: int, upper: int, joker_held: int) -> tuple[np.ndarray, np.ndarray]:
     """Future points of every keep of one turn of state (mask, upper, joker_held): (after roll 2,
     after roll 1), indexed by keep-lattice row. A keep of every die means stopping: its row holds
-    the final-roll value in both."""
+    the final-roll value in both (after roll 1 with first-roll points, where the variant has them)."""
     lattice, rules = engine.lattice, engine.rules
     first_roll = int(lattice.size_start[-2])
     by_keep = np.empty((lattice.add.shape[0], 1))
@@ -127,4 +137,7 @@ def keep_values(engine, values, mask: int, upper: int, joker_held: int) -> tuple
     _keep_means(by_keep, lattice.add, lattice.size_start)
     after_first = by_keep[:, 0].copy()
     after_first[first_roll:] = after_second[first_roll:]
+    stops = _first_roll_stops(mask, joker_held, np.array([upper]), rules, values)
+    if stops.shape[0]:  # stopping after roll 1 enters the first-roll scores
+        after_first[first_roll:] = stops[:, 0]
     return after_second, after_first

@@ -19,9 +19,18 @@ from .states import layer_items
 
 
 @njit(cache=True)
+def _entry_moment(mask, joker_scored, up, m, points, rules, values, m2):
+    """E[(points still to come)^2] after an entry of `points` by move m at upper total up."""
+    nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, up, m, rules)
+    d = points + bonus
+    return d * d + 2.0 * d * values[nmask, nu, next_joker_scored] + m2[nmask, nu, next_joker_scored]
+
+
+@njit(cache=True)
 def _turn_moments(mask, joker_scored, ups, rules, lattice, values, m2, subs, out2, out1):
     """Second moments of one turn at upper totals ups: out2 (K, nj) keeps after roll 2, out1 keeps
-    after roll 1 (roll rows of both: after the final roll = stop). Returns M2 at the turn's start."""
+    after roll 1 (roll rows of both: stop, after roll 1 with the first-roll scores where the variant has
+    them). Returns M2 at the turn's start."""
     _, size_start, add, _, roll_prob = lattice
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
@@ -29,10 +38,8 @@ def _turn_moments(mask, joker_scored, ups, rules, lattice, values, m2, subs, out
     keep1, keep2, move, points = _policy(mask, joker_scored, ups, rules, lattice, values, subs)
     for r in range(n_rolls):
         for j in range(nj):
-            nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, ups[j], move[r, j], rules)
-            d = points[r, j] + bonus
-            out2[first_roll + r, j] = (
-                d * d + 2.0 * d * values[nmask, nu, next_joker_scored] + m2[nmask, nu, next_joker_scored]
+            out2[first_roll + r, j] = _entry_moment(
+                mask, joker_scored, ups[j], move[r, j], points[r, j], rules, values, m2
             )
     _keep_means(out2, add, size_start)
     out1[:] = out2
@@ -41,6 +48,10 @@ def _turn_moments(mask, joker_scored, ups, rules, lattice, values, m2, subs, out
             out1[first_roll + r, j] = out2[keep2[r, j], j]
     _keep_means(out1, add, size_start)
     out1[first_roll:] = out2[first_roll:]
+    for r in range(move.shape[0] - n_rolls):  # rows R + r: a stop after roll 1 enters the first-roll scores
+        for j in range(nj):
+            m, d = move[n_rolls + r, j], points[n_rolls + r, j]
+            out1[first_roll + r, j] = _entry_moment(mask, joker_scored, ups[j], m, d, rules, values, m2)
     result = np.zeros(nj)
     for r in range(n_rolls):
         for j in range(nj):

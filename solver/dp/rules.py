@@ -31,10 +31,14 @@ class Rules(NamedTuple):
     norm_move: np.ndarray  # (R, B) int64: move of the normal score
     joker_move: np.ndarray  # (R, B) int64: move of the joker score
     zero_move: np.ndarray  # (B,) int64: move of a scratch
+    # a turn that stops after roll 1 enters these scores instead (Generala's servida; equal to score and
+    # joker_score elsewhere); the moves are the same (no upper box takes first-roll points)
+    first_score: np.ndarray  # (R, B) int32
+    first_joker_score: np.ndarray  # (R, B) int32
 
 
 PAD = 8  # columns per item are padded to a multiple of this (whole AVX vectors, see _solve_layer)
-P_JOKER, P_JOKER_BOX, P_RESTRICTED, P_EXTRA, P_CAP, P_MIN_KEEP, P_FLAGS = range(7)
+P_JOKER, P_JOKER_BOX, P_RESTRICTED, P_EXTRA, P_CAP, P_MIN_KEEP, P_FLAGS, P_FIRST_ROLL = range(8)
 
 
 def rules_bonus(variant: Variant) -> np.ndarray:
@@ -58,6 +62,7 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
             cap,
             variant.min_keep_last_reroll,
             2 if variant.has_flag else 1,
+            variant.has_first_roll_points,
         ],
         dtype=np.int64,
     )
@@ -91,4 +96,6 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
         norm_move.astype(np.int64),
         joker_move.astype(np.int64),
         zero_move.astype(np.int64),
+        t.first_score,
+        t.first_joker_score,
     )

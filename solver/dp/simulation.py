@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from .compile import njit, prange
-from .entries import _box_options, _final_roll_values, _pick_entry
+from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _pick_entry
 from .forward import ranked_sub_keeps
 from .identical import _best_sub_keeps, _keep_means
-from .rules import P_CAP, P_MIN_KEEP
+from .rules import P_CAP, P_FIRST_ROLL, P_MIN_KEEP
 
 TIE = 1e-9  # options this close to the best are tied (advisor.TIE)
 
@@ -65,7 +65,8 @@ def _best_keep(r, keep_values, col, stop_value, ranked_subs, min_start, first_ro
 @njit(cache=True)
 def _turn_tables(mask, joker_scored, ups, rules, lattice, values):
     """Keep values of one turn at upper totals ups (one column each): (after roll 1, after roll 2,
-    final-roll values (R, nc)); the roll rows of the keep tables are not the stop values."""
+    final-roll values (R, nc), values of stopping after roll 1 (R, nc)); the roll rows of the keep tables
+    are not the stop values."""
     _, size_start, add, sub, _ = lattice
     first_roll = size_start[size_start.shape[0] - 2]
     by_keep = np.empty((add.shape[0], ups.shape[0]))
@@ -75,7 +76,19 @@ def _turn_tables(mask, joker_scored, ups, rules, lattice, values):
     after_second = by_keep.copy()
     _best_sub_keeps(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
     _keep_means(by_keep, add, size_start)
-    return by_keep, after_second, final
+    stops = _first_roll_stops(mask, joker_scored, ups, rules, values)
+    return by_keep, after_second, final, stops if stops.shape[0] else final
+
+
+@njit(cache=True)
+def _entry_options(mask, joker_scored, rules):
+    """(option_move, option_points, n_options) of every final roll: _box_options into new arrays."""
+    n_rolls, n_boxes = rules.score.shape
+    option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    n_options = np.empty(n_rolls, dtype=np.int64)
+    _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
+    return option_move, option_points, n_options
 
 
 @njit(cache=True, parallel=True)
@@ -109,28 +122,41 @@ def simulate_turn(
     n_rolls, n_boxes = rules.score.shape
     cap = rules.params[P_CAP]
     min_start = size_start[rules.params[P_MIN_KEEP]]
+    servida = rules.params[P_FIRST_ROLL] != 0
     for t in prange(task_group.shape[0]):
         grp = task_group[t]
         mask, joker_scored = group_mask[grp], group_flag[grp]
         ups = col_up[group_col[grp] : group_col[grp + 1]]
-        by_keep, after_second, final = _turn_tables(mask, joker_scored, ups, rules, lattice, values)
-        option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
-        n_options = np.empty(n_rolls, dtype=np.int64)
-        _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
+        by_keep, after_second, final, stops1 = _turn_tables(mask, joker_scored, ups, rules, lattice, values)
+        entries = _entry_options(mask, joker_scored, rules)
+        first_rules = _first_roll_rules(rules)  # a stop after roll 1 enters the first-roll scores
+        first_entries = _entry_options(mask, joker_scored, first_rules) if servida else entries
         for i in range(task_lo[t], task_hi[t]):
             g = games[i]
             c = game_col[g]
             r = _reroll(rng, g, 0, n_dice, add, size_start)
-            k = _best_keep(r, by_keep, c, final[r - first_roll, c], ranked_subs, 0, first_roll)
+            k = _best_keep(r, by_keep, c, stops1[r - first_roll, c], ranked_subs, 0, first_roll)
+            stopped_first = k == r and servida
             if k != r:
                 r = _reroll(rng, g, k, n_dice, add, size_start)
                 k = _best_keep(r, after_second, c, final[r - first_roll, c], ranked_subs, min_start, first_roll)
                 if k != r:
                     r = _reroll(rng, g, k, n_dice, add, size_start)
             ri = r - first_roll
+            entry_rules, (option_move, option_points, n_options) = (
+                (first_rules, first_entries) if stopped_first else (rules, entries)
+            )
             box, points, next_flag = _pick_entry(
-                ri, mask, joker_scored, min(g_upper[g], cap), rules, values, option_move, option_points, n_options, TIE
+                ri,
+                mask,
+                joker_scored,
+                min(g_upper[g], cap),
+                entry_rules,
+                values,
+                option_move,
+                option_points,
+                n_options,
+                TIE,
             )
             g_boxes[g, box] = points
             g_mask[g] = mask | (1 << box)
@@ -147,9 +173,9 @@ def _turn_choice(mask, joker_scored, up, rules, lattice, values, ranked_subs, r,
     (r = stop), or the box after roll 3."""
     size_start = lattice.size_start
     first_roll = size_start[size_start.shape[0] - 2]
-    by_keep, after_second, final = _turn_tables(mask, joker_scored, np.full(1, up), rules, lattice, values)
+    by_keep, after_second, final, stops1 = _turn_tables(mask, joker_scored, np.full(1, up), rules, lattice, values)
     if roll == 1:
-        return _best_keep(r, by_keep, 0, final[r - first_roll, 0], ranked_subs, 0, first_roll)
+        return _best_keep(r, by_keep, 0, stops1[r - first_roll, 0], ranked_subs, 0, first_roll)
     if roll == 2:
         min_start = size_start[rules.params[P_MIN_KEEP]]
         return _best_keep(r, after_second, 0, final[r - first_roll, 0], ranked_subs, min_start, first_roll)

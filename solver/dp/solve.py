@@ -55,6 +55,8 @@ def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None
         return Engine(variant, rules, keep_lattice(variant.n_dice, len(faces)), upper_states(variant), None)
     if variant.min_keep_last_reroll:
         raise RuleError(f"{variant.name}: the keep-a-die house rule is only solved for identical dice")
+    if variant.has_first_roll_points:
+        raise RuleError(f"{variant.name}: first-roll (servida) points are only solved for identical dice")
     if variant.n_dice > MAX_ORDERED_DICE and not allow_slow:
         raise RuleError(
             f"{variant.name}: its table takes about half an hour to build; build it once with "

@@ -1,0 +1,209 @@
+"""Generala (issue 17): the servida (first-roll) points, the wrap-around straight and the Doble Generala.
+
+Scores are checked against the examples of the rules sources (docs/RULES.md); values against the naive
+solver (tests/naive.py, which adds the servida from the rules text) on reduced cards and end-game cards."""
+
+import pytest
+from naive import NaiveSolver
+from test_dp_vs_naive import fast_value
+
+from solver import dp
+from solver.presets import GENERALA
+from solver.scoring import box_score, first_roll_score
+
+TOL = 1e-9
+
+
+def generala(box, dice, first_roll=False):
+    b = GENERALA.boxes[GENERALA.box_index(box)]
+    points = box_score(b, dice)
+    return first_roll_score(b, points) if first_roll else points
+
+
+def test_source_examples():
+    # upper boxes: "tres 6 valen 18 puntos para el seis; dos 4 valen 8 puntos para el cuatro"
+    assert generala("sixes", (6, 6, 6, 1, 2)) == 18 and generala("fours", (4, 4, 1, 2, 3)) == 8
+    # Póker 40, servido 45; Full 30, servido 35 (the Reglamento de Generala); Escalera 20, servida 25
+    assert generala("poker", (3, 3, 3, 3, 6)) == 40 and generala("poker", (3, 3, 3, 3, 6), True) == 45
+    assert generala("full", (2, 2, 5, 5, 5)) == 30 and generala("full", (2, 2, 5, 5, 5), True) == 35
+    assert generala("escalera", (2, 3, 4, 5, 6)) == 20 and generala("escalera", (6, 5, 4, 3, 2), True) == 25
+    # the ace continues the six ("se lo puede usar como 2 o como 6"): 3-4-5-6-1; no other wrap
+    assert generala("escalera", (1, 2, 3, 4, 5)) == generala("escalera", (3, 4, 5, 6, 1)) == 20
+    assert generala("escalera", (4, 5, 6, 1, 2)) == 0 and generala("escalera", (1, 2, 3, 4, 6)) == 0
+    # five equal dice: a Póker and a Generala (50, also on the first roll), no Full; Doble Generala
+    # only as a second Generala (see the joker test)
+    assert generala("poker", (4, 4, 4, 4, 4)) == 40 and generala("full", (4, 4, 4, 4, 4)) == 0
+    assert generala("generala", (4, 4, 4, 4, 4)) == generala("generala", (4, 4, 4, 4, 4), True) == 50
+    assert generala("doble_generala", (4, 4, 4, 4, 4)) == 0
+    # a scratch stays 0 after the first roll too
+    assert generala("full", (1, 2, 3, 4, 6), True) == 0
+
+
+def test_doble_generala_needs_a_generala():
+    """Five equal dice score 100 in Doble Generala only while the Generala box holds 50."""
+    engine = dp.make_engine(GENERALA)
+    rolls = [tuple(sorted(r)) for r in __import__("itertools").combinations_with_replacement(GENERALA.faces, 5)]
+    r = rolls.index((2, 2, 2, 2, 2))
+    doble, gen = GENERALA.box_index("doble_generala"), GENERALA.box_index("generala")
+    assert dict(dp.roll_entries(engine.rules, 1 << gen, 1, r))[doble] == 100
+    assert dict(dp.roll_entries(engine.rules, 1 << gen, 0, r))[doble] == 0
+    assert dict(dp.roll_entries(engine.rules, 0, 0, r))[doble] == 0
+
+
+REDUCED = [
+    (["ones", "escalera", "full", "poker"], 5),
+    (["sixes", "generala", "doble_generala", "poker"], 4),
+    (["twos", "full", "generala", "doble_generala"], 5),
+    (["escalera", "poker", "generala"], 5),
+]
+
+
+@pytest.mark.parametrize("boxes,n_dice", REDUCED)
+def test_reduced_generala_against_naive(boxes, n_dice):
+    variant = GENERALA.reduced(boxes=boxes, n_dice=n_dice)
+    values, _ = dp.solve(variant)
+    naive = NaiveSolver("generala", boxes=boxes, n_dice=n_dice)
+    assert abs(fast_value(variant, values, {}) - naive.start_value()) < TOL
+    if "generala" in boxes:
+        held = {"generala": 50}
+        assert abs(fast_value(variant, values, held) - naive.state_value(held)) < TOL
+
+
+def test_servida_is_worth_something():
+    """Without the first-roll points the same boxes are worth less (the kernel term acts)."""
+    import dataclasses
+
+    boxes = ["escalera", "full", "poker"]
+    variant = GENERALA.reduced(boxes=boxes)
+    plain = dataclasses.replace(
+        variant, boxes=tuple(dataclasses.replace(b, first_roll_points=0) for b in variant.boxes), name="plain"
+    )
+    assert dp.solve(variant)[0][0, 0, 0] > dp.solve(plain)[0][0, 0, 0] + 0.1
+
+
+ENDGAME = [
+    {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "escalera": 25, "full": 30,
+     "generala": 50},
+    {"ones": 2, "twos": 4, "threes": 0, "fours": 12, "fives": 20, "sixes": 24, "poker": 45,
+     "generala": 0, "doble_generala": 0},
+    {"ones": 3, "twos": 6, "threes": 9, "fours": 16, "fives": 20, "full": 35, "poker": 0,
+     "generala": 50},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("card", ENDGAME)
+def test_endgame_cards_against_naive(card, solved):
+    values = solved("generala")
+    naive = NaiveSolver("generala")
+    assert abs(fast_value(GENERALA, values, card) - naive.state_value(card)) < TOL
+
+
+def test_start_value(solved):
+    """No published optimum was found (docs/RULES.md); this solver's figure, pinned."""
+    assert abs(solved("generala")[0, 0, 0] - 162.4694684) < 1e-6
+
+
+def test_advice_stops_with_the_servida(solved):
+    """An Escalera on the first roll with three boxes left: stop and score 25 (20 + 5 servida); the
+    stop's value is the best entry with the servida points, and a game record takes that entry."""
+    from solver.advisor import Advisor
+    from solver.cards import parse_card
+    from solver.game import Game
+
+    values = solved("generala")
+    advisor = Advisor(GENERALA, values)
+    card = parse_card(GENERALA, "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full=30,generala=50")
+    action, options = advisor.advise(card, (2, 3, 4, 5, 6), 1)
+    assert action == "keep" and options[0].keep == (2, 3, 4, 5, 6)
+    boxes = advisor.box_options(card, (2, 3, 4, 5, 6), 1)
+    assert (GENERALA.boxes[boxes[0].box].key, boxes[0].points) == ("escalera", 25)
+    assert abs(boxes[0].expected_final_score - options[0].expected_final_score) < TOL
+    assert advisor.box_options(card, (2, 3, 4, 5, 6), 3)[0].points == 20  # after roll 3: no servida
+    game = Game(GENERALA)
+    game.add_roll((1, 3, 4, 5, 6))
+    game.add_box(GENERALA.box_index("escalera"), 25, 0)
+    game.add_roll((3, 3, 3, 2, 2))
+    game.add_keep((3, 3, 3))
+    game.add_roll((3, 3, 3, 2, 2))
+    with pytest.raises(Exception, match="30"):  # after roll 2 the Full is 30, not 35
+        game.add_box(GENERALA.box_index("full"), 35, 0)
+    game.add_box(GENERALA.box_index("full"), 30, 0)
+    again = Game.from_json(game.to_json())
+    assert again.point().card.points == 55
+
+
+def test_simulated_games_score_like_the_table(solved):
+    """Simulation plays the table's policy, servida stops included: its mean lies within 4 standard
+    errors of the start value, and every box holds points the rules allow."""
+    from solver.scoring import possible_points
+    from solver.simulation import simulate
+
+    values = solved("generala")
+    games = simulate(GENERALA, values, 2000, seed=7)
+    scores = games.scores
+    assert abs(scores.mean() - values[0, 0, 0]) < 4 * scores.std() / len(scores) ** 0.5
+    for b in range(len(GENERALA.boxes)):
+        assert set(games.boxes[:, b].tolist()) <= set(possible_points(GENERALA, b))
+    assert 25 in games.boxes[:, GENERALA.box_index("escalera")]  # servida stops happen
+
+
+@pytest.mark.parametrize("boxes,n_dice", REDUCED[::3])
+def test_reduced_distribution_against_naive(boxes, n_dice):
+    """The forward pass stops after roll 1 with the servida like the naive policy (tests/naive.py)."""
+    from test_distribution import assert_same_dist, to_come
+
+    variant = GENERALA.reduced(boxes=boxes, n_dice=n_dice)
+    values, _ = dp.solve(variant)
+    naive = NaiveSolver("generala", boxes=boxes, n_dice=n_dice)
+    assert_same_dist(to_come(variant, values, {}), naive.distribution({}), boxes)
+
+
+def test_distribution_mean_and_spread(solved):
+    """The full game: the distribution's mean is the table's value, its std the spread's (second moments)."""
+    from solver.advisor import Advisor
+    from solver.api import Table
+
+    table = Table(GENERALA, solved("generala"), {}, Advisor(GENERALA, solved("generala")))
+    dist = table.distribution()
+    assert abs(dist.mean - solved("generala")[0, 0, 0]) < 1e-7
+    card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full=30"
+    advice = table.advise(card, "23456", 1, spread=True)
+    stop = advice.options[0]
+    assert stop.keep == (2, 3, 4, 5, 6) and advice.then.points == 25
+    # the spread of stopping = the std of the final score from the card after the servida entry
+    after = table.distribution(card + ",escalera=25")
+    assert abs(stop.std - after.std) < 1e-6
+
+
+def test_targets_refused_in_one_line():
+    from solver.targets import TargetError, target_engine
+
+    with pytest.raises(TargetError, match="servida"):
+        target_engine(GENERALA)
+
+
+def test_play_stops_after_roll_1_with_the_servida(tmp_path):
+    """`kniffel play generala` as a player types it: stop after roll 1 with a straight, score 25."""
+    import json
+
+    from click.testing import CliRunner
+    from test_play_terminal import spawn
+
+    from solver.cli import cli
+
+    pexpect = pytest.importorskip("pexpect")
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "solve", "generala"])
+    assert res.exit_code == 0, res.output
+    child = spawn(tmp_path, tmp_path, "generala", "--lang", "en")
+    child.expect("Roll 1, all 5 dice:")
+    child.sendline("3 4 5 6 1")
+    child.expect("Keep which dice")
+    child.sendline("stop")
+    child.expect(r"Advice: score Escalera for 25")
+    child.expect("Which box")
+    child.sendline("escalera")
+    child.expect(r"-> score Escalera for 25")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    events = json.loads((tmp_path / "g.json").read_text())["events"]
+    assert events[-1] == {"box": "escalera", "points": 25, "extra": 0}
