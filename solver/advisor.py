@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
+from itertools import permutations
 
 import numpy as np
 
@@ -17,6 +18,7 @@ from .batch import prepare
 from .cards import Card
 from .dice import multisets
 from .dp import advise_one, make_engine, ordered_keep_values, roll_entries
+from .dp.advice import best_one, pack_best
 from .explain import card_text
 from .rules import RuleError, Variant
 from .texts import die_name, t
@@ -188,6 +190,18 @@ class Advisor:
         ]
         self._roll_of_dice = {faces: k - self.first_roll for k, faces in enumerate(self._keep_faces) if len(faces) == n}
         self._buffers = threading.local()
+        # best_action's fast path: one kernel call with three arrays, the dice in die order looked up directly
+        # (every order of every roll, while there are few), each card's state remembered, options made from
+        # prototypes
+        self._best_packed = pack_best(self.engine.rules, lat, self._prep.tabs)
+        self._joker_roll = self.engine.rules.joker_roll.tolist()
+        self._row_of_dice = dict(self._roll_of_dice)
+        if len(self.faces) ** n <= 50_000:
+            for faces, r in self._roll_of_dice.items():
+                for order in set(permutations(faces)):
+                    self._row_of_dice[order] = r
+        self._card_states: dict[int, tuple] = {}
+        self._box_protos: dict[tuple[int, int, int], dict] = {}
 
     # -- values -----------------------------------------------------------
     def future(self, card: Card) -> float:
@@ -316,20 +330,46 @@ class Advisor:
         return "keep", self.keep_options(card, dice, roll)
 
     def best_action(self, card: Card, dice, roll: int) -> Option:
-        """The best option only (the first of advise's ranking), without building the others."""
+        """The best option only (the first of advise's ranking), without building the others: one kernel call
+        (dp.advice.best_one) applies the tie rule and returns the option's code, value and points."""
         if roll not in (1, 2, 3):
             raise RuleError(t("roll_number", roll=roll))
-        joker_scored, points, r, n, best, codes, vals, pts = self._options(card, dice, roll)
-        efs = [points + x for x in vals[:n].tolist()]
-        top = efs[best]  # the kernel's best: the first highest value
-        tied = [j for j, e in enumerate(efs) if e >= top - TIE]
-        if len(tied) > 1:  # the tie rule of _rank: entries come in box order, so the first is the lowest box
-            j = tied[0] if roll == 3 else min(tied, key=self._tie_key(codes))
+        mask, up, joker_scored, points = self._state_of(card)
+        try:
+            r = self._row_of_dice[dice]
+        except (KeyError, TypeError):  # a list, or a variant with too many rolls to list every order
+            r = self._roll_row(dice)
+        ints, floats = self._best_packed
+        code, value, pts = best_one(mask, up, joker_scored, r, roll, points, ints, floats, self.values)
+        o = Option.__new__(Option)  # from a prototype: the dataclass __init__ costs more than the kernel's answer
+        if code >= self.n_boxes:
+            d = self._keep_proto[code - self.n_boxes].copy()
         else:
-            j = best
-        if roll == 3:
-            return self._box_option(int(codes[j]), int(pts[j]), self._extra(joker_scored, r), efs[j])
-        return self._keep_option(int(codes[j]), efs[j])
+            extra = self.variant.extra_points if joker_scored and self._joker_roll[r] else 0
+            proto = self._box_protos.get((code, pts, extra))
+            if proto is None:
+                proto = self._box_protos[code, pts, extra] = vars(self._box_option(code, pts, extra, 0.0))
+            d = proto.copy()
+        d["expected_final_score"] = value
+        o.__dict__ = d
+        return o
+
+    def _state_of(self, card: Card) -> tuple[int, int, int, float]:
+        """_card_state of a card that can be advised (else RuleError), remembered per Card object while its
+        entries stay the same (a Card can change: the remembered copy of its entries is compared)."""
+        hit = self._card_states.get(id(card))
+        if hit is not None and hit[0] is card and hit[1] == card.filled and hit[2] == card.extra:
+            return hit[3]
+        if len(card.filled) == self.n_boxes:
+            raise RuleError(t("card_full"))
+        mask, up, joker_scored, points = self._card_state(card)
+        if not math.isfinite(self.values[mask, up, joker_scored]):
+            raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
+        state = (mask, up, joker_scored, float(points))
+        if len(self._card_states) >= 4096:  # a bound: the cards are held here (their ids stay theirs)
+            self._card_states.clear()
+        self._card_states[id(card)] = (card, dict(card.filled), card.extra, state)
+        return state
 
     def _tie_key(self, codes):
         """Among keeps tied for best (_rank's rule): the most dice, then the smallest sorted faces."""
