@@ -28,7 +28,7 @@ from .compile import njit, prange
 from .entries import _final_roll_values, _free_boxes, _move_values, _roll_range_options
 from .forward import TIE
 from .identical import _best_sub_keeps, _keep_means
-from .rules import P_CAP, P_EXTRA, P_JOKER, P_MIN_KEEP, P_RESTRICTED, Rules
+from .rules import P_CAP, P_EXTRA, P_JOKER, P_JOKER_BOX, P_MIN_KEEP, P_RESTRICTED, Rules
 
 
 class AdviceTables(NamedTuple):
@@ -357,22 +357,30 @@ def tie_ranks(lattice: KeepLattice) -> np.ndarray:
 
 
 def pack_best(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[np.ndarray, np.ndarray]:
-    """pack_single's buffers with what best_one reads besides, appended to the ints: the keeps' tie ranks and
-    the scores and normal moves by box (B, R) for the final-roll loop; the last int is where they start."""
+    """pack_single's buffers with what best_one reads besides. Appended to the ints: the keeps' tie ranks,
+    the normal moves by box (B, R), the lattice's sub with K (a row holding -inf) for a missing face, each
+    box's move when all rolls make the same one (else -1), and where the floats' extra starts; the last int
+    is where these start. Appended to the floats: the normal scores by box (B, R)."""
     ints, floats = pack_single(rules, lattice, tabs)
-    extras = [tie_ranks(lattice), np.ascontiguousarray(rules.score.T), np.ascontiguousarray(rules.norm_move.T)]
+    n_keeps = lattice.sub.shape[0]
+    sub_or_none = np.where(lattice.sub >= 0, lattice.sub, n_keeps)
+    moves = rules.norm_move.T
+    const_move = np.where((moves == moves[:, :1]).all(axis=1), moves[:, 0], -1)
+    extras = [tie_ranks(lattice), moves, sub_or_none, const_move, np.array([floats.shape[0]])]
     parts = [ints]
-    for a in extras:
-        parts += [np.array(a.shape, dtype=np.int64), a.ravel().astype(np.int64)]
+    for x in extras:
+        parts += [np.array(x.shape, dtype=np.int64), x.ravel().astype(np.int64)]
     parts.append(np.array([ints.shape[0]], dtype=np.int64))
-    return np.concatenate(parts), floats
+    score_t = rules.score.T
+    return np.concatenate(parts), np.concatenate([floats, score_t.shape, score_t.ravel().astype(np.float64)])
 
 
 @njit(cache=True)
-def _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t, out):
+def _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t, const_move, out):
     """out[r]: the value of ending the turn with roll r, the same sums and maxima as _final_roll_values_one,
-    looping over the rolls inside a loop over the free boxes (rows of score_t, move_t: (B, R) by box), so
-    the inner loops are vector loops."""
+    looping over the rolls inside a loop over the free boxes (rows of score_t (float), move_t: (B, R) by
+    box). A box whose rolls all make one move (const_move[b] >= 0: the lower boxes but the joker's) adds
+    one number to its scores: a vector loop."""
     n_rolls, n_boxes = rules.score.shape
     params = rules.params
     ups = np.full(1, up)
@@ -385,14 +393,21 @@ def _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t,
     for r in range(n_rolls):
         out[r] = -np.inf
     for b in free:
-        s_row, m_row = score_t[b], move_t[b]
-        for r in range(n_rolls):
-            v = float(s_row[r]) + vec[m_row[r]]
-            o = out[r]
-            out[r] = v if v > o else o
+        s_row, m_row, m = score_t[b], move_t[b], const_move[b]
+        if m >= 0:
+            c = vec[m]
+            for r in range(n_rolls):
+                v = s_row[r] + c
+                o = out[r]
+                out[r] = v if v > o else o
+        else:
+            for r in range(n_rolls):
+                v = s_row[r] + vec[m_row[r]]
+                o = out[r]
+                out[r] = v if v > o else o
         if restricted:
             for r in range(n_rolls):
-                v = float(s_row[r]) + vec[m_row[r]]
+                v = s_row[r] + vec[m_row[r]]
                 o = fit[r]
                 fit[r] = v if s_row[r] > 0 and v > o else o
     if restricted:
@@ -400,7 +415,8 @@ def _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t,
             if fit[r] > -np.inf:
                 out[r] = fit[r]
     joker_roll = rules.joker_roll
-    if params[P_JOKER] != 0:
+    jb = params[P_JOKER_BOX]
+    if params[P_JOKER] != 0 and jb >= 0 and (mask >> jb) & 1 == 1:  # no joker while its box is free
         option_move = np.empty((1, n_boxes), dtype=np.int64)
         option_points = np.empty((1, n_boxes), dtype=np.int64)
         n_option = np.empty(1, dtype=np.int64)
@@ -417,6 +433,19 @@ def _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t,
         for r in range(n_rolls):
             if joker_roll[r]:
                 out[r] += extra
+
+
+@njit(cache=True)
+def _best_sub_keeps_one(w, sub_or_none, lo, hi):
+    """_best_sub_keeps for one column, rows lo:hi, without a branch per face: a missing face reads row K
+    (-inf)."""
+    n_faces = sub_or_none.shape[1]
+    for k in range(lo, hi):
+        acc = w[k]
+        for f in range(n_faces):
+            x = w[sub_or_none[k, f]]
+            acc = x if x > acc else acc
+        w[k] = acc
 
 
 @njit(cache=True)
@@ -444,21 +473,27 @@ def best_one(mask, up, joker_scored, r, roll, base, ints, floats, values):
         top = base + vals[0, best]
         for o in range(n):  # the first entry tied with the best (within TIE)
             if base + vals[0, o] >= top - TIE:
-                return codes[0, o], base + vals[0, o], pts[0, o]
+                return int(codes[0, o]), float(base + vals[0, o]), int(pts[0, o])  # plain numbers, interpreted too
     o = ints[ints.shape[0] - 1]
     tie_rank, o = _arr1(ints, o)
-    score_t, o = _arr2(ints, o)
     move_t, o = _arr2(ints, o)
-    _, size_start, add, sub, _ = lattice
+    sub_or_none, o = _arr2(ints, o)
+    const_move, o = _arr1(ints, o)
+    floats_at, o = _arr1(ints, o)
+    score_t, _ = _arr2(floats, floats_at[0])
+    _, size_start, add, _, _ = lattice
     roll_subs, n_subs, keep_size = tabs
-    first_roll = size_start[size_start.shape[0] - 2]
-    w = np.empty((add.shape[0], 1))
-    _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t, w[first_roll:, 0])
+    n = size_start.shape[0] - 2
+    first_roll = size_start[n]
+    n_keeps = add.shape[0]
+    w = np.empty((n_keeps + 1, 1))
+    w[n_keeps, 0] = -np.inf  # what sub_or_none reads for a face the keep lacks
+    _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t, const_move, w[first_roll:n_keeps, 0])
     final_r = w[first_roll + r, 0]  # the value of stopping now
     _keep_means(w, add, size_start)  # keep values after roll 2
     min_keep = rules.params[P_MIN_KEEP]
     if roll == 1:
-        _best_sub_keeps(w, sub, size_start, min_keep)
+        _best_sub_keeps_one(w[:, 0], sub_or_none, size_start[min_keep + 1], size_start[n + 1])
         _keep_means(w, add, size_start)  # keep values after roll 1
         min_keep = 0
     last = n_subs[r] - 1
@@ -475,4 +510,4 @@ def best_one(mask, up, joker_scored, r, roll, base, ints, floats, values):
             e = base + (final_r if t == last else w[k, 0])
             if e >= top - TIE and (chosen < 0 or tie_rank[k] < chosen_rank):
                 chosen, chosen_rank, chosen_e = k, tie_rank[k], e
-    return n_boxes + chosen, chosen_e, 0
+    return int(n_boxes + chosen), float(chosen_e), 0
