@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass
-from itertools import permutations
 
 import numpy as np
 
@@ -192,16 +191,11 @@ class Advisor:
         ]
         self._roll_of_dice = {faces: k - self.first_roll for k, faces in enumerate(self._keep_faces) if len(faces) == n}
         self._buffers = threading.local()
-        # best_action's fast path: one kernel call with three arrays, the dice in die order looked up directly
-        # (every order of every roll, while there are few), each card's state remembered, options made from
-        # prototypes
+        # best_action's fast path: one kernel call with three arrays, the dice in die order looked up directly,
+        # each card's state remembered, options made from prototypes
         self._best_packed = pack_best(self.engine.rules, lat, self._prep.tabs)
         self._joker_roll = self.engine.rules.joker_roll.tolist()
-        self._row_of_dice = dict(self._roll_of_dice)
-        if len(self.faces) ** n <= 50_000:
-            for faces, r in self._roll_of_dice.items():
-                for order in set(permutations(faces)):
-                    self._row_of_dice[order] = r
+        self._row_of_dice: dict = {}  # filled as dice in die order are asked (listing every order costs 0.1 s)
         self._card_states: dict[int, tuple] = {}
         self._box_protos: dict[tuple[int, int, int], dict] = {}
 
@@ -339,7 +333,11 @@ class Advisor:
         mask, up, joker_scored, points = self._state_of(card)
         try:
             r = self._row_of_dice[dice]
-        except (KeyError, TypeError):  # a list, or a variant with too many rolls to list every order
+        except KeyError:  # these dice in this order for the first time
+            r = self._roll_row(dice)
+            if len(self._row_of_dice) < 100_000:
+                self._row_of_dice[dice] = r
+        except TypeError:  # a list: not a key
             r = self._roll_row(dice)
         ints, floats = self._best_packed
         code, value, pts = best_one(mask, up, joker_scored, r, roll, points, ints, floats, self.values)
