@@ -11,7 +11,9 @@ machine drifts. Every value of every option is compared with the peer's
 (max abs difference; the best options must agree wherever the peer's best is not tied within 1e-9). Last,
 Advisor.best_action and a full Advisor.advise (every option, ranked) per call on random cards: the median
 per call, of several runs, and the same through Table with the card and the dice as strings (parsing and
-checking included).
+checking included). The same situations are asked in every run, so from the second run on best_action finds
+each Card object's state and each text's parse remembered; best_action is also timed on situations drawn
+anew for each run (what a stream of new cards costs).
 """
 
 from __future__ import annotations
@@ -94,11 +96,16 @@ def random_cards(variant, values, n, seed):
 
 def per_call(fn, sits, runs):
     """Median µs per call of each run (every situation once per run)."""
-    for s in sits[:100]:
+    return per_call_runs(fn, sits[:100], [sits] * runs)
+
+
+def per_call_runs(fn, warm, runs_of_sits):
+    """Median µs per call of each run: run i calls every situation of runs_of_sits[i] once."""
+    for s in warm:
         fn(*s)
     meds = []
     pc = time.perf_counter
-    for _ in range(runs):
+    for sits in runs_of_sits:
         ts = []
         for s in sits:
             t = pc()
@@ -144,6 +151,9 @@ def bench(ruleset, args, tmp: Path) -> dict:
     sits = random_cards(v, values, args.calls, args.seed)
     table = Table(v, values, {}, adv)
     texts = [(card.format(), "".join(map(str, dice)), roll) for card, dice, roll in sits]  # as a caller writes them
+    # situations never asked before in each run (best_action remembers Card objects and texts it has seen)
+    fresh = [random_cards(v, values, args.calls, args.seed + 1 + run) for run in range(args.call_runs)]
+    fresh_texts = [[(c.format(), "".join(map(str, d)), r) for c, d, r in run] for run in fresh]
     n = args.n
     peer_med = statistics.median(peer_ts)
     return {
@@ -159,6 +169,8 @@ def bench(ruleset, args, tmp: Path) -> dict:
         "advise_us": per_call(adv.advise, sits, args.call_runs),
         "table_best_action_us": per_call(table.best_action, texts, args.call_runs),
         "table_advise_us": per_call(table.advise, texts, args.call_runs),
+        "best_action_fresh_us": per_call_runs(adv.best_action, sits[:100], fresh),
+        "table_best_action_fresh_us": per_call_runs(table.best_action, texts[:100], fresh_texts),
         "peer_text_best_action_us": peer_json["text"]["best_action_median_us"],
         "peer_text_option_values_us": peer_json["text"]["option_values_median_us"],
     }
@@ -195,6 +207,8 @@ def main():
             f"advise (all options): {' '.join(f'{x:.1f}' for x in r['advise_us'])}; "
             f"Table (card and dice as strings): best_action {' '.join(f'{x:.1f}' for x in r['table_best_action_us'])}, "
             f"advise {' '.join(f'{x:.1f}' for x in r['table_advise_us'])}; "
+            f"best_action on situations new in each run: {' '.join(f'{x:.1f}' for x in r['best_action_fresh_us'])}, "
+            f"through Table {' '.join(f'{x:.1f}' for x in r['table_best_action_fresh_us'])}; "
             f"peer text best_action {r['peer_text_best_action_us']:.1f}, option_values "
             f"{r['peer_text_option_values_us']:.1f}"
         )

@@ -17,6 +17,7 @@ from .batch import prepare
 from .cards import Card
 from .dice import multisets
 from .dp import ENTRY_AFTER_FIRST, advise_one, make_engine, ordered_keep_values, roll_entries
+from .dp.advice import best_one, pack_best
 from .explain import card_text
 from .rules import RuleError, Variant
 from .texts import die_name, t
@@ -159,7 +160,9 @@ class Advisor:
         self.faces = variant.faces
         self.n_dice = variant.n_dice
         self.n_boxes = len(variant.boxes)
-        self._is_upper = tuple(b.is_upper for b in variant.boxes)
+        self._box_bit = [1 << b for b in range(len(variant.boxes))]
+        self._upper_boxes = [b for b, box in enumerate(variant.boxes) if box.is_upper]
+        self._upper_zeros = [0] * len(self._upper_boxes)
         self._box_names = [variant.box_name(i) for i in range(len(variant.boxes))]
         self._bonuses = tuple((b.threshold, b.points) for b in variant.bonuses)
         self._has_flag, self._joker_index, self._cap = variant.has_flag, variant.joker_index, variant.upper_cap
@@ -188,6 +191,13 @@ class Advisor:
         ]
         self._roll_of_dice = {faces: k - self.first_roll for k, faces in enumerate(self._keep_faces) if len(faces) == n}
         self._buffers = threading.local()
+        # best_action's fast path: one kernel call with three arrays, the dice in die order looked up directly,
+        # each card's state remembered, options made from prototypes
+        self._best_packed = pack_best(self.engine.rules, lat, self._prep.tabs)
+        self._joker_roll = self.engine.rules.joker_roll.tolist()
+        self._row_of_dice: dict = {}  # filled as dice in die order are asked (listing every order costs 0.1 s)
+        self._card_states: dict[int, tuple] = {}
+        self._box_protos: dict[tuple[int, int, int], dict] = {}
 
     # -- values -----------------------------------------------------------
     def future(self, card: Card) -> float:
@@ -223,16 +233,16 @@ class Advisor:
         return r
 
     def _card_state(self, card: Card) -> tuple[int, int, int, int]:
-        """(mask, capped upper total, flag, points on the card) in one pass (Card's properties take several)."""
-        mask = upper = total = 0
-        is_upper = self._is_upper
-        for b, p in card.filled.items():
-            mask |= 1 << b
-            total += p
-            if is_upper[b]:
-                upper += p
-        total += card.extra + sum(points for threshold, points in self._bonuses if upper >= threshold)
-        joker_scored = int(self._has_flag and card.filled.get(self._joker_index, 0) > 0)
+        """(mask, capped upper total, flag, points on the card) in one pass (Card's properties take several);
+        the sums run in C (map over the entries): this is on best_action's path for every new card."""
+        filled = card.filled
+        mask = sum(map(self._box_bit.__getitem__, filled))  # distinct boxes: the sum is the bitwise or
+        upper = sum(map(filled.get, self._upper_boxes, self._upper_zeros))
+        total = sum(filled.values()) + card.extra
+        for threshold, points in self._bonuses:
+            if upper >= threshold:
+                total += points
+        joker_scored = int(self._has_flag and filled.get(self._joker_index, 0) > 0)
         return mask, min(upper, self._cap), joker_scored, total
 
     def _options(self, card: Card, dice, roll: int):
@@ -318,20 +328,52 @@ class Advisor:
         return "keep", self.keep_options(card, dice, roll)
 
     def best_action(self, card: Card, dice, roll: int) -> Option:
-        """The best option only (the first of advise's ranking), without building the others."""
+        """The best option only (the first of advise's ranking), without building the others: one kernel call
+        (dp.advice.best_one) applies the tie rule and returns the option's code, value and points."""
         if roll not in (1, 2, 3):
             raise RuleError(t("roll_number", roll=roll))
-        joker_scored, points, r, n, best, codes, vals, pts = self._options(card, dice, roll)
-        efs = [points + x for x in vals[:n].tolist()]
-        top = efs[best]  # the kernel's best: the first highest value
-        tied = [j for j, e in enumerate(efs) if e >= top - TIE]
-        if len(tied) > 1:  # the tie rule of _rank: entries come in box order, so the first is the lowest box
-            j = tied[0] if roll == 3 else min(tied, key=self._tie_key(codes))
+        if roll == 1 and self.variant.has_first_roll_points:  # best_one has no first-roll (servida) stop
+            return self.advise(card, dice, roll)[1][0]
+        mask, up, joker_scored, points = self._state_of(card)
+        try:
+            r = self._row_of_dice[dice]
+        except KeyError:  # these dice in this order for the first time
+            r = self._roll_row(dice)
+            if len(self._row_of_dice) < 100_000:
+                self._row_of_dice[dice] = r
+        except TypeError:  # a list: not a key
+            r = self._roll_row(dice)
+        ints, floats = self._best_packed
+        code, value, pts = best_one(mask, up, joker_scored, r, roll, points, ints, floats, self.values)
+        o = Option.__new__(Option)  # from a prototype: the dataclass __init__ costs more than the kernel's answer
+        if code >= self.n_boxes:
+            d = self._keep_proto[code - self.n_boxes].copy()
         else:
-            j = best
-        if roll == 3:
-            return self._box_option(int(codes[j]), int(pts[j]), self._extra(joker_scored, r), efs[j])
-        return self._keep_option(int(codes[j]), efs[j])
+            extra = self.variant.extra_points if joker_scored and self._joker_roll[r] else 0
+            proto = self._box_protos.get((code, pts, extra))
+            if proto is None:
+                proto = self._box_protos[code, pts, extra] = vars(self._box_option(code, pts, extra, 0.0))
+            d = proto.copy()
+        d["expected_final_score"] = value
+        o.__dict__ = d
+        return o
+
+    def _state_of(self, card: Card) -> tuple[int, int, int, float]:
+        """_card_state of a card that can be advised (else RuleError), remembered per Card object while its
+        entries stay the same (a Card can change: the remembered copy of its entries is compared)."""
+        hit = self._card_states.get(id(card))
+        if hit is not None and hit[0] is card and hit[1] == card.filled and hit[2] == card.extra:
+            return hit[3]
+        if len(card.filled) == self.n_boxes:
+            raise RuleError(t("card_full"))
+        mask, up, joker_scored, points = self._card_state(card)
+        if not math.isfinite(self.values[mask, up, joker_scored]):
+            raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
+        state = (mask, up, joker_scored, float(points))
+        if len(self._card_states) >= 4096:  # a bound: the cards are held here (their ids stay theirs)
+            self._card_states.clear()
+        self._card_states[id(card)] = (card, dict(card.filled), card.extra, state)
+        return state
 
     def _tie_key(self, codes):
         """Among keeps tied for best (_rank's rule): the most dice, then the smallest sorted faces."""

@@ -123,6 +123,12 @@ class Advice:
         }
 
 
+def _remember(parsed: dict, text: str, value) -> None:
+    if len(parsed) >= 8192:  # a bound for a long-running server
+        parsed.clear()
+    parsed[text] = value
+
+
 @dataclass(frozen=True)
 class Table:
     """A variant's solved table: the expected points still to come from every state."""
@@ -133,6 +139,8 @@ class Table:
     advisor: Advisor = field(repr=False, compare=False)
     directory: Path | None = field(default=None, repr=False, compare=False)  # caches beside the table
     _second_moments: list = field(default_factory=list, init=False, repr=False, compare=False)  # loaded once
+    # best_action's parsed cards and rolls by their texts (never handed out: Advice has its own Card)
+    _parsed: tuple[dict, dict] = field(default_factory=lambda: ({}, {}), init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return f"Table({self.variant.name!r}, start_value={self.start_value:.7f})"
@@ -171,10 +179,24 @@ class Table:
         return float(value)
 
     def best_action(self, card: CardLike = None, dice: DiceLike = "", roll: int = 1) -> Option:
-        """The best option only (what advise(...).best is), without building the others."""
-        parsed = self._counted_card(card)
-        rolled = as_dice(self.variant, dice)
-        if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or roll not in (1, 2, 3):
+        """The best option only (what advise(...).best is), without building the others. Cards and dice given
+        as strings are parsed once per Table (a bot or a server asks the same ones again)."""
+        cards, rolls = self._parsed
+        parsed = cards.get(card) if type(card) is str else None
+        if parsed is None:
+            parsed = self._counted_card(card)
+            if type(card) is str:
+                _remember(cards, card, parsed)
+        rolled = rolls.get(dice) if type(dice) is str else None
+        if rolled is None:
+            rolled = as_dice(self.variant, dice)
+            if type(dice) is str:
+                _remember(rolls, dice, rolled)
+        if (
+            type(roll) is not int
+            and (isinstance(roll, bool) or not isinstance(roll, np.integer))
+            or roll not in (1, 2, 3)
+        ):
             raise RuleError(f"roll must be 1, 2 or 3, not {roll!r}")
         return self.advisor.best_action(parsed, rolled, int(roll))
 

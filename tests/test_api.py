@@ -160,3 +160,22 @@ def test_a_bonus_written_before_its_box_is_paid_once(table):
     assert settled.best.expected_final_score == pytest.approx(
         table.advise("kniffel=50,sechser=30", dice="66666", roll=3).best.expected_final_score + 50
     )
+
+
+def test_best_action_through_the_table_is_advise_best(table):
+    """Table.best_action parses each card and roll text once; asked again (and in other forms) it still gives
+    advise(...).best, and bad input still raises the one error class."""
+    cases = [
+        ("chance=22", "33516", 1),
+        ("", "66666", 2),
+        ("kniffel=50,einser=3", "11111", 3),
+        ("einser=2,chance=20", "12345", 3),
+    ]
+    for _ in range(2):
+        for card, dice, roll in cases:
+            best = table.best_action(card, dice, roll)
+            assert vars(best) == vars(table.advise(card, dice, roll).best)
+            assert vars(table.best_action(table.card(card), tuple(map(int, dice)), roll)) == vars(best)
+    for bad in [("chance=22", "3351", 1), ("chance=99", "33516", 1), ("chance=22", "33516", 0), ("", "33516", True)]:
+        with pytest.raises(solver.KniffelError):
+            table.best_action(*bad)

@@ -12,15 +12,17 @@ from solver.advisor import Advisor
 from solver.batch import AdviceInputError, decode_option, option_values_batch, state_values
 from solver.cards import Card, box_values
 from solver.presets import PRESETS
+from solver.rules import RuleError
 
 NAMES = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 N_SITUATIONS = 2000
+FAMILY = ["yams", "kismet", "generala"]  # best_action only (generala: its first-roll stop goes through advise)
 
 
 @pytest.fixture(scope="module")
 def solved():
     out = {}
-    for name in NAMES:
+    for name in NAMES + FAMILY:
         v = PRESETS[name]
         values, _ = dp.solve(v)
         out[name] = (v, values, Advisor(v, values))
@@ -121,21 +123,37 @@ def test_batch_equals_dp_keep_values(solved, name):
         assert max(abs(got[c] - want[c]) for c in got) < 1e-9
 
 
-@pytest.mark.parametrize("name", ["kniffel", "yatzy"])
+def option_fields(o):
+    return (o.kind, o.keep, o.box, o.points, o.extra, o.text, o.expected_final_score, o.loss, o.std)
+
+
+@pytest.mark.parametrize("name", NAMES + FAMILY)
 def test_best_action_is_the_top_of_advise(solved, name):
+    """best_action (one kernel call applying the tie rule) gives advise's first option exactly, on random
+    situations of every identical-dice preset (jokers, extra points and ties included)."""
     v, values, adv = solved[name]
-    for card, dice, roll in random_situations(v, values, 300, seed=3):
-        best = adv.best_action(card, dice, roll)
+    for card, dice, roll in random_situations(v, values, N_SITUATIONS, seed=3):
         top = adv.advise(card, dice, roll)[1][0]
-        assert (best.kind, best.keep, best.box, best.points, best.extra, best.text) == (
-            top.kind,
-            top.keep,
-            top.box,
-            top.points,
-            top.extra,
-            top.text,
-        )
-        assert best.expected_final_score == top.expected_final_score and best.loss == 0.0
+        assert option_fields(adv.best_action(card, dice, roll)) == option_fields(top)
+        assert option_fields(adv.best_action(card, list(reversed(dice)), roll)) == option_fields(top)  # any order
+
+
+def test_best_action_sees_a_changed_card(solved):
+    """best_action remembers a Card object's state; a card changed in place is read again."""
+    v, values, adv = solved["yahtzee"]
+    card, dice = Card(v), (1, 1, 1, 1, 1)
+    assert adv.best_action(card, dice, 3).box == v.box_index("yahtzee")
+    card.filled[v.box_index("yahtzee")] = 50
+    card.filled[v.box_index("ones")] = 3
+    top = adv.advise(card, dice, 3)[1][0]
+    assert option_fields(adv.best_action(card, dice, 3)) == option_fields(top)
+    assert top.extra == 100
+    card.extra = 100
+    assert adv.best_action(card, dice, 1).expected_final_score == adv.advise(card, dice, 1)[1][0].expected_final_score
+    for box in range(len(v.boxes)):
+        card.filled[box] = 0
+    with pytest.raises(RuleError):
+        adv.best_action(card, dice, 1)
 
 
 def test_states_shared_and_repeated(solved):

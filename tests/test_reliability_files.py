@@ -306,8 +306,12 @@ def test_ctrl_c_at_a_play_prompt_is_interrupted_not_aborted(kdir, tmp_path, lang
         cwd=REPO,
     )
     assert proc.stdout is not None
-    proc.stdout.read1(1)  # the greeting: the prompt is up
-    time.sleep(0.5)
+    shown = b""
+    while not shown.rstrip().endswith(b":"):  # the first prompt ("Roll 1, all 5 dice:"): input() waits now
+        chunk = proc.stdout.read1(1024)
+        assert chunk, (shown, proc.wait(timeout=60), proc.stderr.read())
+        shown += chunk
+    time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=60)  # stdin stays open until the child has ended: closing it first would race the signal
     err = proc.stderr.read()

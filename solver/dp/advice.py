@@ -27,9 +27,17 @@ import numpy as np
 
 from ..dice import KeepLattice
 from .compile import njit, prange
-from .entries import _final_roll_values, _first_roll_rules, _first_roll_stops, _free_boxes, _roll_range_options
+from .entries import (
+    _final_roll_values,
+    _first_roll_rules,
+    _first_roll_stops,
+    _free_boxes,
+    _move_values,
+    _roll_range_options,
+)
+from .forward import TIE
 from .identical import _best_sub_keeps, _keep_means
-from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP, Rules
+from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_JOKER, P_JOKER_BOX, P_MIN_KEEP, P_RESTRICTED, Rules
 
 ENTRY_AFTER_FIRST = 4  # the roll code of the entries of a turn stopped after roll 1
 
@@ -367,3 +375,173 @@ def advise_one(
     variant's cap."""
     ints, floats = packed
     return _advise_one(mask, upper, joker_scored, roll_row, roll, ints, floats, values, codes, vals, pts, float(base))
+
+
+# -- the best option of one situation (Advisor.best_action) ------------------------------------------
+
+
+def tie_ranks(lattice: KeepLattice) -> np.ndarray:
+    """(K,) int64: each keep's place in the tie rule's order, the most dice first, then the smallest sorted
+    faces (faces ascend with their index, so the index tuples sort as the faces do)."""
+    faces = [tuple(f for f, c in enumerate(row) for _ in range(int(c))) for row in lattice.counts]
+    order = sorted(range(len(faces)), key=lambda k: (-len(faces[k]), faces[k]))
+    ranks = np.empty(len(faces), dtype=np.int64)
+    ranks[order] = np.arange(len(faces))
+    return ranks
+
+
+def pack_best(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[np.ndarray, np.ndarray]:
+    """pack_single's buffers with what best_one reads besides. Appended to the ints: the keeps' tie ranks,
+    the normal moves by box (B, R), the lattice's sub with K (a row holding -inf) for a missing face, each
+    box's move when all rolls make the same one (else -1), and where the floats' extra starts; the last int
+    is where these start. Appended to the floats: the normal scores by box (B, R)."""
+    ints, floats = pack_single(rules, lattice, tabs)
+    n_keeps = lattice.sub.shape[0]
+    sub_or_none = np.where(lattice.sub >= 0, lattice.sub, n_keeps)
+    moves = rules.norm_move.T
+    const_move = np.where((moves == moves[:, :1]).all(axis=1), moves[:, 0], -1)
+    extras = [tie_ranks(lattice), moves, sub_or_none, const_move, np.array([floats.shape[0]])]
+    parts = [ints]
+    for x in extras:
+        parts += [np.array(x.shape, dtype=np.int64), x.ravel().astype(np.int64)]
+    parts.append(np.array([ints.shape[0]], dtype=np.int64))
+    score_t = rules.score.T
+    return np.concatenate(parts), np.concatenate([floats, score_t.shape, score_t.ravel().astype(np.float64)])
+
+
+@njit(cache=True)
+def _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t, const_move, out):
+    """out[r]: the value of ending the turn with roll r, the same sums and maxima as _final_roll_values_one,
+    looping over the rolls inside a loop over the free boxes (rows of score_t (float), move_t: (B, R) by
+    box). A box whose rolls all make one move (const_move[b] >= 0: the lower boxes but the joker's) adds
+    one number to its scores: a vector loop."""
+    n_rolls, n_boxes = rules.score.shape
+    params = rules.params
+    ups = np.full(1, up)
+    vecs = np.empty((rules.move_box.shape[0], 1))
+    _move_values(mask, joker_scored, ups, rules, values, vecs)
+    vec = vecs[:, 0]
+    free = _free_boxes(mask, n_boxes)
+    restricted = params[P_RESTRICTED] != 0
+    fit = np.full(n_rolls if restricted else 0, -np.inf)
+    for r in range(n_rolls):
+        out[r] = -np.inf
+    for b in free:
+        s_row, m_row, m = score_t[b], move_t[b], const_move[b]
+        if m >= 0:
+            c = vec[m]
+            for r in range(n_rolls):
+                v = s_row[r] + c
+                o = out[r]
+                out[r] = v if v > o else o
+        else:
+            for r in range(n_rolls):
+                v = s_row[r] + vec[m_row[r]]
+                o = out[r]
+                out[r] = v if v > o else o
+        if restricted:
+            for r in range(n_rolls):
+                v = s_row[r] + vec[m_row[r]]
+                o = fit[r]
+                fit[r] = v if s_row[r] > 0 and v > o else o
+    if restricted:
+        for r in range(n_rolls):
+            if fit[r] > -np.inf:
+                out[r] = fit[r]
+    joker_roll = rules.joker_roll
+    jb = params[P_JOKER_BOX]
+    if params[P_JOKER] != 0 and jb >= 0 and (mask >> jb) & 1 == 1:  # no joker while its box is free
+        option_move = np.empty((1, n_boxes), dtype=np.int64)
+        option_points = np.empty((1, n_boxes), dtype=np.int64)
+        n_option = np.empty(1, dtype=np.int64)
+        for r in range(n_rolls):
+            if joker_roll[r]:
+                _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option)
+                if n_option[0] >= 0:  # else the implicit case: every free box, normal score (as above)
+                    best = -np.inf
+                    for i in range(n_option[0]):
+                        best = max(best, float(option_points[0, i]) + vec[option_move[0, i]])
+                    out[r] = best
+    if joker_scored == 1:
+        extra = float(params[P_EXTRA])
+        for r in range(n_rolls):
+            if joker_roll[r]:
+                out[r] += extra
+
+
+@njit(cache=True)
+def _best_sub_keeps_one(w, sub_or_none, lo, hi):
+    """_best_sub_keeps for one column, rows lo:hi, without a branch per face: a missing face reads row K
+    (-inf)."""
+    n_faces = sub_or_none.shape[1]
+    for k in range(lo, hi):
+        acc = w[k]
+        for f in range(n_faces):
+            x = w[sub_or_none[k, f]]
+            acc = x if x > acc else acc
+        w[k] = acc
+
+
+@njit(cache=True)
+def best_one(mask, up, joker_scored, r, roll, base, ints, floats, values):
+    """The best option of one situation, the tie rule applied: (code, value, points entered). Among the
+    options whose base + value is within TIE (1e-9) of the highest: the keep with the most dice, then the
+    smallest sorted faces (tie_ranks); the first entry (box order). value is base + the option's value
+    (base: the points on the card, so value is its expected final score); code -1: the state cannot
+    occur. Same sums as the advice kernel, so the values equal advise_one's bit for bit.
+    (ints, floats) = pack_best(...); upper capped at the variant's cap."""
+    if not np.isfinite(values[mask, up, joker_scored]):
+        return -1, np.nan, 0
+    rules, lattice, tabs = _unpack(ints, floats)
+    n_boxes = rules.score.shape[1]
+    if roll == 3:
+        codes = np.empty((1, n_boxes), dtype=np.int64)
+        vals = np.empty((1, n_boxes))
+        pts = np.empty((1, n_boxes), dtype=np.int64)
+        option_move = np.empty((1, n_boxes), dtype=np.int64)
+        option_points = np.empty((1, n_boxes), dtype=np.int64)
+        n_option = np.empty(1, dtype=np.int64)
+        n, best = _box_option_values(
+            mask, up, joker_scored, r, rules, values, option_move, option_points, n_option, codes, vals, pts, 0, base
+        )
+        top = base + vals[0, best]
+        for o in range(n):  # the first entry tied with the best (within TIE)
+            if base + vals[0, o] >= top - TIE:
+                return int(codes[0, o]), float(base + vals[0, o]), int(pts[0, o])  # plain numbers, interpreted too
+    o = ints[ints.shape[0] - 1]
+    tie_rank, o = _arr1(ints, o)
+    move_t, o = _arr2(ints, o)
+    sub_or_none, o = _arr2(ints, o)
+    const_move, o = _arr1(ints, o)
+    floats_at, o = _arr1(ints, o)
+    score_t, _ = _arr2(floats, floats_at[0])
+    _, size_start, add, _, _ = lattice
+    roll_subs, n_subs, keep_size = tabs
+    n = size_start.shape[0] - 2
+    first_roll = size_start[n]
+    n_keeps = add.shape[0]
+    w = np.empty((n_keeps + 1, 1))
+    w[n_keeps, 0] = -np.inf  # what sub_or_none reads for a face the keep lacks
+    _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t, const_move, w[first_roll:n_keeps, 0])
+    final_r = w[first_roll + r, 0]  # the value of stopping now
+    _keep_means(w, add, size_start)  # keep values after roll 2
+    min_keep = rules.params[P_MIN_KEEP]
+    if roll == 1:
+        _best_sub_keeps_one(w[:, 0], sub_or_none, size_start[min_keep + 1], size_start[n + 1])
+        _keep_means(w, add, size_start)  # keep values after roll 1
+        min_keep = 0
+    last = n_subs[r] - 1
+    top = -np.inf
+    for t in range(n_subs[r]):  # the highest, as _keep_option_values finds it
+        k = roll_subs[r, t]
+        if keep_size[k] >= min_keep:
+            e = base + (final_r if t == last else w[k, 0])
+            top = e if e > top else top
+    chosen, chosen_rank, chosen_e = -1, 0, 0.0
+    for t in range(n_subs[r]):  # among those tied with it, the first in the tie rule's order
+        k = roll_subs[r, t]
+        if keep_size[k] >= min_keep:
+            e = base + (final_r if t == last else w[k, 0])
+            if e >= top - TIE and (chosen < 0 or tie_rank[k] < chosen_rank):
+                chosen, chosen_rank, chosen_e = k, tie_rank[k], e
+    return int(n_boxes + chosen), float(chosen_e), 0
