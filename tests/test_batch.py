@@ -16,7 +16,7 @@ from solver.rules import RuleError
 
 NAMES = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 N_SITUATIONS = 2000
-FAMILY = ["yams", "kismet", "generala"]  # best_action only (generala: its first-roll stop goes through advise)
+FAMILY = ["yams", "kismet", "generala"]  # the family presets (generala: a first-roll stop among the keeps)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def as_arrays(sits):
     return mask, upper, joker, dice, roll
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", NAMES + FAMILY)
 def test_batch_equals_advisor(solved, name):
     v, values, adv = solved[name]
     sits = random_situations(v, values, N_SITUATIONS, seed=7)
