@@ -13,7 +13,7 @@ import numpy as np
 from . import dp, tables
 from .locations import shipped_tables_dir
 from .rules import Variant
-from .texts import t
+from .texts import count_text, t
 
 
 def _notice(text: str) -> None:
@@ -39,10 +39,10 @@ def solve_table(
         if found is not None:
             values, next_layer, solved, before = found
             resume = (values, next_layer, solved)
-            _notice(f"resuming {variant.name} from its checkpoint ({solved:,} of {total:,} states)")
+            _notice(t("notice_resuming", variant=variant.name, solved=count_text(solved), total=count_text(total)))
     bar = tqdm(
         total=total,
-        desc=f"solve {variant.name}",
+        desc=t("progress_solve", variant=variant.name),
         unit="state",
         unit_scale=True,
         disable=None if progress else True,

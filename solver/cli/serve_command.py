@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import KniffelError
+from ..texts import t
 from .base import _settings, cli
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -21,16 +22,11 @@ def serve(ctx, host, port):
 
         from ..web.app import LOOPBACK_HOSTS, create_app
     except ImportError as exc:
-        raise KniffelError(
-            f"kniffel serve needs the web extra ({exc.name} is missing): pip install -e '.[web]'"
-        ) from None
+        raise KniffelError(t("serve_web_extra", name=exc.name)) from None
     loopback = host in LOOPBACK or host.startswith("127.")
     if not loopback:
-        click.echo(
-            f"kniffel: warning: --host {host} lets every machine that reaches this one use the page (no login)",
-            err=True,
-        )
+        click.echo("kniffel: warning: " + t("serve_open_host", host=host), err=True)
     app = create_app(_settings(ctx).tables_dir, allowed_hosts=[*LOOPBACK_HOSTS, host] if loopback else None)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"kniffel: serving http://{shown}:{port}/ (Ctrl-C stops)", err=True)
+    click.echo("kniffel: " + t("serve_serving", url=f"http://{shown}:{port}/"), err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
