@@ -47,7 +47,11 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     values, _ = get_table(variant, settings)
     table = get_target_table(variant, settings)
     result = targets.chances(
-        variant, table, parsed, target, lambda c, t: probability_expected_play(variant, values, c, t)
+        variant,
+        table,
+        parsed,
+        target,
+        lambda c, t: probability_expected_play(variant, values, c, t, settings.tables_dir),
     )
     if as_json:
         click.echo(json.dumps(result.as_dict()))
@@ -230,7 +234,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
-    opp_pmf = win.opponent_pmf(variant, values, opponent)
+    opp_pmf = win.opponent_pmf(variant, values, opponent, directory=settings.tables_dir)
     action, options = win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now)
     best = options[0]
     then = None
