@@ -61,15 +61,36 @@ def cached_rest(variant: Variant, directory: Path, digest: str, state) -> np.nda
     return np.array(rest, dtype=np.float64)
 
 
-def store_rest(variant: Variant, directory: Path, digest: str, state, rest: np.ndarray) -> None:
-    """Add a state's pmf to the cache (atomically; the oldest entries go beyond MAX_STATES)."""
+def has_state(path: Path, table_sha256, state) -> bool:
+    """Whether the cache holds `state` for the value table whose file has checksum `table_sha256` (its
+    sidecar's): a quick look that loads no table (target_quick.py)."""
+    try:
+        if path.stat().st_size > MAX_BYTES:
+            return False
+        data = json.loads(path.read_text())
+        return data.get("table_sha256") == table_sha256 is not None and _key(state) in data["entries"]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def store_rest(
+    variant: Variant, directory: Path, digest: str, state, rest: np.ndarray, table_sha256: str | None = None
+) -> None:
+    """Add a state's pmf to the cache (atomically; the oldest entries go beyond MAX_STATES);
+    `table_sha256`: the value table file's checksum (its sidecar's), for has_state."""
     path = cache_path(variant, directory)
     entries = _read(path, digest)
     entries.pop(_key(state), None)
     entries[_key(state)] = [float(x) for x in rest]
     while len(entries) > MAX_STATES:
         entries.pop(next(iter(entries)))
-    data = {"variant": variant.name, "values_sha256": digest, "sha256": _entries_digest(entries), "entries": entries}
+    data = {
+        "variant": variant.name,
+        "values_sha256": digest,
+        "table_sha256": table_sha256,
+        "sha256": _entries_digest(entries),
+        "entries": entries,
+    }
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_text(json.dumps(data))

@@ -62,8 +62,21 @@ def rest_pmf(variant: Variant, values: np.ndarray, card: Card, directory: Path, 
     rest = cached_rest(variant, directory, digest, card.state)
     if rest is None:
         rest = final_pmf(variant, values, card, engine)[card.points :]  # checks the card, Kniffel 7
-        store_rest(variant, directory, digest, card.state, rest)
+        store_rest(variant, directory, digest, card.state, rest, _table_file_sha256(variant, directory, digest))
     return rest
+
+
+def _table_file_sha256(variant: Variant, directory: Path, digest: str) -> str | None:
+    """The value table file's checksum (its sidecar's) when that file holds exactly the values of
+    `digest`, else None (target_quick trusts the cache only for the table on disk)."""
+    from .tables import paths, read_meta
+
+    meta = read_meta(variant, directory)
+    try:
+        on_disk = np.load(paths(variant, directory)[0], allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return meta.get("sha256") if meta is not None and values_digest(on_disk) == digest else None
 
 
 def check_opponent(card: Card, opponent: Card) -> None:

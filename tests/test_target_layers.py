@@ -147,3 +147,31 @@ def test_expected_play_cache_reads_back_the_forward_pass(tmp_path):
     other[0, 0, 0] += 1  # another value table: the cache is not used but replaced
     assert probability_expected_play(variant, other, card, 30, tmp_path) == float(pmf[30:].sum())
     assert json.loads(path.read_text())["values_sha256"] == values_digest(other) != values_digest(values)
+
+
+def test_answers_from_disk_only_for_stored_layers_and_cached_pmfs(tmp_path):
+    from solver.solving import load_or_solve
+    from solver.target_quick import answers_from_disk
+    from solver.win import probability_expected_play
+
+    name, boxes, n_dice, bonuses = VARIANTS[1]
+    variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
+    state = Card(variant).state
+    assert not answers_from_disk(variant, tmp_path, state, next_layer=False, expected_play=False)  # no tables
+    values = load_or_solve(variant, tmp_path)[0]
+    built = build_target_table(variant)
+    meta = save_target(variant, built.flat, built.layout, tmp_path, seconds=1.0)
+    dropped = meta["dropped_layers"]
+    for mask in range(1 << len(boxes)):
+        filled = bin(mask).count("1")
+        card_state = (mask, 0, 0)
+        assert answers_from_disk(variant, tmp_path, card_state, next_layer=False, expected_play=False) == (
+            filled not in dropped
+        )
+        assert answers_from_disk(variant, tmp_path, card_state, next_layer=True, expected_play=False) == (
+            filled not in dropped and filled + 1 not in dropped
+        )
+    if 0 not in dropped:
+        assert not answers_from_disk(variant, tmp_path, state, next_layer=False, expected_play=True)
+        probability_expected_play(variant, values, Card(variant), 10, tmp_path)  # computed and cached
+        assert answers_from_disk(variant, tmp_path, state, next_layer=False, expected_play=True)
