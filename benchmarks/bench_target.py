@@ -171,19 +171,27 @@ def profile(name: str, repeats: int = 2000) -> None:
 
 
 def latency(name: str, runs: int) -> None:
+    """Fresh processes, the tables built: median wall time and median CPU time (user + sys of the
+    child, which is what counts on a loaded machine)."""
     commands = {
+        "chances (empty card)": [".venv/bin/kniffel", "chances", name, "--target", "300"],
         "chances": [".venv/bin/kniffel", "chances", name, "--card", "einser=3,chance=22", "--target", "300"],
         "advise --target": [".venv/bin/kniffel", "advise", name, "--dice", "33516", "--roll", "1", "--target", "300"],
+        "advise (no target)": [".venv/bin/kniffel", "advise", name, "--dice", "33516", "--roll", "1"],
     }
     for label, cmd in commands.items():
-        times = []
+        times, cpus = [], []
+        subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)  # caches filled (first run of a card)
         for _ in range(runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)
             times.append(time.perf_counter() - t0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         print(
-            f"{label}: median {statistics.median(times):.3f} s "
-            f"(min {min(times):.3f}, max {max(times):.3f}, {runs} runs)"
+            f"{label}: median {statistics.median(times):.3f} s wall (min {min(times):.3f}, max {max(times):.3f}), "
+            f"median {statistics.median(cpus):.3f} s CPU (min {min(cpus):.3f}), {runs} runs"
         )
 
 

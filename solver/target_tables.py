@@ -1,15 +1,18 @@
-"""Target tables on disk: tables/<variant>.target.npy (the flat float64 array of solver/dp/target.py;
-float32 would halve the file, but benchmarks/bench_target.py found the best option changed in 5 of 3,000
-random situations, all between options less than 1e-6 apart, so float64 it is) plus the sidecar
-<variant>.target.json (rules fingerprint, N, the layout's item lengths,
-SHA-256 of the .npy bytes and of the lengths).
+"""Target tables on disk: tables/<variant>.target.npy (the flat float64 array of solver/dp/target.py
+without the layers target_layers.choose_dropped leaves out, about half of the values, recomputed
+bit for bit when read: kniffel 397 MB instead of 793 MB; float32 would halve the file too, but
+benchmarks/bench_target.py found the best option changed in 5 of 3,000 random situations, all between
+options less than 1e-6 apart, so float64 it is) plus the sidecar <variant>.target.json (rules
+fingerprint, N, the layout's item lengths and the layers left out, SHA-256 of the .npy bytes and of
+the lengths).
 
 The layout is a pure function of the rules and N; the sidecar carries the item lengths so that
-loading need not recompute the most each state can still score. Writes are atomic (temporary files
+loading need not recompute the most each state can still score (the layers left out follow from
+them; the sidecar's list must agree). Writes are atomic (temporary files
 in the same folder, fsync, rename); loading verifies both checksums and refuses anything else with a
 message naming the file and the fix.
 
-Hashing the 790 MB kniffel table takes seconds, too long for every `advise --target`; so a verified
+Hashing the 397 MB kniffel table takes about a second, too long for every `advise --target`; so a verified
 table leaves a stamp, .<variant>.target.verified: the checksum together with the file's size, inode,
 mtime and ctime. A load whose file still has exactly those skips the hash (any rewrite, even one
 that restores the mtime, changes the ctime or the inode); anything else hashes the file again.
@@ -31,10 +34,13 @@ from .dp.target import TargetLayout, layout_order, target_layout
 from .errors import KniffelError
 from .files import make_folder, naming_failures
 from .rules import Variant
+from .target_layers import choose_dropped, layer_sizes, pack
 from .texts import t
 
-TARGET_FORMAT = 1
-LAYOUT = "compact-v1"  # per (mask, joker_scored): representative upper totals x needs 1..min(N, most still possible)
+TARGET_FORMAT = 2
+# per (mask, joker_scored): representative upper totals x needs 1..min(N, most still possible), the
+# layers of target_layers.choose_dropped left out (recomputed when read)
+LAYOUT = "compact-v2"
 MAX_SIDECAR_BYTES = 1 << 20
 STORED_DTYPE = np.float64  # the dtype on disk (see the module's doc)
 
@@ -113,14 +119,17 @@ def stored(flat: np.ndarray) -> np.ndarray:
 
 
 def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, directory: Path, *, seconds: float) -> dict:
-    """Write the table (as stored(flat)) and its sidecar atomically; return the sidecar."""
+    """Write the table (as stored(flat), a full table as built, its layers of choose_dropped left out)
+    and its sidecar atomically; return the sidecar."""
     make_folder(directory)
     npy, meta_path = target_paths(variant, directory)
     tmp_npy = npy.with_name(f".{npy.name}.{os.getpid()}.tmp")
     tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
+    dropped = choose_dropped(layer_sizes(variant, layout))
+    values = stored(pack(variant, layout, flat, dropped))
     try:
         with naming_failures("write", npy):
-            _write_synced(tmp_npy, lambda fh: np.save(fh, stored(flat)))
+            _write_synced(tmp_npy, lambda fh: np.save(fh, values))
         masks, jokers_scored = layout_order(variant)
         lengths = layout.length[masks, jokers_scored].tolist()
         meta = {
@@ -131,7 +140,8 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
             "solver_version": __version__,
             "n_max": int(layout.n_max),
             "layout": LAYOUT,
-            "size": int(layout.size),
+            "size": int(values.shape[0]),
+            "dropped_layers": list(dropped),  # boxes filled; a pure function of the lengths
             "dtype": np.dtype(STORED_DTYPE).name,
             "sha256": _sha256(tmp_npy),
             "seconds": round(float(seconds), 3),
@@ -189,7 +199,10 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
         raise TargetTableError(t("target_states", path=meta_path, fix=fix))
     length = np.zeros(engine.upper.row.shape, dtype=np.int64)
     length[masks, jokers_scored] = lengths
-    layout = target_layout(engine, meta["n_max"], length)
+    dropped = choose_dropped(layer_sizes(variant, target_layout(engine, meta["n_max"], length)))
+    if meta.get("dropped_layers") != list(dropped):
+        raise TargetTableError(t("target_sidecar_damaged", path=meta_path, fix=fix))
+    layout = target_layout(engine, meta["n_max"], length, dropped)
     if flat.ndim != 1 or flat.dtype != STORED_DTYPE or flat.shape[0] != layout.size:
         expected = f"({layout.size},) {np.dtype(STORED_DTYPE).name}"
         raise TargetTableError(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import erf
+from pathlib import Path
 
 import numpy as np
 
@@ -25,7 +26,9 @@ from .distribution import final_pmf
 from .dp.forward import forward_pmf
 from .dp.target_vectors import target_keep_vectors
 from .errors import KniffelError
+from .expected_play_cache import cached_rest, store_rest, values_digest
 from .rules import Variant
+from .target_layers import next_tables, state_column
 from .targets import TargetTable
 
 VERSUS_DEFAULT_PAIRS = 200  # simulate --versus without -n
@@ -40,11 +43,40 @@ class OpponentError(KniffelError):
     """An opponent request that cannot be answered."""
 
 
-def probability_expected_play(variant: Variant, values: np.ndarray, card: Card, target: int) -> float:
+def probability_expected_play(
+    variant: Variant, values: np.ndarray, card: Card, target: int, directory: Path | None = None
+) -> float:
     """P(final score >= target) when the rest of the game is played for the maximum expected score
-    (the exact distribution of the forward pass)."""
-    pmf = final_pmf(variant, values, card)
+    (the exact distribution of the forward pass; cached per state in `directory` when given)."""
+    if directory is None or card.full:
+        pmf = final_pmf(variant, values, card)
+    else:
+        pmf = np.concatenate([np.zeros(card.points), rest_pmf(variant, values, card, directory)])
     return float(pmf[max(target, 0) :].sum())
+
+
+def rest_pmf(variant: Variant, values: np.ndarray, card: Card, directory: Path, engine=None) -> np.ndarray:
+    """The pmf of the points still to come from `card` (not full) under max-expected play, from the
+    disk cache of expected_play_cache or by the forward pass (then cached)."""
+    digest = values_digest(values)
+    rest = cached_rest(variant, directory, digest, card.state)
+    if rest is None:
+        rest = final_pmf(variant, values, card, engine)[card.points :]  # checks the card, Kniffel 7
+        store_rest(variant, directory, digest, card.state, rest, _table_file_sha256(variant, directory, digest))
+    return rest
+
+
+def _table_file_sha256(variant: Variant, directory: Path, digest: str) -> str | None:
+    """The value table file's checksum (its sidecar's) when that file holds exactly the values of
+    `digest`, else None (target_quick trusts the cache only for the table on disk)."""
+    from .tables import paths, read_meta
+
+    meta = read_meta(variant, directory)
+    try:
+        on_disk = np.load(paths(variant, directory)[0], allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return meta.get("sha256") if meta is not None and values_digest(on_disk) == digest else None
 
 
 def check_opponent(card: Card, opponent: Card) -> None:
@@ -62,20 +94,17 @@ def state_vector(table: TargetTable, card: Card) -> np.ndarray:
     """P(at least n more points) from `card` at the start of a turn, n = 1..L (0 beyond L)."""
     if card.full:
         return np.zeros(0)
-    lay = table.layout
     mask, upper, joker_scored = card.state
-    ln = int(lay.length[mask, joker_scored])
-    col = int(lay.col[lay.row[mask, joker_scored], upper])
-    if col < 0:
+    if table.layout.col[table.layout.row[mask, joker_scored], upper] < 0:
         raise OpponentError(f"the card {card.format()!r} cannot occur under the rules of {table.variant.name}")
-    start = int(lay.offset[mask, joker_scored]) + col * ln
-    return np.asarray(table.flat[start : start + ln], dtype=np.float64)
+    return np.asarray(state_column(table.engine, table.layout, table.flat, mask, upper, joker_scored), np.float64)
 
 
 def turn_vectors(table: TargetTable, card: Card) -> tuple[np.ndarray, np.ndarray]:
     """(after roll 2, after roll 1): (K, L) probabilities of reaching every need, per keep."""
     mask, upper, joker_scored = card.state
-    return target_keep_vectors(table.engine, table.layout, table.flat, mask, upper, joker_scored)
+    flat, layout = next_tables(table.engine, table.layout, table.flat, mask, upper, joker_scored)
+    return target_keep_vectors(table.engine, layout, flat, mask, upper, joker_scored)
 
 
 def win_values(opponent_pmf: np.ndarray, points: int, vectors: np.ndarray) -> np.ndarray:
@@ -110,11 +139,14 @@ _REST_PMFS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # (variant, state) 
 _REST_PMFS_MAX = 256
 
 
-def opponent_pmf(variant: Variant, values: np.ndarray, opponent: Card, engine=None) -> np.ndarray:
+def opponent_pmf(
+    variant: Variant, values: np.ndarray, opponent: Card, engine=None, directory: Path | None = None
+) -> np.ndarray:
     """The opponent's final-score pmf under max-expected play (a point mass for a full card).
 
     The forward pass (seconds from an early card) runs once per opponent state and value table in a
-    process: the points still to come do not depend on the points on the card, which only shift them."""
+    process (and once at all with a cache `directory`): the points still to come do not depend on
+    the points on the card, which only shift them."""
     if opponent.full:
         return final_pmf(variant, values, opponent)
     key = (variant, opponent.state)
@@ -122,7 +154,10 @@ def opponent_pmf(variant: Variant, values: np.ndarray, opponent: Card, engine=No
     if cached is None or cached[0] is not values:
         if len(_REST_PMFS) >= _REST_PMFS_MAX:
             _REST_PMFS.clear()
-        rest = final_pmf(variant, values, opponent, engine)[opponent.points :]  # checks the card, Kniffel 7
+        if directory is None:
+            rest = final_pmf(variant, values, opponent, engine)[opponent.points :]  # checks the card, Kniffel 7
+        else:
+            rest = rest_pmf(variant, values, opponent, directory, engine)
         cached = _REST_PMFS[key] = (values, rest)
     return np.concatenate([np.zeros(opponent.points), cached[1]])
 

@@ -34,10 +34,11 @@ from .base import (
 @click.pass_context
 def chances(ctx, variant_name, card, target, keep_one, as_json):
     """The highest probability of finishing with at least TARGET points, from a card at the start of a turn."""
-    from .. import targets
-
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
+    _quick_target(ctx, variant, card, next_layer=False, expected_play=True)
+    from .. import targets
+
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
     parsed = parse_card(variant, card)
     targets.check_target(variant, parsed, target)
@@ -47,7 +48,11 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     values, _ = get_table(variant, settings)
     table = get_target_table(variant, settings)
     result = targets.chances(
-        variant, table, parsed, target, lambda c, t: probability_expected_play(variant, values, c, t)
+        variant,
+        table,
+        parsed,
+        target,
+        lambda c, t: probability_expected_play(variant, values, c, t, settings.tables_dir),
     )
     if as_json:
         click.echo(json.dumps(result.as_dict()))
@@ -58,6 +63,26 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
     click.echo(t("chances_best", p=result.probability))
     click.echo(t("chances_mean", p=result.probability_expected_play))
+
+
+def _quick_target(ctx, variant, card_text: str, *, next_layer: bool, expected_play: bool) -> None:
+    """A one-shot target answer that files alone give runs the kernels as plain Python (target_quick.py)."""
+    from . import base
+
+    if not base.ONE_SHOT:
+        return
+    from ..errors import KniffelError
+    from ..target_quick import answers_from_disk
+
+    try:
+        parsed = parse_card(variant, card_text)
+        state = (without_pending_bonus(parsed) if next_layer else parsed).state  # as each command counts it
+    except KniffelError:
+        return  # reported by the command itself
+    if answers_from_disk(variant, _settings(ctx).tables_dir, state, next_layer=next_layer, expected_play=expected_play):
+        from .. import numba_setup
+
+        numba_setup.interpret()
 
 
 def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
@@ -153,6 +178,8 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
     if counted is not given and not as_json:
         click.echo(t("pending_bonus", bonus=bonus_name(variant), points=given.extra - counted.extra))
     if target is not None or opponent is not None:
+        if opponent is None:
+            _quick_target(ctx, variant, card, next_layer=True, expected_play=False)
         from ..advisor import parse_dice
 
         parsed, rolled = counted, parse_dice(variant, dice)
@@ -222,7 +249,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
-    opp_pmf = win.opponent_pmf(variant, values, opponent)
+    opp_pmf = win.opponent_pmf(variant, values, opponent, directory=settings.tables_dir)
     action, options = win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now)
     best = options[0]
     then = None

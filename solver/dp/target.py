@@ -10,7 +10,8 @@ N is exact for every need up to N.
 Layout (compact): the work item (mask, joker_scored) stores, for each upper total it solves (states.py's
 representatives) and each need 1..L, one float64, where L = min(N, the most the item can still
 score); needs above L have probability 0. flat[offset + col * L + n - 1], col = the upper total's
-position among the item's solved totals.
+position among the item's solved totals. A built table holds every layer; a loaded one leaves the
+layers in layout.dropped out of flat (offset -1) and recomputes them when read (solver/target_layers.py).
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ class TargetLayout(NamedTuple):
     length: np.ndarray  # (2^B, flags) int64: L, the needs stored per upper total (0: none)
     col: np.ndarray  # (rows, cap + 1) int64: position of each upper total's representative, -1 unreachable
     row: np.ndarray  # (2^B, flags) int64: UpperStates.row
-    size: int
+    size: int  # values in flat
+    dropped: tuple[int, ...] = ()  # layers (boxes filled) not in flat: offset -1, recomputed (solver/target_layers.py)
+    cache: dict | None = None  # recomputed columns of dropped items (solver/target_layers.py)
 
 
 # -- the most a state can still score -------------------------------------------------------------
@@ -140,9 +143,12 @@ def item_lengths(engine: Engine, n_max: int, best: np.ndarray | None = None) -> 
     return np.minimum(np.rint(most).astype(np.int64), n_max)
 
 
-def target_layout(engine: Engine, n_max: int, length: np.ndarray | None = None) -> TargetLayout:
+def target_layout(
+    engine: Engine, n_max: int, length: np.ndarray | None = None, dropped: tuple[int, ...] = ()
+) -> TargetLayout:
     """The compact layout of a target table up to need n_max (a pure function of the rules and N;
-    `length` = item_lengths(engine, n_max) when already known)."""
+    `length` = item_lengths(engine, n_max) when already known); the items of the layers `dropped`
+    (boxes filled) are left out of flat (offset -1)."""
     variant, up = engine.variant, engine.upper
     if length is None:
         length = item_lengths(engine, n_max)
@@ -153,23 +159,15 @@ def target_layout(engine: Engine, n_max: int, length: np.ndarray | None = None) 
         col[row, reach] = np.searchsorted(ups, up.solved_total[row, reach])  # ups are sorted
     masks, jokers_scored = layout_order(variant)
     sizes = np.diff(up.ups_ptr)[up.row[masks, jokers_scored]] * length[masks, jokers_scored]
-    offset = np.zeros_like(length)
-    offset[masks, jokers_scored] = np.cumsum(sizes) - sizes
-    return TargetLayout(n_max, offset, length, col, up.row, int(sizes.sum()))
+    filled = sum((masks >> b) & 1 for b in range(len(variant.boxes)))
+    kept = ~np.isin(filled, list(dropped))
+    sizes = np.where(kept, sizes, 0)
+    offset = np.full_like(length, -1)
+    offset[masks, jokers_scored] = np.where(kept, np.cumsum(sizes) - sizes, -1)
+    return TargetLayout(n_max, offset, length, col, up.row, int(sizes.sum()), tuple(sorted(dropped)), {})
 
 
 # -- the turn kernel over (upper total, need) columns ---------------------------------------------
-@njit(cache=True)
-def _lookup(flat, offset, length, col, row, mask, u, joker_scored, n):
-    """P(at least n more points) at state (mask, u, flag) from a target table."""
-    if n <= 0:
-        return 1.0
-    ln = length[mask, joker_scored]
-    if n > ln:
-        return 0.0
-    return flat[offset[mask, joker_scored] + col[row[mask, joker_scored], u] * ln + n - 1]
-
-
 @njit(cache=True)
 def _item_setup(mask, joker_scored, ups, rules, offset, length, col, row):
     """What a turn of work item (mask, joker_scored) needs for every block of its columns: the entries of
@@ -290,11 +288,47 @@ def _start_of_turn(by_keep, rules, lattice, result):
             result[j] += roll_prob[r] * by_keep[first_roll + r, j]
 
 
+@njit(cache=True)
+def _item_columns(mask, joker_scored, ups, ln, rules, lattice, flat, offset, length, col, row, out):
+    """The target columns of work item (mask, joker_scored) at the upper totals `ups`, needs 1..ln each,
+    into out[j * ln + n - 1], the next states read from flat. Every column is computed on its own (the
+    passes are element-wise over columns), so a column's values do not depend on which others share
+    its block: recomputing one upper total gives the build's values bit for bit."""
+    n_keeps = lattice.add.shape[0]
+    first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
+    total = ups.shape[0] * ln
+    w = np.empty((n_keeps, BLOCK))
+    result = np.empty(BLOCK)
+    setup = _item_setup(mask, joker_scored, ups, rules, offset, length, col, row)
+    run_j = np.empty(BLOCK + 1, dtype=np.int64)
+    run_n = np.empty(BLOCK + 1, dtype=np.int64)
+    run_c = np.empty(BLOCK + 2, dtype=np.int64)
+    for c0 in range(0, total, BLOCK):
+        c1 = min(c0 + BLOCK, total)
+        # the runs of this block: one per upper total it touches
+        n_runs = 0
+        c = c0
+        while c < c1:
+            j, n = c // ln, c % ln + 1
+            run_j[n_runs] = j
+            run_n[n_runs] = n
+            run_c[n_runs] = c - c0
+            n_runs += 1
+            c = min(c1, (j + 1) * ln)
+        run_c[n_runs] = c1 - c0
+        if c1 - c0 < BLOCK:  # a short last block: the spare columns repeat the last one
+            run_c[n_runs] = BLOCK
+        _target_final_rolls(
+            joker_scored, setup, run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1], rules, flat, w, first_roll
+        )
+        _start_of_turn(w, rules, lattice, result)
+        for k in range(c1 - c0):
+            out[c0 + k] = result[k]
+
+
 @njit(cache=True, parallel=True)
 def _target_layer(masks, jokers_scored, ups_ptr, ups_list, rules, lattice, flat, offset, length, col, row):
     """Solve the target columns of every (mask, joker_scored) work item of one layer."""
-    n_keeps = lattice.add.shape[0]
-    first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
     for i in prange(masks.shape[0]):
         mask, joker_scored = masks[i], jokers_scored[i]
         ln = length[mask, joker_scored]
@@ -302,35 +336,9 @@ def _target_layer(masks, jokers_scored, ups_ptr, ups_list, rules, lattice, flat,
             continue
         rw = row[mask, joker_scored]
         ups = ups_list[ups_ptr[rw] : ups_ptr[rw + 1]]
-        total = ups.shape[0] * ln
         start = offset[mask, joker_scored]
-        w = np.empty((n_keeps, BLOCK))
-        result = np.empty(BLOCK)
-        setup = _item_setup(mask, joker_scored, ups, rules, offset, length, col, row)
-        run_j = np.empty(BLOCK + 1, dtype=np.int64)
-        run_n = np.empty(BLOCK + 1, dtype=np.int64)
-        run_c = np.empty(BLOCK + 2, dtype=np.int64)
-        for c0 in range(0, total, BLOCK):
-            c1 = min(c0 + BLOCK, total)
-            # the runs of this block: one per upper total it touches
-            n_runs = 0
-            c = c0
-            while c < c1:
-                j, n = c // ln, c % ln + 1
-                run_j[n_runs] = j
-                run_n[n_runs] = n
-                run_c[n_runs] = c - c0
-                n_runs += 1
-                c = min(c1, (j + 1) * ln)
-            run_c[n_runs] = c1 - c0
-            if c1 - c0 < BLOCK:  # a short last block: the spare columns repeat the last one
-                run_c[n_runs] = BLOCK
-            _target_final_rolls(
-                joker_scored, setup, run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1], rules, flat, w, first_roll
-            )
-            _start_of_turn(w, rules, lattice, result)
-            for k in range(c1 - c0):
-                flat[start + c0 + k] = result[k]
+        out = flat[start : start + ups.shape[0] * ln]
+        _item_columns(mask, joker_scored, ups, ln, rules, lattice, flat, offset, length, col, row, out)
 
 
 def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled: int = 0) -> np.ndarray:
@@ -364,9 +372,22 @@ def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled
     return flat
 
 
-def target_lookup(layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, joker_scored: int, need: int) -> float:
-    """P(at least `need` more points) at a state, under target play (need <= N)."""
-    return float(_lookup(flat, layout.offset, layout.length, layout.col, layout.row, mask, upper, joker_scored, need))
+def item_columns(
+    engine: Engine,
+    layout: TargetLayout,
+    flat: np.ndarray,
+    mask: int,
+    joker_scored: int,
+    ups: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """The target columns of item (mask, joker_scored) at the upper totals `ups` (representatives),
+    needs 1..L each, into out (len(ups) * L), the next states read from (flat, layout)."""
+    ln = int(layout.length[mask, joker_scored])
+    lay = layout
+    _item_columns(
+        mask, joker_scored, ups, ln, engine.rules, engine.lattice, flat, lay.offset, lay.length, lay.col, lay.row, out
+    )
 
 
 def target_keep_values(
