@@ -151,7 +151,7 @@ def test_no_nan_in_reachable_states(full_tables):
     assert np.isfinite(values[with_flag, :, 1][up.reachable[up.row[with_flag, 1]]]).all()
 
 
-# Distinguishable dice (issue 5): die k lacks face k; reduced to the first n dice.
+# Dice told apart (issue 5): die k lacks face k; reduced to the first n dice.
 ORDERED = [
     (["sevens", "chance"], 3, [(14, 35), (21, 35)]),
     (["ones", "straight_five", "chance"], 3, None),
@@ -161,7 +161,7 @@ ORDERED = [
 
 
 @pytest.mark.parametrize("boxes,n_dice,bonuses", ORDERED)
-def test_distinguishable_dice_match_naive(boxes, n_dice, bonuses):
+def test_dice_told_apart_match_naive(boxes, n_dice, bonuses):
     variant = PRESETS["kniffel7"].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     values, _ = dp.solve(variant)
     naive = NaiveSolver("kniffel7", boxes=boxes, n_dice=n_dice, bonuses=bonuses)
@@ -182,7 +182,7 @@ SUPER = [
 
 
 @pytest.mark.parametrize("boxes,n_dice,bonuses", SUPER)
-def test_super_points_on_distinguishable_dice_match_naive(boxes, n_dice, bonuses):
+def test_super_points_on_dice_told_apart_match_naive(boxes, n_dice, bonuses):
     variant = PRESETS["kniffel7"].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     assert variant.boxes[variant.joker_index].groups == (n_dice - 1,)
     values, _ = dp.solve(variant)

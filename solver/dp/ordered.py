@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 # ---------------------------------------------------------------------------
-# Distinguishable dice (Kniffel 7): transforms along one die axis at a time
+# Dice told apart (Kniffel 7): transforms along one die axis at a time
 #
 # A partial assignment gives every die a face code (0-5) or 6 (rerolled); as a
 # base-7 number, digit d is die d. Two transforms along one die turn a turn's
@@ -353,7 +353,7 @@ def die_group(n: int) -> DieGroup:
 
 
 class OrderedDice(NamedTuple):
-    """Distinguishable dice: the index tables of _ordered_turn.
+    """Dice told apart: the index tables of _ordered_turn.
 
     After roll 2 a keep's value depends only on (multiset kept, dice rerolled): those "compact keeps"
     (28,760 for seven dice instead of 823,543 partial assignments) get their values first. A low
