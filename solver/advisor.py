@@ -206,8 +206,9 @@ class Advisor:
         return float(value)
 
     def expected_final(self, card: Card) -> float:
-        mask, up, joker_scored, points = self._card_state(card)  # one pass over the card (its properties take several)
-        value = self.values[mask, up, joker_scored]
+        # one pass over the card (its properties take several)
+        mask, capped_upper, joker_scored, points = self._card_state(card)
+        value = self.values[mask, capped_upper, joker_scored]
         if not math.isfinite(value):
             raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
         return points + float(value)
@@ -249,8 +250,8 @@ class Advisor:
         codes, values, box points)."""
         if len(card.filled) == self.n_boxes:
             raise RuleError(t("card_full"))
-        mask, up, joker_scored, points = self._card_state(card)
-        if not math.isfinite(self.values[mask, up, joker_scored]):
+        mask, capped_upper, joker_scored, points = self._card_state(card)
+        if not math.isfinite(self.values[mask, capped_upper, joker_scored]):
             raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         r = self._roll_row(dice)
         buffers = self._buffers.__dict__.get("out")
@@ -261,7 +262,9 @@ class Advisor:
                 np.empty((1, self._width), dtype=np.int64),
             )
         codes, vals, pts = buffers
-        n, best = advise_one(self._packed, self.values, mask, up, joker_scored, r, roll, codes, vals, pts, points)
+        n, best = advise_one(
+            self._packed, self.values, mask, capped_upper, joker_scored, r, roll, codes, vals, pts, points
+        )
         return joker_scored, points, r, n, best, codes[0], vals[0], pts[0]
 
     def _keep_option(self, code: int, value: float) -> Option:
@@ -333,7 +336,7 @@ class Advisor:
             raise RuleError(t("roll_number", roll=roll))
         if roll == 1 and self.variant.has_first_roll_points:  # best_one has no first-roll (servida) stop
             return self.advise(card, dice, roll)[1][0]
-        mask, up, joker_scored, points = self._state_of(card)
+        mask, capped_upper, joker_scored, points = self._state_of(card)
         try:
             r = self._row_of_dice[dice]
         except KeyError:  # these dice in this order for the first time
@@ -343,7 +346,7 @@ class Advisor:
         except TypeError:  # a list: not a key
             r = self._roll_row(dice)
         ints, floats = self._best_packed
-        code, value, pts = best_one(mask, up, joker_scored, r, roll, points, ints, floats, self.values)
+        code, value, pts = best_one(mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values)
         o = Option.__new__(Option)  # from a prototype: the dataclass __init__ costs more than the kernel's answer
         if code >= self.n_boxes:
             d = self._keep_proto[code - self.n_boxes].copy()
@@ -365,10 +368,10 @@ class Advisor:
             return hit[3]
         if len(card.filled) == self.n_boxes:
             raise RuleError(t("card_full"))
-        mask, up, joker_scored, points = self._card_state(card)
-        if not math.isfinite(self.values[mask, up, joker_scored]):
+        mask, capped_upper, joker_scored, points = self._card_state(card)
+        if not math.isfinite(self.values[mask, capped_upper, joker_scored]):
             raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
-        state = (mask, up, joker_scored, float(points))
+        state = (mask, capped_upper, joker_scored, float(points))
         if len(self._card_states) >= 4096:  # a bound: the cards are held here (their ids stay theirs)
             self._card_states.clear()
         self._card_states[id(card)] = (card, dict(card.filled), card.extra, state)

@@ -143,12 +143,12 @@ def test_endgame_joker_states(name, full_tables):
 
 def test_no_nan_in_reachable_states(full_tables):
     variant = PRESETS["kniffel"]
-    up = dp.upper_states(variant)
+    upper_states = dp.upper_states(variant)
     values = full_tables["kniffel"]
     masks = np.arange(1 << len(variant.boxes))
-    assert np.isfinite(values[:, :, 0][up.reachable[up.row[masks, 0]]]).all()
+    assert np.isfinite(values[:, :, 0][upper_states.reachable[upper_states.row[masks, 0]]]).all()
     with_flag = masks[(masks >> variant.joker_index) & 1 == 1]
-    assert np.isfinite(values[with_flag, :, 1][up.reachable[up.row[with_flag, 1]]]).all()
+    assert np.isfinite(values[with_flag, :, 1][upper_states.reachable[upper_states.row[with_flag, 1]]]).all()
 
 
 # Dice told apart (issue 5): die k lacks face k; reduced to the first n dice.
