@@ -33,7 +33,7 @@ def main():
     engine = dp.make_engine(KNIFFEL7, allow_slow=True)
     print(f"engine tables: {time.perf_counter() - t:.2f} s")
     values = np.zeros(dp.table_shape(KNIFFEL7))  # any finite next-state values: the cost does not depend on them
-    up = engine.upper
+    upper_states = engine.upper
     rng = np.random.default_rng(7)
     masks, jokers_scored = [], []
     if args.layer is not None:
@@ -44,7 +44,7 @@ def main():
         mask = int(rng.integers(0, (1 << 14) - 1))
         masks.append(mask)
         jokers_scored.append(int(mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5))
-    calls = dp.ordered._ordered_calls(masks, jokers_scored, up.totals)
+    calls = dp.ordered._ordered_calls(masks, jokers_scored, upper_states.totals)
     calls = tuple(a[: args.samples] for a in calls)
     n_states = int(calls[3].sum())
     work = [dp.ordered.ordered_work(engine.ordered) for _ in range(args.threads)]

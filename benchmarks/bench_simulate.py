@@ -66,8 +66,10 @@ def solve_kernel_ms_per_state(v, values) -> float:
     calls = [(mask, np.arange(8)) for mask in (5, 77, 300, 1000)]
     _ordered_turn(np.full(8, 5), np.zeros(8, np.int64), calls[0][1], engine.rules, engine.ordered, values, work, result)
     t = time.process_time()
-    for mask, ups in calls:
-        _ordered_turn(np.full(8, mask), np.zeros(8, np.int64), ups, engine.rules, engine.ordered, values, work, result)
+    for mask, upper_totals in calls:
+        _ordered_turn(
+            np.full(8, mask), np.zeros(8, np.int64), upper_totals, engine.rules, engine.ordered, values, work, result
+        )
     return (time.process_time() - t) / (8 * len(calls)) * 1e3
 
 

@@ -15,8 +15,7 @@ import numpy as np
 
 from .batch import prepare
 from .cards import Card
-from .dice import multisets
-from .dp import ENTRY_AFTER_FIRST, advise_one, make_engine, ordered_keep_values, roll_entries
+from .dp import ENTRY_AFTER_FIRST, advise_one, make_engine
 from .dp.advice import best_one, pack_best
 from .explain import card_text
 from .rules import RuleError, Variant
@@ -207,8 +206,9 @@ class Advisor:
         return float(value)
 
     def expected_final(self, card: Card) -> float:
-        mask, up, joker_scored, points = self._card_state(card)  # one pass over the card (its properties take several)
-        value = self.values[mask, up, joker_scored]
+        # one pass over the card (its properties take several)
+        mask, capped_upper, joker_scored, points = self._card_state(card)
+        value = self.values[mask, capped_upper, joker_scored]
         if not math.isfinite(value):
             raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
         return points + float(value)
@@ -250,8 +250,8 @@ class Advisor:
         codes, values, box points)."""
         if len(card.filled) == self.n_boxes:
             raise RuleError(t("card_full"))
-        mask, up, joker_scored, points = self._card_state(card)
-        if not math.isfinite(self.values[mask, up, joker_scored]):
+        mask, capped_upper, joker_scored, points = self._card_state(card)
+        if not math.isfinite(self.values[mask, capped_upper, joker_scored]):
             raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         r = self._roll_row(dice)
         buffers = self._buffers.__dict__.get("out")
@@ -262,7 +262,9 @@ class Advisor:
                 np.empty((1, self._width), dtype=np.int64),
             )
         codes, vals, pts = buffers
-        n, best = advise_one(self._packed, self.values, mask, up, joker_scored, r, roll, codes, vals, pts, points)
+        n, best = advise_one(
+            self._packed, self.values, mask, capped_upper, joker_scored, r, roll, codes, vals, pts, points
+        )
         return joker_scored, points, r, n, best, codes[0], vals[0], pts[0]
 
     def _keep_option(self, code: int, value: float) -> Option:
@@ -285,14 +287,14 @@ class Advisor:
         if roll not in (1, 2):
             raise RuleError(t("keep_after_roll", roll=roll))
         _, points, _, n, _, codes, vals, _ = self._options(card, dice, roll)
-        # ranked before the objects are made (the tie rule of _rank), and made without
+        # ranked before the objects are made (the tie rule of rank_options), and made without
         # the dataclass __init__: this list is the hot path of `advise`
         efs = [points + x for x in vals[:n].tolist()]
         keeps = [c - self.n_boxes for c in codes[:n].tolist()]
         order = sorted(range(n), key=efs.__getitem__, reverse=True)
         best = efs[order[0]]
         n_tied = next((i for i, j in enumerate(order) if efs[j] < best - TIE), n)
-        if n_tied > 1:  # the tie rule of _rank among the options tied for best (they come first)
+        if n_tied > 1:  # the tie rule of rank_options among the options tied for best (they come first)
             order[:n_tied] = sorted(order[:n_tied], key=self._tie_key(codes))
         protos, new = self._keep_proto, Option.__new__
         options = []
@@ -312,7 +314,7 @@ class Advisor:
         first = roll == 1 and self.variant.has_first_roll_points
         joker_scored, points, r, n, _, codes, vals, pts = self._options(card, dice, ENTRY_AFTER_FIRST if first else 3)
         extra = self._extra(joker_scored, r)
-        return _rank(
+        return rank_options(
             [
                 self._box_option(c, p, extra, points + x)
                 for c, x, p in zip(codes[:n].tolist(), vals[:n].tolist(), pts[:n].tolist())
@@ -334,7 +336,7 @@ class Advisor:
             raise RuleError(t("roll_number", roll=roll))
         if roll == 1 and self.variant.has_first_roll_points:  # best_one has no first-roll (servida) stop
             return self.advise(card, dice, roll)[1][0]
-        mask, up, joker_scored, points = self._state_of(card)
+        mask, capped_upper, joker_scored, points = self._state_of(card)
         try:
             r = self._row_of_dice[dice]
         except KeyError:  # these dice in this order for the first time
@@ -344,7 +346,7 @@ class Advisor:
         except TypeError:  # a list: not a key
             r = self._roll_row(dice)
         ints, floats = self._best_packed
-        code, value, pts = best_one(mask, up, joker_scored, r, roll, points, ints, floats, self.values)
+        code, value, pts = best_one(mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values)
         o = Option.__new__(Option)  # from a prototype: the dataclass __init__ costs more than the kernel's answer
         if code >= self.n_boxes:
             d = self._keep_proto[code - self.n_boxes].copy()
@@ -366,17 +368,17 @@ class Advisor:
             return hit[3]
         if len(card.filled) == self.n_boxes:
             raise RuleError(t("card_full"))
-        mask, up, joker_scored, points = self._card_state(card)
-        if not math.isfinite(self.values[mask, up, joker_scored]):
+        mask, capped_upper, joker_scored, points = self._card_state(card)
+        if not math.isfinite(self.values[mask, capped_upper, joker_scored]):
             raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
-        state = (mask, up, joker_scored, float(points))
+        state = (mask, capped_upper, joker_scored, float(points))
         if len(self._card_states) >= 4096:  # a bound: the cards are held here (their ids stay theirs)
             self._card_states.clear()
         self._card_states[id(card)] = (card, dict(card.filled), card.extra, state)
         return state
 
     def _tie_key(self, codes):
-        """Among keeps tied for best (_rank's rule): the most dice, then the smallest sorted faces."""
+        """Among keeps tied for best (rank_options's rule): the most dice, then the smallest sorted faces."""
         faces, n_boxes = self._keep_faces, self.n_boxes
 
         def key(j: int):
@@ -391,7 +393,7 @@ class Advisor:
         self.future(card)
 
 
-def _rank(options: list[Option]) -> list[Option]:
+def rank_options(options: list[Option]) -> list[Option]:
     """Best first; among options within TIE of the best, the tie rule of dp/forward.py: the keep with
     the most dice (all = stop), then the smallest sorted faces (dice told apart: the smallest kept die
     indices); the lowest box index."""
@@ -410,85 +412,7 @@ def _rank(options: list[Option]) -> list[Option]:
     return options
 
 
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
-
-
-class OrderedAdvisor(Advisor):
-    """Advice for dice told apart (Kniffel 7): which dice, by identity, to keep."""
-
-    def __init__(self, variant: Variant, values: np.ndarray):
-        self.variant = variant
-        self.values = values
-        self.engine = make_engine(variant, allow_slow=True)
-        self.faces = variant.faces
-        self._box_names = [variant.box_name(i) for i in range(len(variant.boxes))]
-        self.roll_row = {m: i for i, m in enumerate(multisets(variant.n_dice, len(self.faces)))}
-        self._turn_cache: dict = {}
-
-    def _roll_row(self, dice) -> int:
-        return self.roll_row[self._counts(dice)]
-
-    def expected_final(self, card: Card) -> float:
-        return card.points + self.future(card)
-
-    def _turn(self, card: Card):
-        """(final-roll values, keep values after roll 2, after roll 1), per partial assignment."""
-        key = card.state
-        cache = self._turn_cache  # one read: another thread (web server) may replace it meanwhile
-        if key not in cache:
-            cache = {key: ordered_keep_values(self.engine, self.values, *key)}
-            self._turn_cache = cache
-        return cache[key]
-
-    def box_options(self, card: Card, dice, roll: int = 3) -> list[Option]:
-        """Every entry the final roll allows, ranked (dice told apart: no first-roll points, see make_engine)."""
-        self._check_card(card)
-        v = self.variant
-        mask, _, joker_scored = card.state
-        rules = self.engine.rules
-        r = self._roll_row(dice)
-        extra = v.extra_points if joker_scored and rules.joker_roll[r] else 0
-        options = []
-        for b, pts in roll_entries(rules, mask, joker_scored, r):
-            after = card.with_entry(b, pts, extra)
-            options.append(self._box_option(b, pts, extra, self.expected_final(after)))
-        return _rank(options)
-
-    def best_action(self, card: Card, dice, roll: int) -> Option:
-        return self.advise(card, dice, roll)[1][0]
-
-    def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
-        """Every choice of dice to keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
-        if roll not in (1, 2):
-            raise RuleError(t("keep_after_roll", roll=roll))
-        self._check_card(card)
-        v = self.variant
-        final, after_second, after_first = self._turn(card)
-        table = after_first if roll == 1 else after_second
-        min_keep = v.min_keep_last_reroll if roll == 2 else 0
-        n = v.n_dice
-        codes = [v.dice[d].index(face) for d, face in enumerate(dice)]
-        options = []
-        for kept in range(1 << n):
-            chosen = tuple(d for d in range(n) if kept >> d & 1)
-            if len(chosen) < min_keep:
-                continue
-            if len(chosen) == n:
-                value = float(final[self._roll_row(dice)])
-                text = "keep all (stop rolling)"
-            else:
-                pa = sum((codes[d] if kept >> d & 1 else 6) * 7**d for d in range(n))
-                value = float(table[pa])
-                named = ", ".join(f"{v.die_names[d]} {dice[d]}" for d in chosen)
-                text = (
-                    f"keep {named}; reroll the other {NUMBER_WORDS[n - len(chosen)]}"
-                    if chosen
-                    else f"reroll all {NUMBER_WORDS[n]} dice"
-                )
-            faces = tuple(sorted(dice[d] for d in chosen))
-            options.append(Option("keep", card.points + value, keep=faces, keep_dice=chosen, text=text))
-        return _rank(options)
-
-
 def make_advisor(variant: Variant, values: np.ndarray) -> Advisor:
+    from .advisor_ordered import OrderedAdvisor  # here, not at the top: that module builds on this one
+
     return Advisor(variant, values) if variant.identical_dice else OrderedAdvisor(variant, values)

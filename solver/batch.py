@@ -129,9 +129,9 @@ def _engine_for(variant: Variant) -> Engine:
     return _ENGINES[variant]
 
 
-def _int_array(name: str, x, n: int | None, allowed: str) -> np.ndarray:
-    """x as an int64 array of shape (n,) (a scalar is repeated); refuses non-integers."""
-    a = np.asarray(x)
+def _int_array(name: str, value, n: int | None, allowed: str) -> np.ndarray:
+    """value as an int64 array of shape (n,) (a scalar is repeated); refuses non-integers."""
+    a = np.asarray(value)
     if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):  # 3.0 is 3; [] is fine
         a = a.astype(np.int64)
     if a.dtype.kind not in "iub":
@@ -164,8 +164,8 @@ def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | Non
     n_flags = values.shape[2]
     allowed = "0 or 1 (does the joker box hold points?)" if n_flags == 2 else f"0 ({v.name} has no joker flag)"
     _refuse("joker", joker_scored, (joker_scored < 0) | (joker_scored >= n_flags), allowed)
-    up = np.minimum(upper, v.upper_cap)
-    bad = ~np.isfinite(values[mask, up, joker_scored])
+    capped_upper = np.minimum(upper, v.upper_cap)
+    bad = ~np.isfinite(values[mask, capped_upper, joker_scored])
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise AdviceInputError(
@@ -173,14 +173,14 @@ def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | Non
             f"under the rules of {v.name} (the filled upper boxes cannot make that total, or the joker flag needs "
             f"its box filled) ({int(bad.sum())} such rows)"
         )
-    return mask, up, joker_scored
+    return mask, capped_upper, joker_scored
 
 
 def state_values(engine: Engine | Variant, values: np.ndarray, mask, upper, joker) -> np.ndarray:
     """Points still to come at the start of a turn, for arrays of states (a full card: 0)."""
     engine = engine if isinstance(engine, Engine) else make_engine(engine)
-    mask, up, joker_scored = _states(engine, values, mask, upper, joker, None, full_ok=True)
-    return values[mask, up, joker_scored]
+    mask, capped_upper, joker_scored = _states(engine, values, mask, upper, joker, None, full_ok=True)
+    return values[mask, capped_upper, joker_scored]
 
 
 def roll_rows(prep: Prepared, dice) -> np.ndarray:
@@ -214,11 +214,11 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
     if d.ndim != 2:
         raise AdviceInputError(f"dice: expected shape (N, {engine.variant.n_dice}), got {d.shape}")
     n = d.shape[0]
-    mask, up, joker_scored = _states(engine, values, mask, upper, joker, n, full_ok=False)
+    mask, capped_upper, joker_scored = _states(engine, values, mask, upper, joker, n, full_ok=False)
     rows = roll_rows(prep, d)
     roll = _int_array("roll", roll, n, "1, 2 or 3")
     _refuse("roll", roll, (roll < 1) | (roll > 3), "the roll just made is 1, 2 or 3")
-    key = (mask * (engine.variant.upper_cap + 1) + up) * 2 + joker_scored
+    key = (mask * (engine.variant.upper_cap + 1) + capped_upper) * 2 + joker_scored
     order = np.argsort(key, kind="stable")
     sk = key[order]
     state_ptr = np.concatenate(([0], np.flatnonzero(sk[1:] != sk[:-1]) + 1, [n])).astype(np.int64)
@@ -234,7 +234,7 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
             state_ptr,
             order,
             mask,
-            up,
+            capped_upper,
             joker_scored,
             rows,
             roll,

@@ -344,18 +344,18 @@ def record_language(data) -> str | None:
     return variant.lang if variant else None
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _int_list(x, what: str) -> tuple[int, ...]:
-    if not isinstance(x, list) or len(x) > 16 or not all(_is_int(d) for d in x):
-        raise GameFileError(t("game_int_list", what=what, value=_short(x)))
-    return tuple(x)
+def _int_list(value, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) > 16 or not all(_is_int(d) for d in value):
+        raise GameFileError(t("game_int_list", what=what, value=_short(value)))
+    return tuple(value)
 
 
-def _short(x) -> str:
-    text = repr(x)
+def _short(value) -> str:
+    text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -46,8 +46,10 @@ class Games:
 
     @property
     def bonus(self):
-        up = self.upper
-        return np.sum([np.where(up >= b.threshold, b.points, 0) for b in self.variant.bonuses], axis=0, dtype=np.int64)
+        upper = self.upper
+        return np.sum(
+            [np.where(upper >= b.threshold, b.points, 0) for b in self.variant.bonuses], axis=0, dtype=np.int64
+        )
 
     @property
     def scores(self) -> np.ndarray:
@@ -124,8 +126,8 @@ def _ordered_turns(variant: Variant, values: np.ndarray):
     cap = variant.upper_cap
 
     def play_turn(g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng):
-        up = np.minimum(g_upper, cap)
-        states, state_of = np.unique((g_mask * 2 + g_joker_scored) * (cap + 1) + up, return_inverse=True)
+        capped_upper = np.minimum(g_upper, cap)
+        states, state_of = np.unique((g_mask * 2 + g_joker_scored) * (cap + 1) + capped_upper, return_inverse=True)
         order = np.argsort(state_of, kind="stable").astype(np.int64)
         ptr = np.searchsorted(state_of[order], np.arange(len(states) + 1)).astype(np.int64)
         n_states = len(states)

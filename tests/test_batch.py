@@ -101,7 +101,7 @@ def test_batch_equals_dp_keep_values(solved, name):
     index = {tuple(int(c) for c in row): k for k, row in enumerate(lat.counts)}
     first = int(lat.size_start[v.n_dice])
     for i, (card, dice, roll) in enumerate(sits):
-        mask, up, joker_scored = card.state
+        mask, capped_upper, joker_scored = card.state
         counts = tuple(dice.count(f) for f in v.faces)
         if roll == 3:
             r = index[counts] - first
@@ -110,9 +110,9 @@ def test_batch_equals_dp_keep_values(solved, name):
             for b, pts in dp.roll_entries(rules, mask, joker_scored, r):
                 after = card.with_entry(b, pts, extra)
                 _, nu, nf = after.state
-                want[b] = pts + extra + bonus[nu] - bonus[up] + values[after.state]
+                want[b] = pts + extra + bonus[nu] - bonus[capped_upper] + values[after.state]
         else:
-            after_second, after_first = dp.keep_values(adv.engine, values, mask, up, joker_scored)
+            after_second, after_first = dp.keep_values(adv.engine, values, mask, capped_upper, joker_scored)
             table = after_first if roll == 1 else after_second
             least = v.min_keep_last_reroll if roll == 2 else 0
             kept = [k for k in product(*(range(c + 1) for c in counts)) if sum(k) >= least]

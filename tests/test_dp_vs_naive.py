@@ -143,15 +143,15 @@ def test_endgame_joker_states(name, full_tables):
 
 def test_no_nan_in_reachable_states(full_tables):
     variant = PRESETS["kniffel"]
-    up = dp.upper_states(variant)
+    upper_states = dp.upper_states(variant)
     values = full_tables["kniffel"]
     masks = np.arange(1 << len(variant.boxes))
-    assert np.isfinite(values[:, :, 0][up.reachable[up.row[masks, 0]]]).all()
+    assert np.isfinite(values[:, :, 0][upper_states.reachable[upper_states.row[masks, 0]]]).all()
     with_flag = masks[(masks >> variant.joker_index) & 1 == 1]
-    assert np.isfinite(values[with_flag, :, 1][up.reachable[up.row[with_flag, 1]]]).all()
+    assert np.isfinite(values[with_flag, :, 1][upper_states.reachable[upper_states.row[with_flag, 1]]]).all()
 
 
-# Distinguishable dice (issue 5): die k lacks face k; reduced to the first n dice.
+# Dice told apart (issue 5): die k lacks face k; reduced to the first n dice.
 ORDERED = [
     (["sevens", "chance"], 3, [(14, 35), (21, 35)]),
     (["ones", "straight_five", "chance"], 3, None),
@@ -161,7 +161,7 @@ ORDERED = [
 
 
 @pytest.mark.parametrize("boxes,n_dice,bonuses", ORDERED)
-def test_distinguishable_dice_match_naive(boxes, n_dice, bonuses):
+def test_dice_told_apart_match_naive(boxes, n_dice, bonuses):
     variant = PRESETS["kniffel7"].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     values, _ = dp.solve(variant)
     naive = NaiveSolver("kniffel7", boxes=boxes, n_dice=n_dice, bonuses=bonuses)
@@ -182,7 +182,7 @@ SUPER = [
 
 
 @pytest.mark.parametrize("boxes,n_dice,bonuses", SUPER)
-def test_super_points_on_distinguishable_dice_match_naive(boxes, n_dice, bonuses):
+def test_super_points_on_dice_told_apart_match_naive(boxes, n_dice, bonuses):
     variant = PRESETS["kniffel7"].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     assert variant.boxes[variant.joker_index].groups == (n_dice - 1,)
     values, _ = dp.solve(variant)

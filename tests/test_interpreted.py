@@ -38,13 +38,14 @@ def test_one_column_equals_many_columns(name):
     values = random_table(v, 1)
     rng = random.Random(2)
     n_rolls = engine.rules.score.shape[0]
-    n_masks, n_up, n_flag = values.shape
+    n_masks, n_upper, n_flag = values.shape
     for _ in range(60):
-        mask, up, joker_scored = rng.randrange(n_masks - 1), rng.randrange(n_up), rng.randrange(n_flag)
+        mask, upper, joker_scored = rng.randrange(n_masks - 1), rng.randrange(n_upper), rng.randrange(n_flag)
         one, two = np.empty((n_rolls, 1)), np.empty((n_rolls, 2))
-        _final_roll_values(mask, joker_scored, np.array([up]), engine.rules, values, one, 0)
-        _final_roll_values(mask, joker_scored, np.array([up, up]), engine.rules, values, two, 0)
-        assert np.array_equal(one[:, 0], two[:, 0]) and np.array_equal(one[:, 0], two[:, 1]), (mask, up, joker_scored)
+        _final_roll_values(mask, joker_scored, np.array([upper]), engine.rules, values, one, 0)
+        _final_roll_values(mask, joker_scored, np.array([upper, upper]), engine.rules, values, two, 0)
+        same = np.array_equal(one[:, 0], two[:, 0]) and np.array_equal(one[:, 0], two[:, 1])
+        assert same, (mask, upper, joker_scored)
 
 
 def situations(variant, seed, n):

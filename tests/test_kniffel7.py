@@ -157,15 +157,15 @@ def test_committed_table_is_consistent_with_the_kernel(k7_table):
     """Recompute sampled states from their successors with the kernel: the stored values match."""
     values, _ = k7_table
     engine = dp.make_engine(KNIFFEL7, allow_slow=True)
-    up = engine.upper
+    upper_states = engine.upper
     rng = random.Random(7)
     checked = 0
     while checked < 3:
         mask = rng.randrange(1, (1 << 14) - 1)
         joker_scored = 1 if mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5 else 0
-        ups = up.totals(mask, joker_scored)[:2]
-        result = dp.ordered_turn(engine, mask, joker_scored, ups, values)
-        assert np.allclose(result, values[mask, ups, joker_scored], atol=1e-9)
+        upper_totals = upper_states.totals(mask, joker_scored)[:2]
+        result = dp.ordered_turn(engine, mask, joker_scored, upper_totals, values)
+        assert np.allclose(result, values[mask, upper_totals, joker_scored], atol=1e-9)
         checked += 1
 
 

@@ -44,17 +44,17 @@ def test_house_rule_costs_points(solved):
 def test_state_counts_are_pruned():
     """Unreachable (mask, upper total) pairs and equivalent totals are skipped."""
     v = PRESETS["yahtzee"]
-    up = dp.upper_states(v)
+    upper_states = dp.upper_states(v)
     # Only Einser filled: totals 0..5 reachable, nothing else.
-    ones_only = up.row[1 << v.box_index("ones"), 0]
-    assert up.reachable[ones_only].nonzero()[0].tolist() == [0, 1, 2, 3, 4, 5]
+    ones_only = upper_states.row[1 << v.box_index("ones"), 0]
+    assert upper_states.reachable[ones_only].nonzero()[0].tolist() == [0, 1, 2, 3, 4, 5]
     # All upper boxes filled: the bonus is paid when earned, so the total no longer matters.
-    assert up.totals((1 << 6) - 1, 0).tolist() == [0]
+    assert upper_states.totals((1 << 6) - 1, 0).tolist() == [0]
     # Only Sixes free: what matters is how many sixes the bonus still needs. 0..32 and 63 (paid):
     # no bonus to come; 33..38: five sixes; 39..44: four; 45..50: three; 51..56: two; 57..62: one.
-    sixes_free = up.row[(1 << 5) - 1, 0]
-    assert up.totals((1 << 5) - 1, 0).tolist() == [0, 33, 39, 45, 51, 57]
-    assert up.solved_total[sixes_free, [32, 63, 38, 44, 62]].tolist() == [0, 0, 33, 39, 57]
+    sixes_free = upper_states.row[(1 << 5) - 1, 0]
+    assert upper_states.totals((1 << 5) - 1, 0).tolist() == [0, 33, 39, 45, 51, 57]
+    assert upper_states.solved_total[sixes_free, [32, 63, 38, 44, 62]].tolist() == [0, 0, 33, 39, 57]
     full_grid = (1 << len(v.boxes)) * (v.upper_cap + 1) * 1.5
     assert dp.count_states(v) == 310654 < full_grid / 2
 

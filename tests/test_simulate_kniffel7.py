@@ -9,7 +9,8 @@ import pytest
 from helpers import random_card
 
 from solver import dp, solving, tables
-from solver.advisor import TIE, OrderedAdvisor
+from solver.advisor import TIE
+from solver.advisor_ordered import OrderedAdvisor
 from solver.presets import PRESETS
 from solver.simulation import simulate, summary
 

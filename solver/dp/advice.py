@@ -70,7 +70,7 @@ def max_options(lattice: KeepLattice, n_boxes: int) -> int:
 
 @njit(cache=True)
 def _box_option_values(
-    mask, up, joker_scored, r, rules, values, option_move, option_points, n_option, codes, vals, pts, i, base
+    mask, capped_upper, joker_scored, r, rules, values, option_move, option_points, n_option, codes, vals, pts, i, base
 ):
     """Roll 3: codes[i, :n], vals[i, :n] (and pts[i, :n], the points entered, when pts has rows) for every
     entry roll r allows; returns (n, column of the best).
@@ -93,9 +93,9 @@ def _box_option_values(
         else:
             m, s = option_move[0, o], option_points[0, o]
         b = rules.move_box[m]
-        nu = min(up + rules.move_inc[m], cap)
+        nu = min(capped_upper + rules.move_inc[m], cap)
         nf = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
-        v = float(s) + (bonus_cum[nu] - bonus_cum[up] + values[mask | (1 << b), nu, nf])
+        v = float(s) + (bonus_cum[nu] - bonus_cum[capped_upper] + values[mask | (1 << b), nu, nf])
         if extra != 0.0:
             v += extra
         codes[i, o] = b
@@ -108,8 +108,8 @@ def _box_option_values(
 
 
 @njit(cache=True)
-def _keep_option_values(r, w, c, final_r, min_keep, n_boxes, tabs, codes, vals, i, base):
-    """Roll 1 or 2: codes[i, :n], vals[i, :n] for every keep of roll r (w[:, c]: this roll's keep
+def _keep_option_values(r, by_keep, c, final_r, min_keep, n_boxes, tabs, codes, vals, i, base):
+    """Roll 1 or 2: codes[i, :n], vals[i, :n] for every keep of roll r (by_keep[:, c]: this roll's keep
     values, final_r: the value of stopping); returns (n, column of the best)."""
     roll_subs, n_subs, keep_size = tabs
     n, best, best_v = 0, 0, -np.inf
@@ -118,7 +118,7 @@ def _keep_option_values(r, w, c, final_r, min_keep, n_boxes, tabs, codes, vals, 
         k = roll_subs[r, t]
         if keep_size[k] < min_keep:
             continue
-        v = final_r if t == last else w[k, c]
+        v = final_r if t == last else by_keep[k, c]
         codes[i, n] = n_boxes + k
         vals[i, n] = v
         if base + v > best_v:
@@ -159,15 +159,17 @@ def _advise_block(
             n_cols += 1
             need_first = need_first or need == 1
     if n_cols > 0:
-        w = np.zeros((n_keeps, n_cols))
-        ups = np.empty(1, dtype=np.int64)
+        by_keep = np.zeros((n_keeps, n_cols))
+        upper_totals = np.empty(1, dtype=np.int64)
         for s in range(s_lo, s_hi):
             c = col[s - s_lo]
             if c >= 0:
                 i = order[state_ptr[s]]
-                ups[0] = upper[i]
-                _final_roll_values(mask[i], joker_scored[i], ups, rules, values, w[:, c : c + 1], first_roll)
-        final = w[first_roll:].copy()
+                upper_totals[0] = upper[i]
+                _final_roll_values(
+                    mask[i], joker_scored[i], upper_totals, rules, values, by_keep[:, c : c + 1], first_roll
+                )
+        final = by_keep[first_roll:].copy()
         stops1 = final  # the value of stopping after roll 1
         if need_first and rules.params[P_FIRST_ROLL] != 0:
             stops1 = np.empty_like(final)
@@ -175,16 +177,16 @@ def _advise_block(
                 c = col[s - s_lo]
                 if c >= 0:
                     i = order[state_ptr[s]]
-                    ups[0] = upper[i]
-                    stops1[:, c] = _first_roll_stops(mask[i], joker_scored[i], ups, rules, values)[:, 0]
-        _keep_means(w, add, size_start)  # keep values after roll 2
+                    upper_totals[0] = upper[i]
+                    stops1[:, c] = _first_roll_stops(mask[i], joker_scored[i], upper_totals, rules, values)[:, 0]
+        _keep_means(by_keep, add, size_start)  # keep values after roll 2
         min_keep = rules.params[P_MIN_KEEP]
         for rl in (2, 1):
             if rl == 1:
                 if not need_first:
                     break
-                _best_sub_keeps(w, sub, size_start, min_keep)
-                _keep_means(w, add, size_start)  # keep values after roll 1
+                _best_sub_keeps(by_keep, sub, size_start, min_keep)
+                _keep_means(by_keep, add, size_start)  # keep values after roll 1
                 min_keep = 0
             for s in range(s_lo, s_hi):
                 c = col[s - s_lo]
@@ -196,7 +198,7 @@ def _advise_block(
                         r = roll_row[i]
                         n_options[i], best[i] = _keep_option_values(
                             r,
-                            w,
+                            by_keep,
                             c,
                             stops1[r, c] if rl == 1 else final[r, c],
                             min_keep,
@@ -402,24 +404,24 @@ def pack_best(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[n
     const_move = np.where((moves == moves[:, :1]).all(axis=1), moves[:, 0], -1)
     extras = [tie_ranks(lattice), moves, sub_or_none, const_move, np.array([floats.shape[0]])]
     parts = [ints]
-    for x in extras:
-        parts += [np.array(x.shape, dtype=np.int64), x.ravel().astype(np.int64)]
+    for array in extras:
+        parts += [np.array(array.shape, dtype=np.int64), array.ravel().astype(np.int64)]
     parts.append(np.array([ints.shape[0]], dtype=np.int64))
     score_t = rules.score.T
     return np.concatenate(parts), np.concatenate([floats, score_t.shape, score_t.ravel().astype(np.float64)])
 
 
 @njit(cache=True)
-def _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t, const_move, out):
+def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, out):
     """out[r]: the value of ending the turn with roll r, the same sums and maxima as _final_roll_values_one,
     looping over the rolls inside a loop over the free boxes (rows of score_t (float), move_t: (B, R) by
     box). A box whose rolls all make one move (const_move[b] >= 0: the lower boxes but the joker's) adds
     one number to its scores: a vector loop."""
     n_rolls, n_boxes = rules.score.shape
     params = rules.params
-    ups = np.full(1, up)
+    upper_totals = np.full(1, capped_upper)
     vecs = np.empty((rules.move_box.shape[0], 1))
-    _move_values(mask, joker_scored, ups, rules, values, vecs)
+    _move_values(mask, joker_scored, upper_totals, rules, values, vecs)
     vec = vecs[:, 0]
     free = _free_boxes(mask, n_boxes)
     restricted = params[P_RESTRICTED] != 0
@@ -470,27 +472,27 @@ def _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t,
 
 
 @njit(cache=True)
-def _best_sub_keeps_one(w, sub_or_none, lo, hi):
+def _best_sub_keeps_one(by_keep, sub_or_none, lo, hi):
     """_best_sub_keeps for one column, rows lo:hi, without a branch per face: a missing face reads row K
     (-inf)."""
     n_faces = sub_or_none.shape[1]
     for k in range(lo, hi):
-        acc = w[k]
+        acc = by_keep[k]
         for f in range(n_faces):
-            x = w[sub_or_none[k, f]]
-            acc = x if x > acc else acc
-        w[k] = acc
+            candidate = by_keep[sub_or_none[k, f]]
+            acc = candidate if candidate > acc else acc
+        by_keep[k] = acc
 
 
 @njit(cache=True)
-def best_one(mask, up, joker_scored, r, roll, base, ints, floats, values):
+def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, values):
     """The best option of one situation, the tie rule applied: (code, value, points entered). Among the
     options whose base + value is within TIE (1e-9) of the highest: the keep with the most dice, then the
     smallest sorted faces (tie_ranks); the first entry (box order). value is base + the option's value
     (base: the points on the card, so value is its expected final score); code -1: the state cannot
     occur. Same sums as the advice kernel, so the values equal advise_one's bit for bit.
     (ints, floats) = pack_best(...); upper capped at the variant's cap."""
-    if not np.isfinite(values[mask, up, joker_scored]):
+    if not np.isfinite(values[mask, capped_upper, joker_scored]):
         return -1, np.nan, 0
     rules, lattice, tabs = _unpack(ints, floats)
     n_boxes = rules.score.shape[1]
@@ -502,7 +504,20 @@ def best_one(mask, up, joker_scored, r, roll, base, ints, floats, values):
         option_points = np.empty((1, n_boxes), dtype=np.int64)
         n_option = np.empty(1, dtype=np.int64)
         n, best = _box_option_values(
-            mask, up, joker_scored, r, rules, values, option_move, option_points, n_option, codes, vals, pts, 0, base
+            mask,
+            capped_upper,
+            joker_scored,
+            r,
+            rules,
+            values,
+            option_move,
+            option_points,
+            n_option,
+            codes,
+            vals,
+            pts,
+            0,
+            base,
         )
         top = base + vals[0, best]
         for o in range(n):  # the first entry tied with the best (within TIE)
@@ -520,28 +535,30 @@ def best_one(mask, up, joker_scored, r, roll, base, ints, floats, values):
     n = size_start.shape[0] - 2
     first_roll = size_start[n]
     n_keeps = add.shape[0]
-    w = np.empty((n_keeps + 1, 1))
-    w[n_keeps, 0] = -np.inf  # what sub_or_none reads for a face the keep lacks
-    _final_values_by_box(mask, joker_scored, up, rules, values, score_t, move_t, const_move, w[first_roll:n_keeps, 0])
-    final_r = w[first_roll + r, 0]  # the value of stopping now
-    _keep_means(w, add, size_start)  # keep values after roll 2
+    by_keep = np.empty((n_keeps + 1, 1))
+    by_keep[n_keeps, 0] = -np.inf  # what sub_or_none reads for a face the keep lacks
+    _final_values_by_box(
+        mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, by_keep[first_roll:n_keeps, 0]
+    )
+    final_r = by_keep[first_roll + r, 0]  # the value of stopping now
+    _keep_means(by_keep, add, size_start)  # keep values after roll 2
     min_keep = rules.params[P_MIN_KEEP]
     if roll == 1:
-        _best_sub_keeps_one(w[:, 0], sub_or_none, size_start[min_keep + 1], size_start[n + 1])
-        _keep_means(w, add, size_start)  # keep values after roll 1
+        _best_sub_keeps_one(by_keep[:, 0], sub_or_none, size_start[min_keep + 1], size_start[n + 1])
+        _keep_means(by_keep, add, size_start)  # keep values after roll 1
         min_keep = 0
     last = n_subs[r] - 1
     top = -np.inf
     for t in range(n_subs[r]):  # the highest, as _keep_option_values finds it
         k = roll_subs[r, t]
         if keep_size[k] >= min_keep:
-            e = base + (final_r if t == last else w[k, 0])
+            e = base + (final_r if t == last else by_keep[k, 0])
             top = e if e > top else top
     chosen, chosen_rank, chosen_e = -1, 0, 0.0
     for t in range(n_subs[r]):  # among those tied with it, the first in the tie rule's order
         k = roll_subs[r, t]
         if keep_size[k] >= min_keep:
-            e = base + (final_r if t == last else w[k, 0])
+            e = base + (final_r if t == last else by_keep[k, 0])
             if e >= top - TIE and (chosen < 0 or tie_rank[k] < chosen_rank):
                 chosen, chosen_rank, chosen_e = k, tie_rank[k], e
     return int(n_boxes + chosen), float(chosen_e), 0

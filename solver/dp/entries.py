@@ -115,8 +115,8 @@ def roll_entries(rules: Rules, mask: int, joker_scored: int, r: int) -> list[tup
 
 
 @njit(cache=True)
-def _move_values(mask, joker_scored, ups, rules, values, vecs):
-    """vecs[m, j]: bonus crossed + value of the next state of move m from upper total ups[j] (moves
+def _move_values(mask, joker_scored, upper_totals, rules, values, vecs):
+    """vecs[m, j]: bonus crossed + value of the next state of move m from upper total upper_totals[j] (moves
     into free boxes only; the rest is left untouched)."""
     cap = rules.params[P_CAP]
     bonus_cum = rules.bonus_cum
@@ -126,14 +126,14 @@ def _move_values(mask, joker_scored, ups, rules, values, vecs):
             nmask = mask | (1 << b)
             inc = rules.move_inc[m]
             next_joker_scored = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
-            for j in range(ups.shape[0]):
-                nu = min(ups[j] + inc, cap)
-                vecs[m, j] = bonus_cum[nu] - bonus_cum[ups[j]] + values[nmask, nu, next_joker_scored]
+            for j in range(upper_totals.shape[0]):
+                nu = min(upper_totals[j] + inc, cap)
+                vecs[m, j] = bonus_cum[nu] - bonus_cum[upper_totals[j]] + values[nmask, nu, next_joker_scored]
 
 
 @njit(cache=True)
-def _final_roll_values(mask, joker_scored, ups, rules, values, out, first):
-    """out[first + r, j]: best value of ending the turn with roll r at upper total ups[j].
+def _final_roll_values(mask, joker_scored, upper_totals, rules, values, out, first):
+    """out[first + r, j]: best value of ending the turn with roll r at upper total upper_totals[j].
 
     Value = box score + extra points + bonus crossed + value of the next state.
     The next-state vectors depend only on the move, so they are built once per
@@ -141,9 +141,9 @@ def _final_roll_values(mask, joker_scored, ups, rules, values, out, first):
     """
     n_rolls, n_boxes = rules.score.shape
     params = rules.params
-    nj = ups.shape[0]
+    nj = upper_totals.shape[0]
     vecs = np.empty((rules.move_box.shape[0], nj))
-    _move_values(mask, joker_scored, ups, rules, values, vecs)
+    _move_values(mask, joker_scored, upper_totals, rules, values, vecs)
     free = _free_boxes(mask, n_boxes)
     n_free = free.shape[0]
     if nj == 1:  # one column (advice, one state at a time)
@@ -238,20 +238,20 @@ def _first_roll_rules(rules):
 
 
 @njit(cache=True)
-def _first_roll_stops(mask, joker_scored, ups, rules, values):
-    """(R, nj): the value of stopping after roll 1 with roll r at upper total ups[j], where stopping
+def _first_roll_stops(mask, joker_scored, upper_totals, rules, values):
+    """(R, nj): the value of stopping after roll 1 with roll r at upper total upper_totals[j], where stopping
     then scores more (first-roll points, Generala's servida); no rows for variants without them. The one
     term every turn kernel adds: the value of roll 1 is the larger of its keep-lattice value and this."""
     if rules.params[P_FIRST_ROLL] == 0:
-        return np.empty((0, ups.shape[0]))
-    stops = np.empty((rules.score.shape[0], ups.shape[0]))
-    _final_roll_values(mask, joker_scored, ups, _first_roll_rules(rules), values, stops, 0)
+        return np.empty((0, upper_totals.shape[0]))
+    stops = np.empty((rules.score.shape[0], upper_totals.shape[0]))
+    _final_roll_values(mask, joker_scored, upper_totals, _first_roll_rules(rules), values, stops, 0)
     return stops
 
 
 @njit(cache=True)
-def _entry_value(o, r, mask, joker_scored, up, rules, values, option_move, option_points, implicit):
-    """(value, box, points, next flag) of option o of final roll r at capped upper total up (value
+def _entry_value(o, r, mask, joker_scored, capped_upper, rules, values, option_move, option_points, implicit):
+    """(value, box, points, next flag) of option o of final roll r at capped upper total capped_upper (value
     -inf where o is a filled box of the implicit list)."""
     if implicit:
         if (mask >> o) & 1:
@@ -260,26 +260,27 @@ def _entry_value(o, r, mask, joker_scored, up, rules, values, option_move, optio
     else:
         m, s = option_move[r, o], option_points[r, o]
     cap = rules.params[P_CAP]
-    nu = min(up + rules.move_inc[m], cap)
+    nu = min(capped_upper + rules.move_inc[m], cap)
     nf = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
-    v = s + rules.bonus_cum[nu] - rules.bonus_cum[up] + values[mask | (1 << rules.move_box[m]), nu, nf]
+    v = s + rules.bonus_cum[nu] - rules.bonus_cum[capped_upper] + values[mask | (1 << rules.move_box[m]), nu, nf]
     return v, rules.move_box[m], s, nf
 
 
 @njit(cache=True)
-def _pick_entry(r, mask, joker_scored, up, rules, values, option_move, option_points, n_options, tie):
-    """(box, points, next flag) of final roll r (multiset row) at capped upper total up: the best entry,
+def _pick_entry(r, mask, joker_scored, capped_upper, rules, values, option_move, option_points, n_options, tie):
+    """(box, points, next flag) of final roll r (multiset row) at capped upper total capped_upper: the best entry,
     the lowest box among those within tie of the best (options come in box order). Two passes that
     compute the same values: no buffer per call (this runs once per game and turn)."""
     implicit = n_options[r] < 0
     n = rules.score.shape[1] if implicit else n_options[r]
     best = -np.inf
     for o in range(n):
-        best = max(
-            best, _entry_value(o, r, mask, joker_scored, up, rules, values, option_move, option_points, implicit)[0]
-        )
+        v = _entry_value(o, r, mask, joker_scored, capped_upper, rules, values, option_move, option_points, implicit)[0]
+        best = max(best, v)
     for o in range(n):
-        v, box, s, nf = _entry_value(o, r, mask, joker_scored, up, rules, values, option_move, option_points, implicit)
+        v, box, s, nf = _entry_value(
+            o, r, mask, joker_scored, capped_upper, rules, values, option_move, option_points, implicit
+        )
         if v >= best - tie:
             return box, s, nf
     return -1, 0, joker_scored

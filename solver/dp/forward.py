@@ -73,10 +73,10 @@ def _ranked_sub_keeps(n: int, n_faces: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _choose_keeps(w, best, subs, min_start, chosen):
-    """chosen[r, j]: the keep roll r takes at column j, the first in tie order whose value w[k, j] is
+def _choose_keeps(by_keep, best, subs, min_start, chosen):
+    """chosen[r, j]: the keep roll r takes at column j, the first in tie order whose value by_keep[k, j] is
     within TIE of best[r, j] (first_roll + r: stop)."""
-    nj = w.shape[1]
+    nj = by_keep.shape[1]
     if nj <= FEW_COLUMNS:  # one scan per column: most end after a few keeps, a loop over columns costs more
         for r in range(chosen.shape[0]):
             for j in range(nj):
@@ -86,7 +86,7 @@ def _choose_keeps(w, best, subs, min_start, chosen):
                     c = subs[r, i]
                     if c < min_start:
                         break
-                    if w[c, j] >= lim:
+                    if by_keep[c, j] >= lim:
                         chosen[r, j] = c
                         break
         return
@@ -101,7 +101,7 @@ def _choose_keeps(w, best, subs, min_start, chosen):
                 break
             open_cols = 0
             for j in range(nj):
-                hit = chosen[r, j] < 0 and w[c, j] >= limit[j]
+                hit = chosen[r, j] < 0 and by_keep[c, j] >= limit[j]
                 chosen[r, j] = c if hit else chosen[r, j]
                 open_cols += chosen[r, j] < 0
             if open_cols == 0:
@@ -132,35 +132,38 @@ def _push(r_prob, chosen, lattice, stop, mass):
 
 
 @njit(cache=True)
-def _turn_policy(mask, joker_scored, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points):
-    """The advisor's policy of one turn of (mask, joker_scored) at upper totals ups, for every roll r and column
+def _turn_policy(
+    mask, joker_scored, upper_totals, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points
+):
+    """The advisor's policy of one turn of (mask, joker_scored) at upper_totals, for every roll r and column
     j: keep1/keep2[r, j] the keep after roll 1/2 (first_roll + r = stop); entry_move/entry_points[r, j]
     the entry of final roll r (points include extra points), and where they have 2R rows (variants with
     first-roll points), row R + r the entry of a stop after roll 1. Returns the final-roll values (R, nj)."""
     _, size_start, add, sub, _ = lattice
     n_rolls, n_boxes = rules.score.shape
     first_roll = size_start[size_start.shape[0] - 2]
-    nj = ups.shape[0]
+    nj = upper_totals.shape[0]
     params = rules.params
     min_keep = params[P_MIN_KEEP]
     # the turn's values, computed as the solver and advisor compute them
-    w = np.empty((add.shape[0], nj))
-    _final_roll_values(mask, joker_scored, ups, rules, values, w, first_roll)
-    final = w[first_roll:].copy()
-    _keep_means(w, add, size_start)
-    w2 = w.copy()  # keeps after roll 2; roll rows: final-roll values (stop)
-    _best_sub_keeps(w, sub, size_start, min_keep)
-    _choose_keeps(w2, w[first_roll:], subs, size_start[min_keep], keep2)  # w's roll rows: best of each roll 2
-    _keep_means(w, add, size_start)
-    w[first_roll:] = final
-    stops = _first_roll_stops(mask, joker_scored, ups, rules, values)
+    by_keep = np.empty((add.shape[0], nj))
+    _final_roll_values(mask, joker_scored, upper_totals, rules, values, by_keep, first_roll)
+    final = by_keep[first_roll:].copy()
+    _keep_means(by_keep, add, size_start)
+    after_second = by_keep.copy()  # keeps after roll 2; roll rows: final-roll values (stop)
+    _best_sub_keeps(by_keep, sub, size_start, min_keep)
+    # by_keep's roll rows: the best keep of each roll 2
+    _choose_keeps(after_second, by_keep[first_roll:], subs, size_start[min_keep], keep2)
+    _keep_means(by_keep, add, size_start)
+    by_keep[first_roll:] = final
+    stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, values)
     if stops.shape[0]:
-        w[first_roll:] = stops
-    w1 = w.copy()  # keeps after roll 1; roll rows: stop
-    _best_sub_keeps(w, sub, size_start, 0)
-    _choose_keeps(w1, w[first_roll:], subs, 0, keep1)
+        by_keep[first_roll:] = stops
+    after_first = by_keep.copy()  # keeps after roll 1; roll rows: stop
+    _best_sub_keeps(by_keep, sub, size_start, 0)
+    _choose_keeps(after_first, by_keep[first_roll:], subs, 0, keep1)
     vecs = np.empty((rules.move_box.shape[0], nj))
-    _move_values(mask, joker_scored, ups, rules, values, vecs)
+    _move_values(mask, joker_scored, upper_totals, rules, values, vecs)
     vecs_t = vecs.T.copy()
     _pick_entries(mask, joker_scored, rules, vecs_t, final, entry_move, entry_points)
     if stops.shape[0]:  # a stop after roll 1 enters the first-roll scores
@@ -197,29 +200,29 @@ def _pick_entries(mask, joker_scored, rules, vecs_t, final, entry_move, entry_po
 
 
 @njit(cache=True)
-def _policy(mask, joker_scored, ups, rules, lattice, values, subs):
-    """(keep1, keep2, entry_move, entry_points) of one turn at upper totals ups: _turn_policy's tables."""
-    shape = (rules.score.shape[0], ups.shape[0])
+def _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs):
+    """(keep1, keep2, entry_move, entry_points) of one turn at upper totals upper_totals: _turn_policy's tables."""
+    shape = (rules.score.shape[0], upper_totals.shape[0])
     keep1, keep2 = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
     entry_shape = (shape[0] * (1 + (rules.params[P_FIRST_ROLL] != 0)), shape[1])  # rows R + r: stops after roll 1
     entry_move, entry_points = np.empty(entry_shape, dtype=np.int64), np.empty(entry_shape, dtype=np.int64)
-    _turn_policy(mask, joker_scored, ups, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points)
+    _turn_policy(mask, joker_scored, upper_totals, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points)
     return keep1, keep2, entry_move, entry_points
 
 
 @njit(cache=True)
-def _next_state(mask, joker_scored, up, m, rules):
-    """(mask, flag, capped upper total) after move m from (mask, flag, up), and the bonus it earns."""
-    nu = min(up + rules.move_inc[m], rules.params[P_CAP])
+def _next_state(mask, joker_scored, capped_upper, m, rules):
+    """(mask, flag, capped upper total) after move m from (mask, flag, capped_upper), and the bonus it earns."""
+    nu = min(capped_upper + rules.move_inc[m], rules.params[P_CAP])
     next_joker_scored = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
-    return mask | (1 << rules.move_box[m]), next_joker_scored, nu, rules.bonus_cum[nu] - rules.bonus_cum[up]
+    return mask | (1 << rules.move_box[m]), next_joker_scored, nu, rules.bonus_cum[nu] - rules.bonus_cum[capped_upper]
 
 
 @njit(cache=True)
 def _item_groups(
     mask,
     joker_scored,
-    ups,
+    upper_totals,
     rules,
     lattice,
     values,
@@ -232,7 +235,7 @@ def _item_groups(
     out_prob,
     out_n,
 ):
-    """The policy of item (mask, joker_scored) at upper totals ups and the entry groups it leads to.
+    """The policy of item (mask, joker_scored) at upper totals upper_totals and the entry groups it leads to.
 
     For column j: out_key[j, g] (next state's key), out_shift[j, g] (points gained), out_prob[j, g]
     for g < out_n[j]. key_base: the key of (mask | bit, joker_scored', upper') is
@@ -244,8 +247,8 @@ def _item_groups(
     _, size_start, add, _, roll_prob = lattice
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
-    nj = ups.shape[0]
-    keep1, keep2, entry_move, entry_points = _policy(mask, joker_scored, ups, rules, lattice, values, subs)
+    nj = upper_totals.shape[0]
+    keep1, keep2, entry_move, entry_points = _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs)
     # mass: roll 1, keep, roll 2, keep, roll 3 (stops after roll 1 in rows R + r where they enter other scores)
     stop = np.zeros((entry_move.shape[0], nj))
     mass = np.empty((add.shape[0], nj))
@@ -278,7 +281,7 @@ def _item_groups(
         for g in range(n_touched):
             key = touched[g]
             m, s = key // n_pts, key % n_pts
-            nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, ups[j], m, rules)
+            nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, upper_totals[j], m, rules)
             out_key[j, g] = (nmask * key_base[0] + next_joker_scored) * key_base[1] + solved_total[
                 up_row[nmask, next_joker_scored], nu
             ]
@@ -418,8 +421,8 @@ def _bounds(order, start, src, shift, lo, ptr):
 def start_layer(mask: int, upper: int, joker_scored: int, points: int) -> Layer:
     """The layer of one card: all mass on (its state, its points)."""
 
-    def one(x):
-        return np.array([x], dtype=np.int64)
+    def one(value):
+        return np.array([value], dtype=np.int64)
 
     return Layer(one(mask), one(upper), one(joker_scored), one(points), np.array([0, 1], dtype=np.int64), np.ones(1))
 

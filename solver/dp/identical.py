@@ -112,15 +112,17 @@ def _solve_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, latt
         u = upper_row[mask, joker_scored]
         n_ups = ups_ptr[u + 1] - ups_ptr[u]
         # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
-        ups = np.empty((n_ups + PAD - 1) // PAD * PAD, dtype=np.int64)
-        ups[:n_ups] = ups_list[ups_ptr[u] : ups_ptr[u + 1]]
-        ups[n_ups:] = ups[n_ups - 1]
-        by_keep = np.empty((n_keeps, ups.shape[0]))
-        result = np.empty(ups.shape[0])
-        _final_roll_values(mask, joker_scored, ups, rules, values, by_keep, first_roll)
-        _start_of_turn(by_keep, rules, lattice, result, _first_roll_stops(mask, joker_scored, ups, rules, values))
+        upper_totals = np.empty((n_ups + PAD - 1) // PAD * PAD, dtype=np.int64)
+        upper_totals[:n_ups] = ups_list[ups_ptr[u] : ups_ptr[u + 1]]
+        upper_totals[n_ups:] = upper_totals[n_ups - 1]
+        by_keep = np.empty((n_keeps, upper_totals.shape[0]))
+        result = np.empty(upper_totals.shape[0])
+        _final_roll_values(mask, joker_scored, upper_totals, rules, values, by_keep, first_roll)
+        _start_of_turn(
+            by_keep, rules, lattice, result, _first_roll_stops(mask, joker_scored, upper_totals, rules, values)
+        )
         for j in range(n_ups):
-            values[mask, ups[j], joker_scored] = result[j]
+            values[mask, upper_totals[j], joker_scored] = result[j]
 
 
 def keep_values(engine, values, mask: int, upper: int, joker_held: int) -> tuple[np.ndarray, np.ndarray]:

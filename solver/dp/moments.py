@@ -19,27 +19,27 @@ from .states import layer_items
 
 
 @njit(cache=True)
-def _entry_moment(mask, joker_scored, up, m, points, rules, values, m2):
-    """E[(points still to come)^2] after an entry of `points` by move m at upper total up."""
-    nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, up, m, rules)
+def _entry_moment(mask, joker_scored, capped_upper, m, points, rules, values, m2):
+    """E[(points still to come)^2] after an entry of `points` by move m at upper total capped_upper."""
+    nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, capped_upper, m, rules)
     d = points + bonus
     return d * d + 2.0 * d * values[nmask, nu, next_joker_scored] + m2[nmask, nu, next_joker_scored]
 
 
 @njit(cache=True)
-def _turn_moments(mask, joker_scored, ups, rules, lattice, values, m2, subs, out2, out1):
-    """Second moments of one turn at upper totals ups: out2 (K, nj) keeps after roll 2, out1 keeps
+def _turn_moments(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1):
+    """Second moments of one turn at upper totals upper_totals: out2 (K, nj) keeps after roll 2, out1 keeps
     after roll 1 (roll rows of both: stop, after roll 1 with the first-roll scores where the variant has
     them). Returns M2 at the turn's start."""
     _, size_start, add, _, roll_prob = lattice
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
-    nj = ups.shape[0]
-    keep1, keep2, move, points = _policy(mask, joker_scored, ups, rules, lattice, values, subs)
+    nj = upper_totals.shape[0]
+    keep1, keep2, move, points = _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs)
     for r in range(n_rolls):
         for j in range(nj):
             out2[first_roll + r, j] = _entry_moment(
-                mask, joker_scored, ups[j], move[r, j], points[r, j], rules, values, m2
+                mask, joker_scored, upper_totals[j], move[r, j], points[r, j], rules, values, m2
             )
     _keep_means(out2, add, size_start)
     out1[:] = out2
@@ -51,7 +51,7 @@ def _turn_moments(mask, joker_scored, ups, rules, lattice, values, m2, subs, out
     for r in range(move.shape[0] - n_rolls):  # rows R + r: a stop after roll 1 enters the first-roll scores
         for j in range(nj):
             m, d = move[n_rolls + r, j], points[n_rolls + r, j]
-            out1[first_roll + r, j] = _entry_moment(mask, joker_scored, ups[j], m, d, rules, values, m2)
+            out1[first_roll + r, j] = _entry_moment(mask, joker_scored, upper_totals[j], m, d, rules, values, m2)
     result = np.zeros(nj)
     for r in range(n_rolls):
         for j in range(nj):
@@ -65,27 +65,36 @@ def _moments_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, la
     for i in prange(masks.shape[0]):
         mask, joker_scored = masks[i], jokers_scored[i]
         u = upper_row[mask, joker_scored]
-        ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]]
-        out2 = np.empty((n_keeps, ups.shape[0]))
-        out1 = np.empty((n_keeps, ups.shape[0]))
-        result = _turn_moments(mask, joker_scored, ups, rules, lattice, values, m2, subs, out2, out1)
-        for j in range(ups.shape[0]):
-            m2[mask, ups[j], joker_scored] = result[j]
+        upper_totals = ups_list[ups_ptr[u] : ups_ptr[u + 1]]
+        out2 = np.empty((n_keeps, upper_totals.shape[0]))
+        out1 = np.empty((n_keeps, upper_totals.shape[0]))
+        result = _turn_moments(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1)
+        for j in range(upper_totals.shape[0]):
+            m2[mask, upper_totals[j], joker_scored] = result[j]
 
 
 def moments_table(engine, values: np.ndarray) -> np.ndarray:
     """E[(points still to come)^2] of every state under the advisor's play (NaN where values are)."""
     require_jit("the second-moment table (per-option std)")
-    variant, up = engine.variant, engine.upper
+    variant, upper_states = engine.variant, engine.upper
     subs = ranked_sub_keeps(engine.lattice)
     m2 = np.full(values.shape, np.nan)
     m2[(1 << len(variant.boxes)) - 1] = 0.0
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)
         _moments_layer(
-            masks, jokers_scored, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values, subs, m2
+            masks,
+            jokers_scored,
+            upper_states.ups_ptr,
+            upper_states.ups_list,
+            upper_states.row,
+            engine.rules,
+            engine.lattice,
+            values,
+            subs,
+            m2,
         )
-        _fill_equivalent(masks, jokers_scored, up.row, up.solved_total, m2)
+        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, m2)
     return m2
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 # ---------------------------------------------------------------------------
-# Distinguishable dice (Kniffel 7): transforms along one die axis at a time
+# Dice told apart (Kniffel 7): transforms along one die axis at a time
 #
 # A partial assignment gives every die a face code (0-5) or 6 (rerolled); as a
 # base-7 number, digit d is die d. Two transforms along one die turn a turn's
@@ -112,7 +112,7 @@ def _compact_keeps(final, ordered):
 
 
 @njit(cache=True)
-def _rolls_after_second(masks, jokers_scored, ups, rules, ordered, values, work):
+def _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, values, work):
     """Compact keeps (C, 8) of 8 states, and by_high (= work[2]) holding the value of every roll after
     roll 2 (its best keep, stopping included) at row h * 6^low + low roll: steps 1-2 of _ordered_turn
     (work: its work arrays first)."""
@@ -127,7 +127,7 @@ def _rolls_after_second(masks, jokers_scored, ups, rules, ordered, values, work)
         j1 = j0 + 1
         while j1 < 8 and masks[j1] == masks[j0] and jokers_scored[j1] == jokers_scored[j0]:
             j1 += 1
-        _final_roll_values(masks[j0], jokers_scored[j0], ups[j0:j1], rules, values, final[:, j0:j1], 0)
+        _final_roll_values(masks[j0], jokers_scored[j0], upper_totals[j0:j1], rules, values, final[:, j0:j1], 0)
         j0 = j1
     kept = _compact_keeps(final, ordered)
     for i in range(high_keeps.shape[0]):
@@ -145,8 +145,8 @@ def _rolls_after_second(masks, jokers_scored, ups, rules, ordered, values, work)
 
 
 @njit(cache=True)
-def _ordered_turn(masks, jokers_scored, ups, rules, ordered, values, work, result):
-    """result[j]: value at the start of a turn of (masks[j], ups[j], flags[j]), dice told apart;
+def _ordered_turn(masks, jokers_scored, upper_totals, rules, ordered, values, work, result):
+    """result[j]: value at the start of a turn of (masks[j], upper_totals[j], flags[j]), dice told apart;
     8 columns (states of several items may share a call).
 
     The dice split into low dice (0..4), handled block by block in cache, and high dice (5, 6),
@@ -166,7 +166,7 @@ def _ordered_turn(masks, jokers_scored, ups, rules, ordered, values, work, resul
     n_low_faces = low.faces.shape[0]
     n_inner = 7**inner.n
     everything = ordered.row_offsets[:n_inner]
-    _rolls_after_second(masks, jokers_scored, ups, rules, ordered, values, work)  # 1. and 2.
+    _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, values, work)  # 1. and 2.
     for c0 in range(0, n_low_faces, TILE):  # 3.
         _transform(by_high, high, 0, n_low_faces, ordered.row_offsets[c0 : min(c0 + TILE, n_low_faces)], True)
     for h in range(7**high.n):  # 4.
@@ -204,24 +204,26 @@ def ordered_work(ordered) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return high_keeps, block, by_high
 
 
-def ordered_turn(engine: Engine, mask: int, joker_scored: int, ups, values: np.ndarray) -> np.ndarray:
-    """Start-of-turn values of (mask, u, flag) for each upper total u in ups, dice told apart."""
+def ordered_turn(engine: Engine, mask: int, joker_scored: int, upper_totals, values: np.ndarray) -> np.ndarray:
+    """Start-of-turn values of (mask, u, flag) for each upper total u in upper_totals, dice told apart."""
     work = ordered_work(engine.ordered)
     out = []
-    for call_mask, call_flag, call_up, n_real in zip(*_ordered_calls([mask], [joker_scored], lambda m, f: ups)):
+    for call_mask, call_flag, call_upper, n_real in zip(
+        *_ordered_calls([mask], [joker_scored], lambda m, f: upper_totals)
+    ):
         result = np.empty(ORDERED_COLUMNS)
-        _ordered_turn(call_mask, call_flag, call_up, engine.rules, engine.ordered, values, work, result)
+        _ordered_turn(call_mask, call_flag, call_upper, engine.rules, engine.ordered, values, work, result)
         out.append(result[:n_real])
     return np.concatenate(out)
 
 
 @njit(cache=True)
-def _ordered_keep_values(mask, joker_scored, up, rules, ordered, values, after_second, after_first):
+def _ordered_keep_values(mask, joker_scored, capped_upper, rules, ordered, values, after_second, after_first):
     """The advisor's view of one turn: the value of every partial assignment kept after roll 2 and
     after roll 1 (one value each, plain passes over all 7^n); returns the final-roll values."""
-    ups = np.full(8, up)
+    upper_totals = np.full(8, capped_upper)
     final = np.empty((rules.score.shape[0], 8))
-    _final_roll_values(mask, joker_scored, ups, rules, values, final, 0)
+    _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, 0)
     kept = _compact_keeps(final, ordered)
     n_low = 7**ordered.low.n
     for pa in range(after_second.shape[0]):
@@ -258,23 +260,23 @@ def ordered_keep_values(engine: Engine, values, mask: int, upper: int, joker_hel
 
 
 @njit(cache=True, nogil=True)
-def _solve_calls_ordered(call_mask, call_flag, call_up, n_real, rules, ordered, values, work, first, step):
+def _solve_calls_ordered(call_mask, call_flag, call_upper, n_real, rules, ordered, values, work, first, step):
     """Calls first, first + step, ... of a layer, on one thread with its own work arrays. Call c solves
-    the states (call_mask[c, j], call_up[c, j], call_flag[c, j]); the first n_real[c] are real, the
+    the states (call_mask[c, j], call_upper[c, j], call_flag[c, j]); the first n_real[c] are real, the
     rest pad the call (repeats)."""
     result = np.empty(ORDERED_COLUMNS)
     for c in range(first, call_mask.shape[0], step):
-        _ordered_turn(call_mask[c], call_flag[c], call_up[c], rules, ordered, values, work, result)
+        _ordered_turn(call_mask[c], call_flag[c], call_upper[c], rules, ordered, values, work, result)
         for j in range(n_real[c]):
-            values[call_mask[c, j], call_up[c, j], call_flag[c, j]] = result[j]
+            values[call_mask[c, j], call_upper[c, j], call_flag[c, j]] = result[j]
 
 
-def _ordered_calls(masks, jokers_scored, ups_of):
-    """The states of a layer (each item's upper totals from ups_of(mask, joker_scored)) packed into calls
+def _ordered_calls(masks, jokers_scored, upper_totals_of):
+    """The states of a layer (each item's upper totals from upper_totals_of(mask, joker_scored)) packed into calls
     of ORDERED_COLUMNS states each, across items; the last call padded with repeats."""
-    ups = [np.asarray(ups_of(m, f), dtype=np.int64) for m, f in zip(masks, jokers_scored)]
-    counts = np.array([len(u) for u in ups])
-    states = np.stack([np.repeat(masks, counts), np.repeat(jokers_scored, counts), np.concatenate(ups)])
+    upper_totals = [np.asarray(upper_totals_of(m, f), dtype=np.int64) for m, f in zip(masks, jokers_scored)]
+    counts = np.array([len(u) for u in upper_totals])
+    states = np.stack([np.repeat(masks, counts), np.repeat(jokers_scored, counts), np.concatenate(upper_totals)])
     n_states = states.shape[1]
     n_calls = -(-n_states // ORDERED_COLUMNS)
     states = np.concatenate(
@@ -288,14 +290,14 @@ def _ordered_calls(masks, jokers_scored, ups_of):
 CALLS_PER_ITEM = 4  # calls per work item (about 0.1 s for Kniffel 7): how soon a stop request is seen
 
 
-def _solve_layer_ordered(masks, jokers_scored, up: UpperStates, rules, ordered, values, work) -> None:
+def _solve_layer_ordered(masks, jokers_scored, upper_states: UpperStates, rules, ordered, values, work) -> None:
     """One layer on len(work) threads (Python threads: the kernel releases the GIL; Numba's prange
     cannot pass the nested index tables). Each thread takes the next work item of CALLS_PER_ITEM
     calls until none is left, or until the main thread is interrupted (Ctrl-C): then every thread
     stops after its current item and the interrupt goes on, with the layer unfinished (its values are
     never saved: checkpoints are written between layers only). Which thread solves a state changes
     no value: each state's value depends only on the layers below."""
-    call_mask, call_flag, call_up, n_real = _ordered_calls(masks, jokers_scored, up.totals)
+    call_mask, call_flag, call_upper, n_real = _ordered_calls(masks, jokers_scored, upper_states.totals)
     n_calls = call_mask.shape[0]
     items = iter(range(0, n_calls, CALLS_PER_ITEM))
     lock = threading.Lock()
@@ -309,7 +311,7 @@ def _solve_layer_ordered(masks, jokers_scored, up: UpperStates, rules, ordered, 
                 return
             b = min(a + CALLS_PER_ITEM, n_calls)
             _solve_calls_ordered(
-                call_mask[a:b], call_flag[a:b], call_up[a:b], n_real[a:b], rules, ordered, values, work[t], 0, 1
+                call_mask[a:b], call_flag[a:b], call_upper[a:b], n_real[a:b], rules, ordered, values, work[t], 0, 1
             )
 
     pool = ThreadPoolExecutor(len(work))
@@ -353,7 +355,7 @@ def die_group(n: int) -> DieGroup:
 
 
 class OrderedDice(NamedTuple):
-    """Distinguishable dice: the index tables of _ordered_turn.
+    """Dice told apart: the index tables of _ordered_turn.
 
     After roll 2 a keep's value depends only on (multiset kept, dice rerolled): those "compact keeps"
     (28,760 for seven dice instead of 823,543 partial assignments) get their values first. A low

@@ -38,10 +38,10 @@ def _high_rows(ordered):
     n_high = ordered.high.n
     rows = np.empty(6**n_high, dtype=np.int64)
     for hq in range(6**n_high):
-        h, p, x = 0, 1, hq
+        h, p, rest = 0, 1, hq
         for _ in range(n_high):
-            h += (x % 6) * p
-            x //= 6
+            h += (rest % 6) * p
+            rest //= 6
             p *= 7
         rows[hq] = h * ordered.low.faces.shape[0]
     return rows
@@ -161,7 +161,22 @@ def _roll_dice(rng, g, codes, bits):
 
 @njit(cache=True)
 def _play_turn(
-    g, j, mask, joker_scored, up, kept, rolls, zero_chain, bufs, codes, rules, ordered, values, prefs, opts, games
+    g,
+    j,
+    mask,
+    joker_scored,
+    capped_upper,
+    kept,
+    rolls,
+    zero_chain,
+    bufs,
+    codes,
+    rules,
+    ordered,
+    values,
+    prefs,
+    opts,
+    games,
 ):
     """One turn of game g (its state: column j of the call): roll, keep, roll, keep, roll, enter.
     rolls = (by_high, its high rows) of the call."""
@@ -181,7 +196,7 @@ def _play_turn(
             _roll_dice(rng, g, codes, bits)
     r = ordered.base_ms[_compact_of(codes, everything, ordered)]
     box, points, next_flag = _pick_entry(
-        r, mask, joker_scored, up, rules, values, option_move, option_points, n_options, TIE
+        r, mask, joker_scored, capped_upper, rules, values, option_move, option_points, n_options, TIE
     )
     g_boxes[g, box] = points
     g_mask[g] = mask | (1 << box)
@@ -193,11 +208,11 @@ def _play_turn(
 
 
 @njit(cache=True, nogil=True)
-def _play_call(masks, jokers_scored, ups, n_real, state_games, rules, ordered, values, prefs, work, games):
+def _play_call(masks, jokers_scored, upper_totals, n_real, state_games, rules, ordered, values, prefs, work, games):
     """One turn of every game in the call's states: state j (j < n_real) of the call is (masks[j],
-    ups[j], flags[j]), its games state_games[j][0] .. (a slice of the game order: start, stop, order)."""
+    upper_totals[j], flags[j]), its games state_games[j][0] .. (a slice of the game order: start, stop, order)."""
     starts, stops, order = state_games
-    kept = _rolls_after_second(masks, jokers_scored, ups, rules, ordered, values, work)
+    kept = _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, values, work)
     n_dice = ordered.low.n + ordered.high.n
     h_rows = _high_rows(ordered)
     chain8, zero_chain, level_a, level_b = work[3], work[4], work[5], work[6]
@@ -215,17 +230,17 @@ def _play_call(masks, jokers_scored, ups, n_real, state_games, rules, ordered, v
             _box_options(masks[j], jokers_scored[j], rules, opts[0], opts[1], opts[2])
         for i in range(starts[j], stops[j]):
             _play_turn(
-                order[i], j, masks[j], jokers_scored[j], ups[j], kept, (work[2], h_rows), zero_chain[j], bufs, codes,
-                rules, ordered, values, prefs, opts, games,
+                order[i], j, masks[j], jokers_scored[j], upper_totals[j], kept, (work[2], h_rows), zero_chain[j],
+                bufs, codes, rules, ordered, values, prefs, opts, games,
             )  # fmt: skip
 
 
 @njit(cache=True)
-def _turn_choices(mask, joker_scored, up, rules, ordered, values, prefs, work, codes, roll, vals):
+def _turn_choices(mask, joker_scored, capped_upper, rules, ordered, values, prefs, work, codes, roll, vals):
     """What the play kernels decide for one state and one roll: fills vals (keep values by kept bits
     after roll 1 or 2; entry values are not kept) and returns the chosen bits, or after roll 3 the box."""
-    masks, jokers_scored, ups = np.full(8, mask), np.full(8, joker_scored), np.full(8, up)
-    kept = _rolls_after_second(masks, jokers_scored, ups, rules, ordered, values, work)
+    masks, jokers_scored, upper_totals = np.full(8, mask), np.full(8, joker_scored), np.full(8, capped_upper)
+    kept = _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, values, work)
     n_dice = codes.shape[0]
     everything = (1 << n_dice) - 1
     if roll == 3:
@@ -235,7 +250,9 @@ def _turn_choices(mask, joker_scored, up, rules, ordered, values, prefs, work, c
         n_options = np.empty(n_rolls, dtype=np.int64)
         _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
         r = ordered.base_ms[_compact_of(codes, everything, ordered)]
-        return _pick_entry(r, mask, joker_scored, up, rules, values, option_move, option_points, n_options, TIE)[0]
+        return _pick_entry(
+            r, mask, joker_scored, capped_upper, rules, values, option_move, option_points, n_options, TIE
+        )[0]
     if roll == 1:
         h_rows = _high_rows(ordered)
         _zero_chains(work[2], 1, h_rows, ordered.low.faces.shape[0], work[3], work[4])
@@ -275,16 +292,18 @@ def ordered_turn_choice(
     assert ordered is not None
     codes = np.array([variant.dice[d].index(f) for d, f in enumerate(dice)], dtype=np.int64)
     vals = np.empty(1 << variant.n_dice)
-    up = min(upper, variant.upper_cap)
+    capped_upper = min(upper, variant.upper_cap)
     prefs = keep_preferences(variant.n_dice)
     work = ordered_play_work(engine)
-    choice = _turn_choices(mask, joker_scored, up, engine.rules, ordered, values, prefs, work, codes, roll, vals)
+    choice = _turn_choices(
+        mask, joker_scored, capped_upper, engine.rules, ordered, values, prefs, work, codes, roll, vals
+    )
     return int(choice), (vals if roll in (1, 2) else np.empty(0))
 
 
 def play_ordered_turn(engine: Engine, values, calls, state_games, games, works) -> None:
     """One turn of many games (see solver/simulation.py) on len(works) threads (Python threads: the
-    kernel releases the GIL), each with its own work arrays (ordered_work). calls = (masks, flags, ups,
+    kernel releases the GIL), each with its own work arrays (ordered_work). calls = (masks, flags, upper_totals,
     n_real): (n_calls, 8) arrays, the states of call c being its first n_real[c] columns; state_games
     = (starts, stops, order): the games of state j of call c are order[starts[c, j]:stops[c, j]].
     Games = (mask, upper total, joker_scored, boxes, extra, random streams) of every game, updated in place.
@@ -292,7 +311,7 @@ def play_ordered_turn(engine: Engine, values, calls, state_games, games, works) 
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    masks, jokers_scored, ups, n_real = calls
+    masks, jokers_scored, upper_totals, n_real = calls
     starts, stops, order = state_games
     prefs = keep_preferences(engine.variant.n_dice)
     n_calls = masks.shape[0]
@@ -306,10 +325,10 @@ def play_ordered_turn(engine: Engine, values, calls, state_games, games, works) 
             if c is None:
                 return
             _play_call(
-                masks[c], jokers_scored[c], ups[c], n_real[c], (starts[c], stops[c], order),
+                masks[c], jokers_scored[c], upper_totals[c], n_real[c], (starts[c], stops[c], order),
                 engine.rules, engine.ordered, values, prefs, work, games,
             )  # fmt: skip
 
     with ThreadPoolExecutor(len(works)) as pool:
-        for future in [pool.submit(run, w) for w in works]:
+        for future in [pool.submit(run, work) for work in works]:
             future.result()

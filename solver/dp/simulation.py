@@ -63,20 +63,20 @@ def _best_keep(r, keep_values, col, stop_value, ranked_subs, min_start, first_ro
 
 
 @njit(cache=True)
-def _turn_tables(mask, joker_scored, ups, rules, lattice, values):
-    """Keep values of one turn at upper totals ups (one column each): (after roll 1, after roll 2,
+def _turn_tables(mask, joker_scored, upper_totals, rules, lattice, values):
+    """Keep values of one turn at upper totals upper_totals (one column each): (after roll 1, after roll 2,
     final-roll values (R, nc), values of stopping after roll 1 (R, nc)); the roll rows of the keep tables
     are not the stop values."""
     _, size_start, add, sub, _ = lattice
     first_roll = size_start[size_start.shape[0] - 2]
-    by_keep = np.empty((add.shape[0], ups.shape[0]))
-    _final_roll_values(mask, joker_scored, ups, rules, values, by_keep, first_roll)
+    by_keep = np.empty((add.shape[0], upper_totals.shape[0]))
+    _final_roll_values(mask, joker_scored, upper_totals, rules, values, by_keep, first_roll)
     final = by_keep[first_roll:].copy()
     _keep_means(by_keep, add, size_start)
     after_second = by_keep.copy()
     _best_sub_keeps(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
     _keep_means(by_keep, add, size_start)
-    stops = _first_roll_stops(mask, joker_scored, ups, rules, values)
+    stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, values)
     return by_keep, after_second, final, stops if stops.shape[0] else final
 
 
@@ -126,8 +126,8 @@ def simulate_turn(
     for t in prange(task_group.shape[0]):
         grp = task_group[t]
         mask, joker_scored = group_mask[grp], group_flag[grp]
-        ups = col_up[group_col[grp] : group_col[grp + 1]]
-        by_keep, after_second, final, stops1 = _turn_tables(mask, joker_scored, ups, rules, lattice, values)
+        upper_totals = col_up[group_col[grp] : group_col[grp + 1]]
+        by_keep, after_second, final, stops1 = _turn_tables(mask, joker_scored, upper_totals, rules, lattice, values)
         entries = _entry_options(mask, joker_scored, rules)
         first_rules = _first_roll_rules(rules)  # a stop after roll 1 enters the first-roll scores
         first_entries = _entry_options(mask, joker_scored, first_rules) if servida else entries
@@ -168,12 +168,14 @@ def simulate_turn(
 
 
 @njit(cache=True)
-def _turn_choice(mask, joker_scored, up, rules, lattice, values, ranked_subs, r, roll):
+def _turn_choice(mask, joker_scored, capped_upper, rules, lattice, values, ranked_subs, r, roll):
     """What simulate_turn decides for one state and roll r (a keep index): the keep after roll 1 or 2
     (r = stop), or the box after roll 3."""
     size_start = lattice.size_start
     first_roll = size_start[size_start.shape[0] - 2]
-    by_keep, after_second, final, stops1 = _turn_tables(mask, joker_scored, np.full(1, up), rules, lattice, values)
+    by_keep, after_second, final, stops1 = _turn_tables(
+        mask, joker_scored, np.full(1, capped_upper), rules, lattice, values
+    )
     if roll == 1:
         return _best_keep(r, by_keep, 0, stops1[r - first_roll, 0], ranked_subs, 0, first_roll)
     if roll == 2:
@@ -185,7 +187,7 @@ def _turn_choice(mask, joker_scored, up, rules, lattice, values, ranked_subs, r,
     n_options = np.empty(n_rolls, dtype=np.int64)
     _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
     return _pick_entry(
-        r - first_roll, mask, joker_scored, up, rules, values, option_move, option_points, n_options, TIE
+        r - first_roll, mask, joker_scored, capped_upper, rules, values, option_move, option_points, n_options, TIE
     )[0]
 
 
@@ -193,5 +195,9 @@ def simulated_choice(engine, values, mask: int, upper: int, joker_scored: int, k
     """The simulation's decision for one situation, identical dice: the roll is keep-lattice row
     keep_row; after roll 1 or 2 the keep row chosen (keep_row itself = stop), after roll 3 the box."""
     lattice, rules = engine.lattice, engine.rules
-    up = min(upper, int(rules.params[P_CAP]))
-    return int(_turn_choice(mask, joker_scored, up, rules, lattice, values, ranked_sub_keeps(lattice), keep_row, roll))
+    capped_upper = min(upper, int(rules.params[P_CAP]))
+    return int(
+        _turn_choice(
+            mask, joker_scored, capped_upper, rules, lattice, values, ranked_sub_keeps(lattice), keep_row, roll
+        )
+    )

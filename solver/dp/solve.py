@@ -81,8 +81,8 @@ def solve(
     """
     require_jit(f"solving {variant.name}")
     engine = engine or make_engine(variant)
-    up = engine.upper
-    counts = np.diff(up.ups_ptr)
+    upper_states = engine.upper
+    counts = np.diff(upper_states.ups_ptr)
     if resume is None:
         values = np.full(table_shape(variant), np.nan)
         values[(1 << len(variant.boxes)) - 1] = 0.0
@@ -96,14 +96,25 @@ def solve(
     work = None if engine.ordered is None else [ordered_work(engine.ordered) for _ in range(numba.get_num_threads())]
     for n_filled in range(first_layer, -1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)
-        order = np.argsort(-counts[up.row[masks, jokers_scored]], kind="stable")  # big items first balances threads
+        order = np.argsort(
+            -counts[upper_states.row[masks, jokers_scored]], kind="stable"
+        )  # big items first balances threads
         masks, jokers_scored = masks[order], jokers_scored[order]
         if engine.ordered is None:
-            _solve_layer(masks, jokers_scored, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, values)
+            _solve_layer(
+                masks,
+                jokers_scored,
+                upper_states.ups_ptr,
+                upper_states.ups_list,
+                upper_states.row,
+                engine.rules,
+                engine.lattice,
+                values,
+            )
         else:
-            _solve_layer_ordered(masks, jokers_scored, up, engine.rules, engine.ordered, values, work)
-        _fill_equivalent(masks, jokers_scored, up.row, up.solved_total, values)
-        n_states = int(counts[up.row[masks, jokers_scored]].sum())
+            _solve_layer_ordered(masks, jokers_scored, upper_states, engine.rules, engine.ordered, values, work)
+        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, values)
+        n_states = int(counts[upper_states.row[masks, jokers_scored]].sum())
         solved += n_states
         if progress is not None:
             progress(n_states)
@@ -114,9 +125,9 @@ def solve(
 
 def count_states(variant: Variant) -> int:
     """How many states solve() will solve (the progress bar's total)."""
-    up = upper_states(variant)
-    counts = np.diff(up.ups_ptr)
-    return int(sum(counts[up.row[layer_items(variant, n)]].sum() for n in range(len(variant.boxes))))
+    states = upper_states(variant)
+    counts = np.diff(states.ups_ptr)
+    return int(sum(counts[states.row[layer_items(variant, n)]].sum() for n in range(len(variant.boxes))))
 
 
 def set_threads(n: int | None) -> None:
