@@ -300,7 +300,8 @@ def target_advice(
     action, options = target_options(variant, table, advisor, card, dice, roll, target, box_now)
     then = None
     if action == "keep" and len(options[0].option.keep) == variant.n_dice:  # stopping: the box comes next
-        then = target_options(variant, table, advisor, card, dice, 3, target)[1][0]
+        # entered after this roll (after roll 1 with first-roll points, Generala's servida)
+        then = target_options(variant, table, advisor, card, dice, roll, target, box_now=True)[1][0]
     probability = target_probability(variant, table, card, target)
     rolled = tuple(int(d) for d in dice)
     return TargetAdvice(

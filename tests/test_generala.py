@@ -255,6 +255,44 @@ def test_target_options_stop_with_the_servida():
         )
 
 
+def test_full_target_table_on_endgame_cards():
+    """The real Generala target table (every need up to 360, about 3 s) against the naive recursion on
+    end-game cards, every need the card can still reach."""
+    from test_target import card_of, check_card
+
+    from solver.targets import build_target_table
+
+    table = build_target_table(GENERALA)
+    assert table.n_max == 360
+    naive = NaiveSolver("generala")
+    last_two = {k: v for k, v in ENDGAME[0].items() if k not in ("escalera", "sixes")}
+    for filled in ENDGAME + [last_two | {"escalera": 0}, last_two | {"sixes": 24}]:
+        card = card_of(GENERALA, filled)
+        most = int(table.layout.length[card.mask, card.joker_scored])
+        check_card(GENERALA, table, naive, filled, range(1, most + 3))
+
+
+def test_chances_and_advise_target_cli(tmp_path):
+    """`kniffel chances generala --target T` and `advise generala ... --target T` (roll 1: the stop counts
+    the servida) through the CLI, the target table built on the way."""
+    import json
+
+    from test_target import cli_run
+
+    res = cli_run(tmp_path, "solve", "generala", "--target", "--json")
+    assert res.exit_code == 0, res.output
+    res = cli_run(tmp_path, "chances", "generala", "--target", "200", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert 0.1 < out["probability"] < 0.3 and out["probability"] >= out["probability_expected_play"] - 1e-12
+    card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full=30,poker=40,generala=50"
+    res = cli_run(tmp_path, "advise", "generala", "--card", card, "--dice", "23456", "--target", "208", "--json")
+    assert res.exit_code == 0, res.output
+    adv = json.loads(res.stdout)  # 183 points: 25 more only by the Escalera servida now
+    assert adv["best"]["keep"] == [2, 3, 4, 5, 6] and adv["best"]["probability"] == 1.0
+    assert adv["then"]["points"] == 25
+
+
 def test_play_stops_after_roll_1_with_the_servida(tmp_path):
     """`kniffel play generala` as a player types it: stop after roll 1 with a straight, score 25."""
     import json
