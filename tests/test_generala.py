@@ -255,24 +255,6 @@ def test_target_options_stop_with_the_servida():
         )
 
 
-def test_simulated_target_play_agrees_with_the_table():
-    """simulate --target stops after roll 1 and enters the servida as the table counts it: the share of
-    games reaching the target within 3 standard errors of the table's probability."""
-    from solver.advisor import Advisor
-    from solver.cards import Card
-    from solver.targets import build_target_table, simulate_target, target_probability
-
-    boxes, n_dice = TARGET_REDUCED[0]
-    variant = GENERALA.reduced(boxes=boxes, n_dice=n_dice)
-    table = build_target_table(variant)
-    advisor = Advisor(variant, dp.solve(variant)[0])
-    for target in (35, 55):
-        run = simulate_target(variant, table, advisor, 4000, target, seed=target)
-        p = target_probability(variant, table, Card(variant), target)
-        assert 0.05 < p < 0.95
-        assert abs(run.p_reached - p) < 3 * np.sqrt(p * (1 - p) / run.games), (target, run.p_reached, p)
-
-
 def test_full_target_table_on_endgame_cards():
     """The real Generala target table (every need up to 360, about 3 s) against the naive recursion on
     end-game cards, every need the card can still reach."""
