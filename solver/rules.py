@@ -300,12 +300,6 @@ class Variant:
         )
 
 
-FIRST_ROLL_REFUSAL = (
-    "{name}: the target tables (advise --target/--opponent, simulate --versus) do not count first-roll "
-    "(servida) points yet; the expected-score advice, distribution and odds do"
-)
-
-
 # Rule fields added after tables were published: left out of the fingerprint while at their defaults, so
 # the fingerprints (and the tables) of the variants that do not use them stay as they were.
 LATER_VARIANT_FIELDS = {"colours": ()}

@@ -20,7 +20,7 @@ from .cards import Card
 from .dp import Engine, make_engine
 from .dp.target import TargetLayout, item_lengths, max_remaining, solve_target, target_keep_values, target_layout
 from .errors import KniffelError
-from .rules import FIRST_ROLL_REFUSAL, Variant
+from .rules import Variant
 from .target_layers import next_tables
 from .target_layers import state_column as stored_column
 from .texts import t as text_of
@@ -39,6 +39,7 @@ TARGET_N = {
     "yatzy6": 400,  # 359
     "kismet": 450,  # 445
     "yams": 350,  # 309
+    "generala": 360,  # every score there is (a table of 476,160 values, 2.7 s)
 }
 
 KNIFFEL7_REFUSAL = (
@@ -70,8 +71,6 @@ def target_engine(variant: Variant) -> Engine:
     once per variant in a process (0.2-0.4 s for kniffel)."""
     if not variant.identical_dice:
         raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
-    if variant.has_first_roll_points:
-        raise TargetError(FIRST_ROLL_REFUSAL.format(name=variant.name))
     engine = _ENGINES.get(variant)
     if engine is None:
         if len(_ENGINES) >= 8:
@@ -104,8 +103,6 @@ def check_target(variant: Variant, card: Card, target: int) -> None:
     a full card, a target below 1 or more than N above the card's points (N of default_n)."""
     if not variant.identical_dice:
         raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
-    if variant.has_first_roll_points:
-        raise TargetError(FIRST_ROLL_REFUSAL.format(name=variant.name))
     _check_card(variant, card)
     if target < 1:
         raise TargetError(f"target {target}: a target is a final score of at least 1")
@@ -303,7 +300,8 @@ def target_advice(
     action, options = target_options(variant, table, advisor, card, dice, roll, target, box_now)
     then = None
     if action == "keep" and len(options[0].option.keep) == variant.n_dice:  # stopping: the box comes next
-        then = target_options(variant, table, advisor, card, dice, 3, target)[1][0]
+        # entered after this roll (after roll 1 with first-roll points, Generala's servida)
+        then = target_options(variant, table, advisor, card, dice, roll, target, box_now=True)[1][0]
     probability = target_probability(variant, table, card, target)
     rolled = tuple(int(d) for d in dice)
     return TargetAdvice(
@@ -384,6 +382,7 @@ def _play_turn(variant, table, advisor, card, target, rng, faces, cache) -> Card
     n_dice = variant.n_dice
     n = target - card.points
     dice = tuple(sorted(int(x) for x in rng.choice(faces, n_dice)))
+    entry_roll = 3  # 1: stopped after roll 1 (first-roll points, Generala's servida)
     for roll in (1, 2):
         if n <= 0:
             break
@@ -404,10 +403,11 @@ def _play_turn(variant, table, advisor, card, target, rng, faces, cache) -> Card
                 best, best_p = kept, p
         assert best is not None
         if len(best) == n_dice:
+            entry_roll = roll
             break  # stop rolling
         dice = tuple(sorted(best + tuple(int(x) for x in rng.choice(faces, n_dice - len(best)))))
     best_card, best_p = None, -1.0
-    for o in advisor.box_options(card, dice):  # ranked by expected score: ties go to the better one
+    for o in advisor.box_options(card, dice, entry_roll):  # ranked by expected score: ties go to the better one
         after = card.with_entry(o.box, o.points, o.extra)
         p = _lookup(table, after, target - after.points)  # 1 once reached, 0 on a full card short of it
         if p > best_p:

@@ -240,15 +240,16 @@ def _roll(rng, faces, n: int) -> tuple[int, ...]:
 
 
 def _play_turn(variant, advisor, card, rng, choose_keep, choose_box) -> Card:
-    """One turn: choose_keep(dice, roll) -> kept faces, choose_box(dice) -> the card after."""
+    """One turn: choose_keep(dice, roll) -> kept faces, choose_box(dice, roll) -> the card after (roll 1: the
+    turn stopped after roll 1, entries with first-roll points where the variant has them)."""
     n_dice = variant.n_dice
     dice = tuple(sorted(_roll(rng, variant.faces, n_dice)))
     for roll in (1, 2):
         kept = choose_keep(dice, roll)
         if len(kept) == n_dice:
-            break
+            return choose_box(dice, roll)
         dice = tuple(sorted(kept + _roll(rng, variant.faces, n_dice - len(kept))))
-    return choose_box(dice)
+    return choose_box(dice, 3)
 
 
 def _expected_turn(variant, advisor: Advisor, card: Card, rng) -> Card:
@@ -257,8 +258,8 @@ def _expected_turn(variant, advisor: Advisor, card: Card, rng) -> Card:
     def keep(dice, roll):
         return advisor.keep_options(card, dice, roll)[0].keep
 
-    def box(dice):
-        o = advisor.box_options(card, dice)[0]
+    def box(dice, roll):
+        o = advisor.box_options(card, dice, roll)[0]
         return card.with_entry(o.box, o.points, o.extra)
 
     return _play_turn(variant, advisor, card, rng, keep, box)
@@ -287,9 +288,9 @@ def _win_turn(variant, table, advisor, card, opp_pmf, rng, vector_cache) -> Card
                 best, best_w = o.keep, w
         return best
 
-    def box(dice):
+    def box(dice, roll):
         best_card, best_w = None, -1.0
-        for o in advisor.box_options(card, dice):
+        for o in advisor.box_options(card, dice, roll):
             after = card.with_entry(o.box, o.points, o.extra)
             w = win_probability(opp_pmf, after, table)
             if w > best_w + WIN_TIE:

@@ -937,9 +937,12 @@ class NaiveSolver:
             per_turn = 0
             for b in self.boxes:
                 for r in combinations_with_replacement(faces, self.n):
-                    per_turn = max(per_turn, score(self.variant, b, r))
+                    servida = GENERALA_SERVIDA.get(b, 0) if self.variant == "generala" else 0
+                    per_turn = max(per_turn, score(self.variant, b, r) + servida)
             if self.variant == "kniffel7":
                 per_turn = max(per_turn, 60)  # Super-Points
+            if self.variant == "generala" and "doble_generala" in self.boxes:
+                per_turn = max(per_turn, 100)  # scores only as a second Generala: not in score() above
             extra = {"kniffel": 50, "kniffel-meister": 50,
                      "yahtzee": 100, "yahtzee-free-joker": 100}.get(self.variant, 0)
             bound = len(self.boxes) * (per_turn + extra) + sum(p for _, p in self.bonuses)
@@ -955,14 +958,14 @@ class NaiveSolver:
             out[gain:] = nxt[: L - gain]
         return out
 
-    def _target_final(self, state):
-        """Roll -> array over need of the best final-roll entry."""
+    def _target_final(self, state, servida=False):
+        """Roll -> array over need of the best final-roll entry (servida: the turn stopped after roll 1)."""
         rolls = self._tables[0]
         cache = {}
         res = {}
         for r in rolls:
             best = None
-            for _, _, _, gain, nxt in self._entries(state, r):
+            for _, _, _, gain, nxt in self._entries(state, r, servida):
                 if (gain, nxt) not in cache:
                     cache[(gain, nxt)] = self._shifted(nxt, gain)
                 a = cache[(gain, nxt)]
@@ -1007,7 +1010,9 @@ class NaiveSolver:
             if self._tables is None:
                 self._build_tables()
             final, second = self._target_turn(state)
-            first_level = self._target_keeps(second, final, 1)
+            # Generala: a stop after roll 1 enters the roll with the servida points
+            stop1 = self._target_final(state, servida=True) if self.variant == "generala" else final
+            first_level = self._target_keeps(second, stop1, 1)
             arr = np.zeros(L)
             for r, p in self._tables[1].items():
                 arr += p * first_level[r]
@@ -1043,6 +1048,9 @@ class NaiveSolver:
         if need <= 0:
             return 1.0
         state, dice, (kind, what) = self._option_setup(filled, dice, roll, option)
+        servida = roll == 1 and self.variant == "generala"  # a stop after roll 1 scores the servida
+        if kind == "entry" and servida:
+            what = [e for e in self._entries(state, dice, servida=True) if e[0] == option]
         if kind == "entry":
             best = None
             for _, _, _, gain, nxt in what:
@@ -1055,7 +1063,7 @@ class NaiveSolver:
             self._last_target_turn = (state, self._target_turn(state))
         final, second = self._last_target_turn[1]
         if self._is_stop(keep):
-            arr = final[dice]
+            arr = self._target_final(state, servida=True)[dice] if servida else final[dice]
         else:
             table = second if roll == 1 else final
             arr = sum(p * table[o] for o, p in self._tables[3][keep])

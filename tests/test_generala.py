@@ -3,6 +3,7 @@
 Scores are checked against the examples of the rules sources (docs/RULES.md); values against the naive
 solver (tests/naive.py, which adds the servida from the rules text) on reduced cards and end-game cards."""
 
+import numpy as np
 import pytest
 from naive import NaiveSolver
 from test_dp_vs_naive import fast_value
@@ -175,11 +176,125 @@ def test_distribution_mean_and_spread(solved):
     assert abs(stop.std - after.std) < 1e-6
 
 
-def test_targets_refused_in_one_line():
-    from solver.targets import TargetError, target_engine
+TARGET_REDUCED = [(["ones", "escalera", "full"], 5), (["twos", "poker", "generala", "doble_generala"], 4)]
 
-    with pytest.raises(TargetError, match="servida"):
-        target_engine(GENERALA)
+
+@pytest.mark.parametrize("boxes,n_dice", TARGET_REDUCED)
+def test_reduced_targets_against_naive(boxes, n_dice):
+    """Target tables with the servida stop after roll 1 against the naive recursion (servida from the rules
+    text): every need from the empty card and from cards with one box filled; P never increases with the
+    need; the points made certain are where P leaves 1; target play never worse than max-expected play."""
+    import itertools
+    import random
+
+    from test_target import card_of, check_card
+
+    from solver.cards import Card, box_values
+    from solver.dp.target import sure_minimum
+    from solver.targets import build_target_table, target_probability
+
+    variant = GENERALA.reduced(boxes=boxes, n_dice=n_dice)
+    table = build_target_table(variant)  # N = the highest score: every need
+    naive = NaiveSolver("generala", boxes=boxes, n_dice=n_dice)
+    check_card(variant, table, naive, {}, range(1, table.n_max + 1))
+    rng = random.Random(17)
+    cards = [{}] + [
+        {key: rng.choice(box_values(variant, variant.box_index(key))) for key in keys}
+        for k in (1, 2)
+        for keys in itertools.combinations(boxes, k)
+    ]
+    sure = sure_minimum(table.engine)
+    for filled in cards:
+        check_card(variant, table, naive, filled, range(1, table.n_max + 1, 2))
+        card = card_of(variant, filled)
+        p = [1.0] + [target_probability(variant, table, card, card.points + n) for n in range(1, table.n_max + 1)]
+        assert all(b <= a + 1e-15 for a, b in zip(p, p[1:]))  # p[n]: P(at least n more points)
+        s = int(sure[card.state])
+        assert s == sure[card.state] and p[s] > 1 - 1e-12 and (s + 1 >= len(p) or p[s + 1] < 1 - 1e-15)
+    dist = naive.distribution({})
+    for t in range(1, table.n_max + 1):
+        assert target_probability(variant, table, Card(variant), t) >= sum(q for x, q in dist.items() if x >= t) - 1e-12
+
+
+def test_target_options_stop_with_the_servida():
+    """advise --target after roll 1: the stop (keep all dice) and the box options count the servida, as
+    the naive reference's option probabilities do; target_keep_vectors (win.py) agrees with them."""
+    from test_target import card_of
+
+    from solver.advisor import Advisor
+    from solver.dp.target_vectors import target_keep_vectors
+    from solver.targets import build_target_table, target_options
+
+    boxes, n_dice = TARGET_REDUCED[0]
+    variant = GENERALA.reduced(boxes=boxes, n_dice=n_dice)
+    table = build_target_table(variant)
+    naive = NaiveSolver("generala", boxes=boxes, n_dice=n_dice)
+    advisor = Advisor(variant, dp.solve(variant)[0])
+    filled = {"ones": 2}
+    card = card_of(variant, filled)
+    for dice in [(2, 2, 3, 3, 3), (2, 3, 4, 5, 6), (1, 1, 1, 5, 5), (1, 1, 2, 4, 6)]:
+        for need in (3, 20, 25, 30, 35, 50, 55, 60):
+            target = card.points + need
+            for box_now in (False, True):
+                action, options = target_options(variant, table, advisor, card, dice, 1, target, box_now)
+                for o in options:
+                    option = variant.boxes[o.option.box].key if action == "box" else tuple(o.option.keep)
+                    want = naive.target_option_probability(filled, dice, 1, option, need)
+                    assert abs(o.probability - want) < TOL, (dice, need, option, o.probability, want)
+    # hand-worked: a straight on roll 1 with 25 more points needed: stopping scores the Escalera servida, 25
+    action, options = target_options(variant, table, advisor, card, (2, 3, 4, 5, 6), 1, card.points + 25)
+    assert options[0].option.keep == (2, 3, 4, 5, 6) and options[0].probability == 1.0
+    mask, upper, joker_scored = card.state
+    after_second, after_first = target_keep_vectors(table.engine, table.layout, table.flat, mask, upper, joker_scored)
+    from solver.targets import target_keep_probabilities
+
+    for n in (1, 20, 30, 50, 55):
+        two, one = target_keep_probabilities(table, card, n)
+        assert np.allclose(after_first[:, n - 1], one, atol=1e-15) and np.allclose(
+            after_second[:, n - 1], two, atol=1e-15
+        )
+
+
+def test_full_target_table_on_endgame_cards():
+    """The real Generala target table (every need up to 360, about 3 s) against the naive recursion on
+    end-game cards, every need the card can still reach."""
+    from test_target import card_of, check_card
+
+    from solver.targets import build_target_table
+
+    table = build_target_table(GENERALA)
+    assert table.n_max == 360
+    naive = NaiveSolver("generala")
+    last_two = {k: v for k, v in ENDGAME[0].items() if k not in ("escalera", "sixes")}
+    for filled in ENDGAME + [last_two | {"escalera": 0}, last_two | {"sixes": 24}]:
+        card = card_of(GENERALA, filled)
+        most = int(table.layout.length[card.mask, card.joker_scored])
+        check_card(GENERALA, table, naive, filled, range(1, most + 3))
+
+
+def test_chances_and_advise_target_cli(tmp_path):
+    """`kniffel chances generala --target T` and `advise generala ... --target T` (roll 1: the stop counts
+    the servida) through the CLI, the target table built on the way."""
+    import json
+
+    from test_target import cli_run
+
+    res = cli_run(tmp_path, "solve", "generala", "--target", "--json")
+    assert res.exit_code == 0, res.output
+    res = cli_run(tmp_path, "chances", "generala", "--target", "200", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert 0.1 < out["probability"] < 0.3 and out["probability"] >= out["probability_expected_play"] - 1e-12
+    card = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full=30,poker=40,generala=50"
+    res = cli_run(tmp_path, "advise", "generala", "--card", card, "--dice", "23456", "--target", "208", "--json")
+    assert res.exit_code == 0, res.output
+    adv = json.loads(res.stdout)  # 183 points: 25 more only by the Escalera servida now
+    assert adv["best"]["keep"] == [2, 3, 4, 5, 6] and adv["best"]["probability"] == 1.0
+    assert adv["then"]["points"] == 25
+    res = cli_run(tmp_path, "advise", "generala", "--card", card, "--dice", "23456", "--opponent", "", "--json")
+    assert res.exit_code == 0, res.output
+    adv = json.loads(res.stdout)
+    assert adv["best"]["keep"] == [2, 3, 4, 5, 6] and adv["then"]["points"] == 25
 
 
 def test_play_stops_after_roll_1_with_the_servida(tmp_path):

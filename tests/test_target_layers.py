@@ -18,6 +18,7 @@ from solver.win import turn_vectors
 VARIANTS = [
     ("kniffel", ["ones", "sixes", "kniffel", "chance"], 3, [(6, 10)]),
     ("yahtzee", ["threes", "yahtzee", "full_house", "small_straight", "chance"], 2, [(6, 10)]),
+    ("generala", ["twos", "escalera", "full", "generala", "doble_generala"], 5, None),  # servida stops recomputed
 ]
 
 

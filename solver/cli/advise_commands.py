@@ -254,7 +254,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
     best = options[0]
     then = None
     if action == "keep" and len(best.option.keep) == variant.n_dice:  # stopping: the box comes next
-        then = win.opponent_options(variant, table, advisor, card, rolled, 3, opp_pmf)[1][0]
+        then = win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now=True)[1][0]
     p_win = win.win_probability(opp_pmf, card, table)
     opp_mean = float(np.arange(opp_pmf.shape[0]) @ opp_pmf)
     if as_json:

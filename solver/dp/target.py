@@ -21,9 +21,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .compile import njit, prange
-from .entries import _box_options, _final_roll_values
-from .identical import _best_sub_keeps, _keep_means
-from .rules import P_CAP, P_EXTRA, P_MIN_KEEP
+from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops
+from .identical import _best_sub_keeps, _keep_means, _with_first_roll_stops
+from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 from .solve import Engine, _fill_equivalent, table_shape
 from .states import layer_items
 
@@ -49,7 +49,8 @@ class TargetLayout(NamedTuple):
 @njit(cache=True, parallel=True)
 def _max_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, best):
     """best[mask, u, flag] = the most the state can still score: every roll can come, so it is the
-    final-roll value (the expected-value one, with best as the next values) maximised over rolls."""
+    final-roll value (the expected-value one, with best as the next values) maximised over rolls, and
+    over the stops after roll 1 with first-roll (servida) points where the variant has them."""
     n_rolls = rules.score.shape[0]
     for i in prange(masks.shape[0]):
         mask, joker_scored = masks[i], jokers_scored[i]
@@ -57,10 +58,13 @@ def _max_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, best):
         ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]].copy()
         out = np.empty((n_rolls, ups.shape[0]))
         _final_roll_values(mask, joker_scored, ups, rules, best, out, 0)
+        stops = _first_roll_stops(mask, joker_scored, ups, rules, best)
         for j in range(ups.shape[0]):
             m = out[0, j]
             for r in range(1, n_rolls):
                 m = max(m, out[r, j])
+            for r in range(stops.shape[0]):
+                m = max(m, stops[r, j])
             best[mask, ups[j], joker_scored] = m
 
 
@@ -82,7 +86,8 @@ def _keep_mins(by_keep, add, size_start):
 @njit(cache=True, parallel=True)
 def _sure_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, lattice, sure):
     """sure[mask, u, flag] = the most points the state can make certain: the turn kernel with the
-    worst die instead of the mean (a keep is worth its worst completion, a roll its best keep)."""
+    worst die instead of the mean (a keep is worth its worst completion, a roll its best keep; after
+    roll 1 also the stop with first-roll points, as in identical._start_of_turn)."""
     n_keeps = lattice.add.shape[0]
     size_start = lattice.size_start
     first_roll = size_start[size_start.shape[0] - 2]
@@ -97,6 +102,7 @@ def _sure_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, latti
         _best_sub_keeps(w, lattice.sub, size_start, rules.params[P_MIN_KEEP])
         _keep_mins(w, lattice.add, size_start)
         _best_sub_keeps(w, lattice.sub, size_start, 0)
+        _with_first_roll_stops(w, _first_roll_stops(mask, joker_scored, ups, rules, sure), first_roll)
         for j in range(ups.shape[0]):
             m = w[first_roll, j]
             for r in range(1, n_rolls):
@@ -272,15 +278,17 @@ def _best_sub_keeps_wide(by_keep, sub, size_start, min_keep):
 
 
 @njit(cache=True)
-def _start_of_turn(by_keep, rules, lattice, result):
+def _start_of_turn(by_keep, rules, lattice, result, stops):
     """identical._start_of_turn with _best_sub_keeps_wide: from the final-roll values in by_keep's
-    roll rows to result[j], the probability at the turn's start."""
+    roll rows to result[j], the probability at the turn's start (stops: the stops after roll 1 with
+    first-roll points, no rows without them)."""
     _, size_start, add, sub, roll_prob = lattice
     first_roll = size_start[size_start.shape[0] - 2]
     _keep_means(by_keep, add, size_start)  # keeps after the second roll
     _best_sub_keeps_wide(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
     _keep_means(by_keep, add, size_start)  # keeps after the first roll
     _best_sub_keeps_wide(by_keep, sub, size_start, 0)
+    _with_first_roll_stops(by_keep, stops, first_roll)
     for j in range(by_keep.shape[1]):
         result[j] = 0.0
     for r in range(roll_prob.shape[0]):
@@ -300,6 +308,11 @@ def _item_columns(mask, joker_scored, ups, ln, rules, lattice, flat, offset, len
     w = np.empty((n_keeps, BLOCK))
     result = np.empty(BLOCK)
     setup = _item_setup(mask, joker_scored, ups, rules, offset, length, col, row)
+    servida = rules.params[P_FIRST_ROLL] != 0
+    first_setup = (
+        _item_setup(mask, joker_scored, ups, _first_roll_rules(rules), offset, length, col, row) if servida else setup
+    )
+    stops = np.empty((rules.score.shape[0] if servida else 0, BLOCK))
     run_j = np.empty(BLOCK + 1, dtype=np.int64)
     run_n = np.empty(BLOCK + 1, dtype=np.int64)
     run_c = np.empty(BLOCK + 2, dtype=np.int64)
@@ -318,10 +331,13 @@ def _item_columns(mask, joker_scored, ups, ln, rules, lattice, flat, offset, len
         run_c[n_runs] = c1 - c0
         if c1 - c0 < BLOCK:  # a short last block: the spare columns repeat the last one
             run_c[n_runs] = BLOCK
-        _target_final_rolls(
-            joker_scored, setup, run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1], rules, flat, w, first_roll
-        )
-        _start_of_turn(w, rules, lattice, result)
+        runs = run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1]
+        _target_final_rolls(joker_scored, setup, runs[0], runs[1], runs[2], rules, flat, w, first_roll)
+        if servida:  # after roll 1 the player may stop and enter the first-roll (servida) scores
+            _target_final_rolls(
+                joker_scored, first_setup, runs[0], runs[1], runs[2], _first_roll_rules(rules), flat, stops, 0
+            )
+        _start_of_turn(w, rules, lattice, result, stops)
         for k in range(c1 - c0):
             out[c0 + k] = result[k]
 
@@ -409,4 +425,23 @@ def target_keep_values(
     _keep_means(w, lattice.add, lattice.size_start)
     after_first = w[:, 0].copy()
     after_first[first_roll:] = after_second[first_roll:]
+    stops = first_roll_target_stops(engine, layout, flat, mask, upper, joker_scored, runs, 1)
+    if stops is not None:  # stopping after roll 1 enters the first-roll scores
+        after_first[first_roll:] = stops[:, 0]
     return after_second, after_first
+
+
+def first_roll_target_stops(
+    engine: Engine, layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, joker_scored: int, runs, n_cols: int
+) -> np.ndarray | None:
+    """(R, n_cols): the probability of each need column (runs as _target_final_rolls takes them) when the turn
+    stops after roll 1 with roll r and enters the first-roll (servida) scores; None for variants without them."""
+    rules = engine.rules
+    if rules.params[P_FIRST_ROLL] == 0:
+        return None
+    first_rules = _first_roll_rules(rules)
+    ups = np.array([upper], dtype=np.int64)
+    setup = _item_setup(mask, joker_scored, ups, first_rules, layout.offset, layout.length, layout.col, layout.row)
+    stops = np.empty((rules.score.shape[0], n_cols))
+    _target_final_rolls(joker_scored, setup, *runs, first_rules, flat, stops, 0)
+    return stops

@@ -12,7 +12,7 @@ import numpy as np
 from .identical import _best_sub_keeps, _keep_means
 from .rules import P_MIN_KEEP
 from .solve import Engine
-from .target import TargetLayout, _item_setup, _target_final_rolls
+from .target import TargetLayout, _item_setup, _target_final_rolls, first_roll_target_stops
 
 
 def target_keep_vectors(
@@ -39,4 +39,7 @@ def target_keep_vectors(
     _keep_means(w, lattice.add, lattice.size_start)
     after_first = w.copy()
     after_first[first_roll:] = after_second[first_roll:]
+    stops = first_roll_target_stops(engine, layout, flat, mask, upper, joker_scored, runs, n_len)
+    if stops is not None:  # stopping after roll 1 enters the first-roll scores
+        after_first[first_roll:] = stops
     return after_second, after_first
