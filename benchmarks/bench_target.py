@@ -99,8 +99,8 @@ def ranges(name: str) -> None:
     per_state = 0
     for mask in range(best.shape[0]):
         for joker_scored in range(best.shape[2]):
-            ups = up.totals(mask, joker_scored)
-            hi, lo = best[mask, ups, joker_scored], sure[mask, ups, joker_scored]
+            upper_totals = up.totals(mask, joker_scored)
+            hi, lo = best[mask, upper_totals, joker_scored], sure[mask, upper_totals, joker_scored]
             ok = ~np.isnan(hi)
             per_state += int(np.maximum(np.minimum(hi[ok], n_max) - np.minimum(lo[ok], n_max), 0).sum())
     print(

@@ -31,11 +31,11 @@ KEEP_SMALL = 0.01
 
 def layer_sizes(variant: Variant, layout: TargetLayout) -> np.ndarray:
     """Values of each layer (boxes filled 0..B-1) when stored."""
-    n_ups = layout.col.max(axis=1) + 1  # representatives per row: each is its own column
+    n_totals = layout.col.max(axis=1) + 1  # representatives per row: each is its own column
     sizes = np.zeros(len(variant.boxes), dtype=np.int64)
     for k in range(len(variant.boxes)):
         masks, jokers_scored = layer_items(variant, k)
-        sizes[k] = int(n_ups[layout.row[masks, jokers_scored]].dot(layout.length[masks, jokers_scored]))
+        sizes[k] = int(n_totals[layout.row[masks, jokers_scored]].dot(layout.length[masks, jokers_scored]))
     return sizes
 
 
@@ -105,8 +105,8 @@ def state_column(
     column = cache.get(key)
     if column is None or column.shape[0] < want:
         assert _filled(mask) + 1 not in layout.dropped, "two neighbouring layers left out"
-        first = int(engine.upper.ups_ptr[layout.row[mask, joker_scored]])
-        representative = engine.upper.ups_list[first + j : first + j + 1].copy()
+        first = int(engine.upper.totals_ptr[layout.row[mask, joker_scored]])
+        representative = engine.upper.totals_list[first + j : first + j + 1].copy()
         column = np.empty(want)
         length = layout.length.copy()
         length[mask, joker_scored] = want  # this item's own needs: only its columns' stride reads it

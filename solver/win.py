@@ -206,8 +206,8 @@ class Versus:
 
     @property
     def stderr(self) -> float:
-        x = np.array([1.0] * self.wins + [0.5] * self.ties + [0.0] * self.losses)
-        return float(x.std(ddof=1) / np.sqrt(self.pairs)) if self.pairs > 1 else float("nan")
+        outcomes = np.array([1.0] * self.wins + [0.5] * self.ties + [0.0] * self.losses)
+        return float(outcomes.std(ddof=1) / np.sqrt(self.pairs)) if self.pairs > 1 else float("nan")
 
     @property
     def h2h(self) -> float:
@@ -279,22 +279,22 @@ def _win_turn(variant, table, advisor, card, opp_pmf, rng, vector_cache) -> Card
 
     def keep(dice, roll):
         wins = by_roll[roll]
-        best, best_w = (), -1.0
+        best, best_p_win = (), -1.0
         for o in advisor.keep_options(card, dice, roll):  # by expected score: ties go to the better one
             if roll == 2 and len(o.keep) < min_keep:
                 continue
-            w = float(wins[advisor.keep_index[_counts(variant, o.keep)]])
-            if w > best_w + WIN_TIE:
-                best, best_w = o.keep, w
+            p_win = float(wins[advisor.keep_index[_counts(variant, o.keep)]])
+            if p_win > best_p_win + WIN_TIE:
+                best, best_p_win = o.keep, p_win
         return best
 
     def box(dice, roll):
-        best_card, best_w = None, -1.0
+        best_card, best_p_win = None, -1.0
         for o in advisor.box_options(card, dice, roll):
             after = card.with_entry(o.box, o.points, o.extra)
-            w = win_probability(opp_pmf, after, table)
-            if w > best_w + WIN_TIE:
-                best_card, best_w = after, w
+            p_win = win_probability(opp_pmf, after, table)
+            if p_win > best_p_win + WIN_TIE:
+                best_card, best_p_win = after, p_win
         assert best_card is not None
         return best_card
 

@@ -81,9 +81,9 @@ def test_never_increases_with_need():
             ln = int(lay.length[mask, joker_scored])
             if ln == 0:
                 continue
-            n_ups = len(table.engine.upper.totals(mask, joker_scored))
+            n_totals = len(table.engine.upper.totals(mask, joker_scored))
             start = lay.offset[mask, joker_scored]
-            p = np.asarray(table.flat[start : start + n_ups * ln]).reshape(n_ups, ln)
+            p = np.asarray(table.flat[start : start + n_totals * ln]).reshape(n_totals, ln)
             assert (np.diff(p, axis=1) <= 1e-15).all() and (p <= 1 + 1e-12).all() and (p >= 0).all()
             assert p[:, -1].max() > 0  # L is the most the item can still score: reachable
 

@@ -60,12 +60,12 @@ def _turn_moments(mask, joker_scored, upper_totals, rules, lattice, values, m2, 
 
 
 @njit(cache=True, parallel=True)
-def _moments_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, lattice, values, subs, m2):
+def _moments_layer(masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, values, subs, m2):
     n_keeps = lattice.add.shape[0]
     for i in prange(masks.shape[0]):
         mask, joker_scored = masks[i], jokers_scored[i]
         u = upper_row[mask, joker_scored]
-        upper_totals = ups_list[ups_ptr[u] : ups_ptr[u + 1]]
+        upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]]
         out2 = np.empty((n_keeps, upper_totals.shape[0]))
         out1 = np.empty((n_keeps, upper_totals.shape[0]))
         result = _turn_moments(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1)
@@ -85,8 +85,8 @@ def moments_table(engine, values: np.ndarray) -> np.ndarray:
         _moments_layer(
             masks,
             jokers_scored,
-            upper_states.ups_ptr,
-            upper_states.ups_list,
+            upper_states.totals_ptr,
+            upper_states.totals_list,
             upper_states.row,
             engine.rules,
             engine.lattice,

@@ -82,7 +82,7 @@ def solve(
     require_jit(f"solving {variant.name}")
     engine = engine or make_engine(variant)
     upper_states = engine.upper
-    counts = np.diff(upper_states.ups_ptr)
+    counts = np.diff(upper_states.totals_ptr)
     if resume is None:
         values = np.full(table_shape(variant), np.nan)
         values[(1 << len(variant.boxes)) - 1] = 0.0
@@ -104,8 +104,8 @@ def solve(
             _solve_layer(
                 masks,
                 jokers_scored,
-                upper_states.ups_ptr,
-                upper_states.ups_list,
+                upper_states.totals_ptr,
+                upper_states.totals_list,
                 upper_states.row,
                 engine.rules,
                 engine.lattice,
@@ -126,7 +126,7 @@ def solve(
 def count_states(variant: Variant) -> int:
     """How many states solve() will solve (the progress bar's total)."""
     states = upper_states(variant)
-    counts = np.diff(states.ups_ptr)
+    counts = np.diff(states.totals_ptr)
     return int(sum(counts[states.row[layer_items(variant, n)]].sum() for n in range(len(variant.boxes))))
 
 

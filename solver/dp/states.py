@@ -24,13 +24,13 @@ class UpperStates(NamedTuple):
     row: np.ndarray  # (2^B, flags) int64: the row of each (mask, joker_scored)
     solved_total: np.ndarray  # (rows, cap + 1) int64: the total solved for each reachable total, else -1
     reachable: np.ndarray  # (rows, cap + 1) bool
-    ups_ptr: np.ndarray  # CSR over rows of the totals to solve
-    ups_list: np.ndarray
+    totals_ptr: np.ndarray  # CSR over rows of the totals to solve
+    totals_list: np.ndarray
 
     def totals(self, mask: int, joker_scored: int) -> np.ndarray:
         """The upper totals solved for (mask, joker_scored)."""
         row = self.row[mask, joker_scored]
-        return self.ups_list[self.ups_ptr[row] : self.ups_ptr[row + 1]]
+        return self.totals_list[self.totals_ptr[row] : self.totals_ptr[row + 1]]
 
 
 def upper_states(variant: Variant) -> UpperStates:

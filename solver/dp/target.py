@@ -47,7 +47,7 @@ class TargetLayout(NamedTuple):
 
 # -- the most a state can still score -------------------------------------------------------------
 @njit(cache=True, parallel=True)
-def _max_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, best):
+def _max_layer(masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, best):
     """best[mask, u, flag] = the most the state can still score: every roll can come, so it is the
     final-roll value (the expected-value one, with best as the next values) maximised over rolls, and
     over the stops after roll 1 with first-roll (servida) points where the variant has them."""
@@ -55,17 +55,17 @@ def _max_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, best):
     for i in prange(masks.shape[0]):
         mask, joker_scored = masks[i], jokers_scored[i]
         u = upper_row[mask, joker_scored]
-        ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]].copy()
-        out = np.empty((n_rolls, ups.shape[0]))
-        _final_roll_values(mask, joker_scored, ups, rules, best, out, 0)
-        stops = _first_roll_stops(mask, joker_scored, ups, rules, best)
-        for j in range(ups.shape[0]):
+        upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
+        out = np.empty((n_rolls, upper_totals.shape[0]))
+        _final_roll_values(mask, joker_scored, upper_totals, rules, best, out, 0)
+        stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, best)
+        for j in range(upper_totals.shape[0]):
             m = out[0, j]
             for r in range(1, n_rolls):
                 m = max(m, out[r, j])
             for r in range(stops.shape[0]):
                 m = max(m, stops[r, j])
-            best[mask, ups[j], joker_scored] = m
+            best[mask, upper_totals[j], joker_scored] = m
 
 
 @njit(cache=True)
@@ -84,7 +84,7 @@ def _keep_mins(by_keep, add, size_start):
 
 
 @njit(cache=True, parallel=True)
-def _sure_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, lattice, sure):
+def _sure_layer(masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, sure):
     """sure[mask, u, flag] = the most points the state can make certain: the turn kernel with the
     worst die instead of the mean (a keep is worth its worst completion, a roll its best keep; after
     roll 1 also the stop with first-roll points, as in identical._start_of_turn)."""
@@ -95,43 +95,60 @@ def _sure_layer(masks, jokers_scored, ups_ptr, ups_list, upper_row, rules, latti
     for i in prange(masks.shape[0]):
         mask, joker_scored = masks[i], jokers_scored[i]
         u = upper_row[mask, joker_scored]
-        ups = ups_list[ups_ptr[u] : ups_ptr[u + 1]].copy()
-        w = np.empty((n_keeps, ups.shape[0]))
-        _final_roll_values(mask, joker_scored, ups, rules, sure, w, first_roll)
-        _keep_mins(w, lattice.add, size_start)
-        _best_sub_keeps(w, lattice.sub, size_start, rules.params[P_MIN_KEEP])
-        _keep_mins(w, lattice.add, size_start)
-        _best_sub_keeps(w, lattice.sub, size_start, 0)
-        _with_first_roll_stops(w, _first_roll_stops(mask, joker_scored, ups, rules, sure), first_roll)
-        for j in range(ups.shape[0]):
-            m = w[first_roll, j]
+        upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
+        by_keep = np.empty((n_keeps, upper_totals.shape[0]))
+        _final_roll_values(mask, joker_scored, upper_totals, rules, sure, by_keep, first_roll)
+        _keep_mins(by_keep, lattice.add, size_start)
+        _best_sub_keeps(by_keep, lattice.sub, size_start, rules.params[P_MIN_KEEP])
+        _keep_mins(by_keep, lattice.add, size_start)
+        _best_sub_keeps(by_keep, lattice.sub, size_start, 0)
+        _with_first_roll_stops(by_keep, _first_roll_stops(mask, joker_scored, upper_totals, rules, sure), first_roll)
+        for j in range(upper_totals.shape[0]):
+            m = by_keep[first_roll, j]
             for r in range(1, n_rolls):
-                m = min(m, w[first_roll + r, j])
-            sure[mask, ups[j], joker_scored] = m
+                m = min(m, by_keep[first_roll + r, j])
+            sure[mask, upper_totals[j], joker_scored] = m
 
 
 def sure_minimum(engine: Engine) -> np.ndarray:
     """The most points each state (mask, upper, joker_scored) can make certain: P(need n) = 1 exactly for
     n up to it, < 1 above. NaN where unreachable."""
-    variant, up = engine.variant, engine.upper
+    variant, upper_states = engine.variant, engine.upper
     sure = np.full(table_shape(variant), np.nan)
     sure[(1 << len(variant.boxes)) - 1] = 0.0
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)
-        _sure_layer(masks, jokers_scored, up.ups_ptr, up.ups_list, up.row, engine.rules, engine.lattice, sure)
-        _fill_equivalent(masks, jokers_scored, up.row, up.solved_total, sure)
+        _sure_layer(
+            masks,
+            jokers_scored,
+            upper_states.totals_ptr,
+            upper_states.totals_list,
+            upper_states.row,
+            engine.rules,
+            engine.lattice,
+            sure,
+        )
+        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, sure)
     return sure
 
 
 def max_remaining(engine: Engine) -> np.ndarray:
     """The most each state (mask, upper, joker_scored) can still score; NaN where unreachable."""
-    variant, up = engine.variant, engine.upper
+    variant, upper_states = engine.variant, engine.upper
     best = np.full(table_shape(variant), np.nan)
     best[(1 << len(variant.boxes)) - 1] = 0.0
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)
-        _max_layer(masks, jokers_scored, up.ups_ptr, up.ups_list, up.row, engine.rules, best)
-        _fill_equivalent(masks, jokers_scored, up.row, up.solved_total, best)
+        _max_layer(
+            masks,
+            jokers_scored,
+            upper_states.totals_ptr,
+            upper_states.totals_list,
+            upper_states.row,
+            engine.rules,
+            best,
+        )
+        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, best)
     return best
 
 
@@ -155,27 +172,29 @@ def target_layout(
     """The compact layout of a target table up to need n_max (a pure function of the rules and N;
     `length` = item_lengths(engine, n_max) when already known); the items of the layers `dropped`
     (boxes filled) are left out of flat (offset -1)."""
-    variant, up = engine.variant, engine.upper
+    variant, upper_states = engine.variant, engine.upper
     if length is None:
         length = item_lengths(engine, n_max)
-    col = np.full(up.solved_total.shape, -1, dtype=np.int64)
-    for row in range(up.solved_total.shape[0]):
-        ups = up.ups_list[up.ups_ptr[row] : up.ups_ptr[row + 1]]
-        reach = np.flatnonzero(up.solved_total[row] >= 0)
-        col[row, reach] = np.searchsorted(ups, up.solved_total[row, reach])  # ups are sorted
+    col = np.full(upper_states.solved_total.shape, -1, dtype=np.int64)
+    for row in range(upper_states.solved_total.shape[0]):
+        upper_totals = upper_states.totals_list[upper_states.totals_ptr[row] : upper_states.totals_ptr[row + 1]]
+        reach = np.flatnonzero(upper_states.solved_total[row] >= 0)
+        col[row, reach] = np.searchsorted(
+            upper_totals, upper_states.solved_total[row, reach]
+        )  # upper_totals are sorted
     masks, jokers_scored = layout_order(variant)
-    sizes = np.diff(up.ups_ptr)[up.row[masks, jokers_scored]] * length[masks, jokers_scored]
+    sizes = np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]] * length[masks, jokers_scored]
     filled = sum((masks >> b) & 1 for b in range(len(variant.boxes)))
     kept = ~np.isin(filled, list(dropped))
     sizes = np.where(kept, sizes, 0)
     offset = np.full_like(length, -1)
     offset[masks, jokers_scored] = np.where(kept, np.cumsum(sizes) - sizes, -1)
-    return TargetLayout(n_max, offset, length, col, up.row, int(sizes.sum()), tuple(sorted(dropped)), {})
+    return TargetLayout(n_max, offset, length, col, upper_states.row, int(sizes.sum()), tuple(sorted(dropped)), {})
 
 
 # -- the turn kernel over (upper total, need) columns ---------------------------------------------
 @njit(cache=True)
-def _item_setup(mask, joker_scored, ups, rules, offset, length, col, row):
+def _item_setup(mask, joker_scored, upper_totals, rules, offset, length, col, row):
     """What a turn of work item (mask, joker_scored) needs for every block of its columns: the entries of
     each final roll, and per (move, upper total j): where the next state's needs start in flat
     (base), how many it stores (nlen) and the bonus points the move earns (shift)."""
@@ -185,21 +204,21 @@ def _item_setup(mask, joker_scored, ups, rules, offset, length, col, row):
     option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
     n_options = np.empty(n_rolls, dtype=np.int64)
     _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
-    n_moves, n_ups = rules.move_box.shape[0], ups.shape[0]
-    base = np.zeros((n_moves, n_ups), dtype=np.int64)
-    nlen = np.zeros((n_moves, n_ups), dtype=np.int64)
-    shift = np.zeros((n_moves, n_ups), dtype=np.int64)
+    n_moves, n_totals = rules.move_box.shape[0], upper_totals.shape[0]
+    base = np.zeros((n_moves, n_totals), dtype=np.int64)
+    nlen = np.zeros((n_moves, n_totals), dtype=np.int64)
+    shift = np.zeros((n_moves, n_totals), dtype=np.int64)
     for m in range(n_moves):
         b = rules.move_box[m]
         if (mask >> b) & 1 == 0:
             nmask = mask | (1 << b)
             next_joker_scored = joker_scored if rules.move_flag[m] < 0 else rules.move_flag[m]
             ln = length[nmask, next_joker_scored]
-            for j in range(n_ups):
-                nu = min(ups[j] + rules.move_inc[m], cap)
+            for j in range(n_totals):
+                nu = min(upper_totals[j] + rules.move_inc[m], cap)
                 nlen[m, j] = ln
                 base[m, j] = offset[nmask, next_joker_scored] + col[row[nmask, next_joker_scored], nu] * ln - 1
-                shift[m, j] = int(rules.bonus_cum[nu] - rules.bonus_cum[ups[j]])
+                shift[m, j] = int(rules.bonus_cum[nu] - rules.bonus_cum[upper_totals[j]])
     free = np.empty(n_boxes, dtype=np.int64)
     n_free = 0
     for b in range(n_boxes):
@@ -210,8 +229,8 @@ def _item_setup(mask, joker_scored, ups, rules, offset, length, col, row):
 
 
 @njit(cache=True)
-def _target_final_rolls(joker_scored, setup, run_j, run_n, run_c, rules, flat, w, first):
-    """w[first + r, c]: the best probability of reaching the column's need when ending the turn with
+def _target_final_rolls(joker_scored, setup, run_j, run_n, run_c, rules, flat, by_keep, first):
+    """by_keep[first + r, c]: the best probability of reaching the column's need when ending the turn with
     roll r. Columns come in runs: run i covers columns run_c[i] .. run_c[i+1]-1 at upper total j =
     run_j[i] and needs run_n[i], run_n[i] + 1, ...: the next state's needs are then a shifted
     contiguous slice, one vector loop per (roll, entry, run)."""
@@ -219,11 +238,11 @@ def _target_final_rolls(joker_scored, setup, run_j, run_n, run_c, rules, flat, w
     n_rolls = rules.score.shape[0]
     extra = rules.params[P_EXTRA]
     n_runs = run_j.shape[0]
-    nc = w.shape[1]
+    nc = by_keep.shape[1]
     for r in range(n_rolls):
         out_row = first + r
         for c in range(nc):
-            w[out_row, c] = 0.0
+            by_keep[out_row, c] = 0.0
         bonus_extra = extra if joker_scored == 1 and rules.joker_roll[r] else 0
         implicit = n_options[r] < 0
         for e in range(free.shape[0] if implicit else n_options[r]):
@@ -239,11 +258,11 @@ def _target_final_rolls(joker_scored, setup, run_j, run_n, run_c, rules, flat, w
                 n0 = run_n[i] - (s + bonus_extra + shift[m, j])
                 k_one = min(max(1 - n0, 0), c1 - c0)  # next need <= 0: certain
                 for k in range(k_one):
-                    w[out_row, c0 + k] = 1.0
+                    by_keep[out_row, c0 + k] = 1.0
                 k_end = min(max(nlen[m, j] - n0 + 1, k_one), c1 - c0)  # next need in 1..L_next: read it
                 src = base[m, j] + n0
                 for k in range(k_one, k_end):
-                    w[out_row, c0 + k] = max(w[out_row, c0 + k], flat[src + k])
+                    by_keep[out_row, c0 + k] = max(by_keep[out_row, c0 + k], flat[src + k])
                 # beyond L_next the probability is 0: nothing to do
 
 
@@ -297,20 +316,22 @@ def _start_of_turn(by_keep, rules, lattice, result, stops):
 
 
 @njit(cache=True)
-def _item_columns(mask, joker_scored, ups, ln, rules, lattice, flat, offset, length, col, row, out):
-    """The target columns of work item (mask, joker_scored) at the upper totals `ups`, needs 1..ln each,
+def _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, offset, length, col, row, out):
+    """The target columns of work item (mask, joker_scored) at the upper totals `upper_totals`, needs 1..ln each,
     into out[j * ln + n - 1], the next states read from flat. Every column is computed on its own (the
     passes are element-wise over columns), so a column's values do not depend on which others share
     its block: recomputing one upper total gives the build's values bit for bit."""
     n_keeps = lattice.add.shape[0]
     first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
-    total = ups.shape[0] * ln
-    w = np.empty((n_keeps, BLOCK))
+    total = upper_totals.shape[0] * ln
+    by_keep = np.empty((n_keeps, BLOCK))
     result = np.empty(BLOCK)
-    setup = _item_setup(mask, joker_scored, ups, rules, offset, length, col, row)
+    setup = _item_setup(mask, joker_scored, upper_totals, rules, offset, length, col, row)
     servida = rules.params[P_FIRST_ROLL] != 0
     first_setup = (
-        _item_setup(mask, joker_scored, ups, _first_roll_rules(rules), offset, length, col, row) if servida else setup
+        _item_setup(mask, joker_scored, upper_totals, _first_roll_rules(rules), offset, length, col, row)
+        if servida
+        else setup
     )
     stops = np.empty((rules.score.shape[0] if servida else 0, BLOCK))
     run_j = np.empty(BLOCK + 1, dtype=np.int64)
@@ -332,18 +353,18 @@ def _item_columns(mask, joker_scored, ups, ln, rules, lattice, flat, offset, len
         if c1 - c0 < BLOCK:  # a short last block: the spare columns repeat the last one
             run_c[n_runs] = BLOCK
         runs = run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1]
-        _target_final_rolls(joker_scored, setup, runs[0], runs[1], runs[2], rules, flat, w, first_roll)
+        _target_final_rolls(joker_scored, setup, runs[0], runs[1], runs[2], rules, flat, by_keep, first_roll)
         if servida:  # after roll 1 the player may stop and enter the first-roll (servida) scores
             _target_final_rolls(
                 joker_scored, first_setup, runs[0], runs[1], runs[2], _first_roll_rules(rules), flat, stops, 0
             )
-        _start_of_turn(w, rules, lattice, result, stops)
+        _start_of_turn(by_keep, rules, lattice, result, stops)
         for k in range(c1 - c0):
             out[c0 + k] = result[k]
 
 
 @njit(cache=True, parallel=True)
-def _target_layer(masks, jokers_scored, ups_ptr, ups_list, rules, lattice, flat, offset, length, col, row):
+def _target_layer(masks, jokers_scored, totals_ptr, totals_list, rules, lattice, flat, offset, length, col, row):
     """Solve the target columns of every (mask, joker_scored) work item of one layer."""
     for i in prange(masks.shape[0]):
         mask, joker_scored = masks[i], jokers_scored[i]
@@ -351,30 +372,33 @@ def _target_layer(masks, jokers_scored, ups_ptr, ups_list, rules, lattice, flat,
         if ln == 0:
             continue
         rw = row[mask, joker_scored]
-        ups = ups_list[ups_ptr[rw] : ups_ptr[rw + 1]]
+        upper_totals = totals_list[totals_ptr[rw] : totals_ptr[rw + 1]]
         start = offset[mask, joker_scored]
-        out = flat[start : start + ups.shape[0] * ln]
-        _item_columns(mask, joker_scored, ups, ln, rules, lattice, flat, offset, length, col, row, out)
+        out = flat[start : start + upper_totals.shape[0] * ln]
+        _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, offset, length, col, row, out)
 
 
 def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled: int = 0) -> np.ndarray:
     """The flat target table (see the module's doc); progress(n_values) after each layer.
     `min_filled` > 0 solves only the cards with at least that many boxes filled (end-game tests);
     the others stay 0."""
-    variant, up = engine.variant, engine.upper
+    variant, upper_states = engine.variant, engine.upper
     if engine.lattice is None:
         raise ValueError("target tables are built for identical dice only")
     flat = np.zeros(layout.size)
     for n_filled in range(len(variant.boxes) - 1, min_filled - 1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)
-        sizes = np.diff(up.ups_ptr)[up.row[masks, jokers_scored]] * layout.length[masks, jokers_scored]
+        sizes = (
+            np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
+            * layout.length[masks, jokers_scored]
+        )
         order = np.argsort(-sizes, kind="stable")  # big items first balances threads
         masks, jokers_scored = masks[order], jokers_scored[order]
         _target_layer(
             masks,
             jokers_scored,
-            up.ups_ptr,
-            up.ups_list,
+            upper_states.totals_ptr,
+            upper_states.totals_list,
             engine.rules,
             engine.lattice,
             flat,
@@ -394,15 +418,26 @@ def item_columns(
     flat: np.ndarray,
     mask: int,
     joker_scored: int,
-    ups: np.ndarray,
+    upper_totals: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    """The target columns of item (mask, joker_scored) at the upper totals `ups` (representatives),
-    needs 1..L each, into out (len(ups) * L), the next states read from (flat, layout)."""
+    """The target columns of item (mask, joker_scored) at the upper totals `upper_totals` (representatives),
+    needs 1..L each, into out (len(upper_totals) * L), the next states read from (flat, layout)."""
     ln = int(layout.length[mask, joker_scored])
     lay = layout
     _item_columns(
-        mask, joker_scored, ups, ln, engine.rules, engine.lattice, flat, lay.offset, lay.length, lay.col, lay.row, out
+        mask,
+        joker_scored,
+        upper_totals,
+        ln,
+        engine.rules,
+        engine.lattice,
+        flat,
+        lay.offset,
+        lay.length,
+        lay.col,
+        lay.row,
+        out,
     )
 
 
@@ -414,16 +449,16 @@ def target_keep_values(
     lattice, rules = engine.lattice, engine.rules
     assert lattice is not None
     first_roll = int(lattice.size_start[-2])
-    w = np.empty((lattice.add.shape[0], 1))
-    ups = np.array([upper], dtype=np.int64)
-    setup = _item_setup(mask, joker_scored, ups, rules, layout.offset, layout.length, layout.col, layout.row)
+    by_keep = np.empty((lattice.add.shape[0], 1))
+    upper_totals = np.array([upper], dtype=np.int64)
+    setup = _item_setup(mask, joker_scored, upper_totals, rules, layout.offset, layout.length, layout.col, layout.row)
     runs = np.zeros(1, dtype=np.int64), np.array([need], dtype=np.int64), np.array([0, 1], dtype=np.int64)
-    _target_final_rolls(joker_scored, setup, *runs, rules, flat, w, first_roll)
-    _keep_means(w, lattice.add, lattice.size_start)
-    after_second = w[:, 0].copy()
-    _best_sub_keeps(w, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
-    _keep_means(w, lattice.add, lattice.size_start)
-    after_first = w[:, 0].copy()
+    _target_final_rolls(joker_scored, setup, *runs, rules, flat, by_keep, first_roll)
+    _keep_means(by_keep, lattice.add, lattice.size_start)
+    after_second = by_keep[:, 0].copy()
+    _best_sub_keeps(by_keep, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
+    _keep_means(by_keep, lattice.add, lattice.size_start)
+    after_first = by_keep[:, 0].copy()
     after_first[first_roll:] = after_second[first_roll:]
     stops = first_roll_target_stops(engine, layout, flat, mask, upper, joker_scored, runs, 1)
     if stops is not None:  # stopping after roll 1 enters the first-roll scores
@@ -440,8 +475,10 @@ def first_roll_target_stops(
     if rules.params[P_FIRST_ROLL] == 0:
         return None
     first_rules = _first_roll_rules(rules)
-    ups = np.array([upper], dtype=np.int64)
-    setup = _item_setup(mask, joker_scored, ups, first_rules, layout.offset, layout.length, layout.col, layout.row)
+    upper_totals = np.array([upper], dtype=np.int64)
+    setup = _item_setup(
+        mask, joker_scored, upper_totals, first_rules, layout.offset, layout.length, layout.col, layout.row
+    )
     stops = np.empty((rules.score.shape[0], n_cols))
     _target_final_rolls(joker_scored, setup, *runs, first_rules, flat, stops, 0)
     return stops

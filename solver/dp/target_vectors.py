@@ -25,19 +25,19 @@ def target_keep_vectors(
     assert lattice is not None
     n_len = int(layout.length[mask, joker_scored])
     first_roll = int(lattice.size_start[-2])
-    w = np.empty((lattice.add.shape[0], max(n_len, 1)))
+    by_keep = np.empty((lattice.add.shape[0], max(n_len, 1)))
     if n_len == 0:
-        w[:] = 0.0
-        return w.copy(), w
-    ups = np.array([upper], dtype=np.int64)
-    setup = _item_setup(mask, joker_scored, ups, rules, layout.offset, layout.length, layout.col, layout.row)
+        by_keep[:] = 0.0
+        return by_keep.copy(), by_keep
+    upper_totals = np.array([upper], dtype=np.int64)
+    setup = _item_setup(mask, joker_scored, upper_totals, rules, layout.offset, layout.length, layout.col, layout.row)
     runs = np.zeros(1, dtype=np.int64), np.array([1], dtype=np.int64), np.array([0, n_len], dtype=np.int64)
-    _target_final_rolls(joker_scored, setup, *runs, rules, flat, w, first_roll)
-    _keep_means(w, lattice.add, lattice.size_start)
-    after_second = w.copy()
-    _best_sub_keeps(w, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
-    _keep_means(w, lattice.add, lattice.size_start)
-    after_first = w.copy()
+    _target_final_rolls(joker_scored, setup, *runs, rules, flat, by_keep, first_roll)
+    _keep_means(by_keep, lattice.add, lattice.size_start)
+    after_second = by_keep.copy()
+    _best_sub_keeps(by_keep, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
+    _keep_means(by_keep, lattice.add, lattice.size_start)
+    after_first = by_keep.copy()
     after_first[first_roll:] = after_second[first_roll:]
     stops = first_roll_target_stops(engine, layout, flat, mask, upper, joker_scored, runs, n_len)
     if stops is not None:  # stopping after roll 1 enters the first-roll scores
