@@ -259,6 +259,12 @@ def test_sigkill_during_saves_leaves_a_whole_file_and_the_next_write_cleans_up(t
     assert not list(tmp_path.glob(".*.tmp")), "stale temp files of the killed process remain"
 
 
+def ctrl_c_as_at_a_terminal() -> None:
+    """In the child before it starts: SIGINT as a terminal delivers it. A test run started in the
+    background (or by pytest-xdist) ignores SIGINT, and children inherit that, so Ctrl-C would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 SLOW_SAVE = textwrap.dedent(
     """
     import sys, time
@@ -281,6 +287,7 @@ def test_sigint_during_a_table_save_is_one_line_and_leaves_a_whole_table(tmp_pat
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=REPO,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == b"saving"
@@ -304,6 +311,7 @@ def test_ctrl_c_at_a_play_prompt_is_interrupted_not_aborted(kdir, tmp_path, lang
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=REPO,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     assert proc.stdout is not None
     shown = b""
