@@ -104,39 +104,37 @@ def check_target(variant: Variant, card: Card, target: int) -> None:
     if not variant.identical_dice:
         raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
     _check_card(variant, card)
-    if target < 1:
-        raise TargetError(f"target {target}: a target is a final score of at least 1")
-    n_max = default_n(variant)
-    if target - card.points > n_max:
-        raise TargetError(
-            f"target {target}: the {variant.name} target table reaches {n_max} more points, so from this "
-            f"card ({card.points} points) targets up to {card.points + n_max}"
-        )
+    _check_need(variant, card, target, default_n(variant))
 
 
 def _check_card(variant: Variant, card: Card) -> None:
     if card.full:
-        raise TargetError("the card is full: the game is over, no target is left to reach")
+        raise TargetError(text_of("target_card_full"))
+
+
+def _check_need(variant: Variant, card: Card, target: int, n_max: int) -> None:
+    if target < 1:
+        raise TargetError(text_of("target_at_least_one", target=target))
+    if target - card.points > n_max:
+        most = card.points + n_max
+        raise TargetError(
+            text_of(
+                "target_beyond_table", target=target, variant=variant.name, n_max=n_max, points=card.points, most=most
+            )
+        )
 
 
 def need(table: TargetTable, card: Card, target: int) -> int:
     """Points still needed to finish with at least `target`; checked against the table's N."""
-    if target < 1:
-        raise TargetError(f"target {target}: a target is a final score of at least 1")
-    n = target - card.points
-    if n > table.n_max:
-        raise TargetError(
-            f"target {target}: the {table.variant.name} target table reaches {table.n_max} more points, so "
-            f"from this card ({card.points} points) targets up to {card.points + table.n_max}"
-        )
-    return n
+    _check_need(table.variant, card, target, table.n_max)
+    return target - card.points
 
 
 def state_column(table: TargetTable, card: Card) -> np.ndarray:
     """P(at least n more points) from `card` at the start of a turn, n = 1..L (0 beyond L)."""
     mask, upper, joker_scored = card.state
     if table.layout.col[table.layout.row[mask, joker_scored], upper] < 0:
-        raise TargetError(f"the card {card.format()!r} cannot occur under the rules of {table.variant.name}")
+        raise TargetError(text_of("target_card_impossible", card=card.format(), variant=table.variant.name))
     return stored_column(table.engine, table.layout, table.flat, mask, upper, joker_scored)
 
 
