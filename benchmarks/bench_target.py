@@ -138,9 +138,9 @@ def profile(name: str, repeats: int = 2000) -> None:
     first_roll = int(lattice.size_start[-2])
 
     @njit
-    def turn(n, w, rules, lattice, result):
+    def turn(n, w, rules, lattice, result, stops):
         for _ in range(n):
-            _start_of_turn(w, rules, lattice, result)
+            _start_of_turn(w, rules, lattice, result, stops)
 
     @njit
     def means(n, w, lattice):
@@ -158,7 +158,7 @@ def profile(name: str, repeats: int = 2000) -> None:
             _target_final_rolls(joker_scored, setup, run_j, run_n, run_c, rules, flat, w, first_roll)
 
     passes = [
-        ("start of turn (all four passes)", turn, (w, rules, lattice, result)),
+        ("start of turn (all four passes)", turn, (w, rules, lattice, result, np.empty((0, BLOCK)))),
         ("one keep-means pass", means, (w, lattice)),
         ("one keeps-inside pass", sub_keeps, (w, lattice)),
         ("final-roll values", final_rolls, (setup, *runs, rules, flat, w, first_roll)),

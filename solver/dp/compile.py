@@ -27,10 +27,19 @@ def njit(*args, **options):
     return _numba_njit(*args, **options)
 
 
+def thread_count() -> int:
+    """The threads a parallel kernel runs on (1 while the kernels are interpreted)."""
+    if not numba_setup.JIT:
+        return 1
+    import numba
+
+    return numba.get_num_threads()
+
+
 def require_jit(what: str) -> None:
     """Refuse heavy work while the kernels are interpreted (KNIFFEL_JIT=0): it would take hours."""
     if not numba_setup.JIT:
         raise KniffelError(f"{what} needs the compiled kernels; unset KNIFFEL_JIT=0 (it serves single answers)")
 
 
-__all__ = ["njit", "prange", "require_jit"]
+__all__ = ["njit", "prange", "require_jit", "thread_count"]

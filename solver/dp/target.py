@@ -23,6 +23,7 @@ import numpy as np
 from .compile import njit, prange
 from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops
 from .identical import _best_sub_keeps, _keep_means, _with_first_roll_stops
+from .lanes import balanced_lanes
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 from .solve import Engine, _fill_equivalent, table_shape
 from .states import layer_items
@@ -364,18 +365,22 @@ def _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, of
 
 
 @njit(cache=True, parallel=True)
-def _target_layer(masks, jokers_scored, totals_ptr, totals_list, rules, lattice, flat, offset, length, col, row):
-    """Solve the target columns of every (mask, joker_scored) work item of one layer."""
-    for i in prange(masks.shape[0]):
-        mask, joker_scored = masks[i], jokers_scored[i]
-        ln = length[mask, joker_scored]
-        if ln == 0:
-            continue
-        rw = row[mask, joker_scored]
-        upper_totals = totals_list[totals_ptr[rw] : totals_ptr[rw + 1]]
-        start = offset[mask, joker_scored]
-        out = flat[start : start + upper_totals.shape[0] * ln]
-        _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, offset, length, col, row, out)
+def _target_layer(
+    lane_start, masks, jokers_scored, totals_ptr, totals_list, rules, lattice, flat, offset, length, col, row
+):
+    """Solve the target columns of every (mask, joker_scored) work item of one layer, a lane of items
+    per thread (dp/lanes.py)."""
+    for lane in prange(lane_start.shape[0] - 1):
+        for i in range(lane_start[lane], lane_start[lane + 1]):
+            mask, joker_scored = masks[i], jokers_scored[i]
+            ln = length[mask, joker_scored]
+            if ln == 0:
+                continue
+            rw = row[mask, joker_scored]
+            upper_totals = totals_list[totals_ptr[rw] : totals_ptr[rw + 1]]
+            start = offset[mask, joker_scored]
+            out = flat[start : start + upper_totals.shape[0] * ln]
+            _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, offset, length, col, row, out)
 
 
 def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled: int = 0) -> np.ndarray:
@@ -392,9 +397,10 @@ def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled
             np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
             * layout.length[masks, jokers_scored]
         )
-        order = np.argsort(-sizes, kind="stable")  # big items first balances threads
+        order, lane_start = balanced_lanes(sizes)
         masks, jokers_scored = masks[order], jokers_scored[order]
         _target_layer(
+            lane_start,
             masks,
             jokers_scored,
             upper_states.totals_ptr,

@@ -1,0 +1,32 @@
+"""Work split into one lane per thread, of near-equal cost.
+
+Numba's prange hands each thread an equal count of iterations, not an equal share of the work: items
+sorted big first put every big item on the first thread. A parallel kernel that takes lanes instead
+(`for lane in prange(n_lanes)`, then its items in turn) gets a balanced split whatever the sizes.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from .compile import thread_count
+
+
+def balanced_lanes(costs: np.ndarray, n_lanes: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(order, lane_start): lane t runs items order[lane_start[t] : lane_start[t + 1]]. Largest item
+    first, each to the least loaded lane (within 4/3 of the best split, and close to it when there
+    are many more items than lanes)."""
+    if n_lanes is None:
+        n_lanes = thread_count()
+    n_lanes = max(1, min(n_lanes, len(costs)))
+    loads = [(0.0, lane) for lane in range(n_lanes)]
+    lanes: list[list[int]] = [[] for _ in range(n_lanes)]
+    for item in np.argsort(-np.asarray(costs, dtype=np.float64), kind="stable"):
+        load, lane = heapq.heappop(loads)
+        lanes[lane].append(int(item))
+        heapq.heappush(loads, (load + float(costs[item]), lane))
+    order = np.array([item for lane in lanes for item in lane], dtype=np.int64)
+    lane_start = np.cumsum([0] + [len(lane) for lane in lanes]).astype(np.int64)
+    return order, lane_start
