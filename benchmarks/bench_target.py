@@ -153,15 +153,15 @@ def profile(name: str, repeats: int = 2000) -> None:
             _best_sub_keeps_wide(w, lattice.sub, lattice.size_start, 0)
 
     @njit
-    def final_rolls(n, setup, run_j, run_n, run_c, rules, flat, w, first_roll):
+    def final_rolls(n, setup, run_j, run_n, run_c, flat, w, first_roll, slot_values):
         for _ in range(n):
-            _target_final_rolls(joker_scored, setup, run_j, run_n, run_c, rules, flat, w, first_roll)
+            _target_final_rolls(setup, run_j, run_n, run_c, flat, w, first_roll, slot_values)
 
     passes = [
         ("start of turn (all four passes)", turn, (w, rules, lattice, result, np.empty((0, BLOCK)))),
         ("one keep-means pass", means, (w, lattice)),
         ("one keeps-inside pass", sub_keeps, (w, lattice)),
-        ("final-roll values", final_rolls, (setup, *runs, rules, flat, w, first_roll)),
+        ("final-roll values", final_rolls, (setup, *runs, flat, w, first_roll, np.empty((setup[2].shape[0], BLOCK)))),
     ]
     for label, fn, args in passes:
         fn(1, *args)

@@ -33,6 +33,14 @@ def _keep_means(by_keep, add, size_start):
                 acc += by_keep[add[k, f], 0]
             by_keep[k, 0] = acc * inv
         return
+    if n_faces == 6:  # one pass over row k: the same sums in the same order as the loop below
+        for k in range(size_start[n] - 1, -1, -1):
+            a, b, c, d, e, f = add[k, 0], add[k, 1], add[k, 2], add[k, 3], add[k, 4], add[k, 5]
+            for j in range(nj):
+                by_keep[k, j] = (
+                    by_keep[a, j] + by_keep[b, j] + by_keep[c, j] + (by_keep[d, j] + by_keep[e, j] + by_keep[f, j])
+                ) * inv
+        return
     for k in range(size_start[n] - 1, -1, -1):
         a, b, c = add[k, 0], add[k, 1], add[k, 2]  # three faces per pass: fewer loads and stores of row k
         for j in range(nj):

@@ -196,16 +196,53 @@ def target_layout(
 # -- the turn kernel over (upper total, need) columns ---------------------------------------------
 @njit(cache=True)
 def _item_setup(mask, joker_scored, upper_totals, rules, offset, length, col, row):
-    """What a turn of work item (mask, joker_scored) needs for every block of its columns: the entries of
-    each final roll, and per (move, upper total j): where the next state's needs start in flat
-    (base), how many it stores (nlen) and the bonus points the move earns (shift)."""
+    """What a turn of work item (mask, joker_scored) needs for every block of its columns.
+
+    The entries of the final rolls as slots: each distinct (move, points gained) pair is one slot, and
+    roll r's entries are slots roll_slot[r, :roll_n[r]] (many rolls share a slot: a box scores the same
+    for many rolls). Per (move, upper total j): where the next state's needs start in flat (base), how
+    many it stores (nlen) and the bonus points the move earns (shift)."""
     n_rolls, n_boxes = rules.score.shape
     cap = rules.params[P_CAP]
+    extra = rules.params[P_EXTRA]
     option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
     option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
     n_options = np.empty(n_rolls, dtype=np.int64)
     _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
     n_moves, n_totals = rules.move_box.shape[0], upper_totals.shape[0]
+    free = np.empty(n_boxes, dtype=np.int64)
+    n_free = 0
+    for b in range(n_boxes):
+        if (mask >> b) & 1 == 0:
+            free[n_free] = b
+            n_free += 1
+    most = extra + 1
+    for r in range(n_rolls):
+        for b in range(n_boxes):
+            most = max(most, rules.score[r, b] + extra + 1)
+        for e in range(max(n_options[r], 0)):
+            most = max(most, option_points[r, e] + extra + 1)
+    slot_of = np.full((n_moves, most), -1, dtype=np.int64)
+    roll_slot = np.empty((n_rolls, n_boxes), dtype=np.int64)
+    roll_n = np.empty(n_rolls, dtype=np.int64)
+    slot_move = np.empty(n_rolls * n_boxes, dtype=np.int64)
+    slot_gain = np.empty(n_rolls * n_boxes, dtype=np.int64)
+    n_slots = 0
+    for r in range(n_rolls):
+        bonus_extra = extra if joker_scored == 1 and rules.joker_roll[r] else 0
+        implicit = n_options[r] < 0
+        roll_n[r] = n_free if implicit else n_options[r]
+        for e in range(roll_n[r]):
+            if implicit:
+                m, gain = rules.norm_move[r, free[e]], rules.score[r, free[e]] + bonus_extra
+            else:
+                m, gain = option_move[r, e], option_points[r, e] + bonus_extra
+            if slot_of[m, gain] < 0:
+                slot_of[m, gain] = n_slots
+                slot_move[n_slots] = m
+                slot_gain[n_slots] = gain
+                n_slots += 1
+            roll_slot[r, e] = slot_of[m, gain]
     base = np.zeros((n_moves, n_totals), dtype=np.int64)
     nlen = np.zeros((n_moves, n_totals), dtype=np.int64)
     shift = np.zeros((n_moves, n_totals), dtype=np.int64)
@@ -220,51 +257,54 @@ def _item_setup(mask, joker_scored, upper_totals, rules, offset, length, col, ro
                 nlen[m, j] = ln
                 base[m, j] = offset[nmask, next_joker_scored] + col[row[nmask, next_joker_scored], nu] * ln - 1
                 shift[m, j] = int(rules.bonus_cum[nu] - rules.bonus_cum[upper_totals[j]])
-    free = np.empty(n_boxes, dtype=np.int64)
-    n_free = 0
-    for b in range(n_boxes):
-        if (mask >> b) & 1 == 0:
-            free[n_free] = b
-            n_free += 1
-    return option_move, option_points, n_options, free[:n_free], base, nlen, shift
+    return roll_slot, roll_n, slot_move[:n_slots].copy(), slot_gain[:n_slots].copy(), base, nlen, shift
 
 
 @njit(cache=True)
-def _target_final_rolls(joker_scored, setup, run_j, run_n, run_c, rules, flat, by_keep, first):
+def _target_final_rolls(setup, run_j, run_n, run_c, flat, by_keep, first, slot_values):
     """by_keep[first + r, c]: the best probability of reaching the column's need when ending the turn with
     roll r. Columns come in runs: run i covers columns run_c[i] .. run_c[i+1]-1 at upper total j =
-    run_j[i] and needs run_n[i], run_n[i] + 1, ...: the next state's needs are then a shifted
-    contiguous slice, one vector loop per (roll, entry, run)."""
-    option_move, option_points, n_options, free, base, nlen, shift = setup
-    n_rolls = rules.score.shape[0]
-    extra = rules.params[P_EXTRA]
+    run_j[i] and needs run_n[i], run_n[i] + 1, ...: a slot's next needs are then a shifted contiguous
+    slice of its next state's column. Each slot's values are read once into slot_values (n_slots, nc);
+    a roll's row is then the max of its slots' rows."""
+    roll_slot, roll_n, slot_move, slot_gain, base, nlen, shift = setup
     n_runs = run_j.shape[0]
     nc = by_keep.shape[1]
-    for r in range(n_rolls):
-        out_row = first + r
+    for sl in range(slot_move.shape[0]):
+        m, gain = slot_move[sl], slot_gain[sl]
+        for i in range(n_runs):
+            j, c0, c1 = run_j[i], run_c[i], run_c[i + 1]
+            # need n at column c0 + k is run_n[i] + k; the next need is n - gained
+            n0 = run_n[i] - (gain + shift[m, j])
+            k_one = min(max(1 - n0, 0), c1 - c0)  # next need <= 0: certain
+            for k in range(k_one):
+                slot_values[sl, c0 + k] = 1.0
+            k_end = min(max(nlen[m, j] - n0 + 1, k_one), c1 - c0)  # next need in 1..L_next: read it
+            src = base[m, j] + n0
+            for k in range(k_one, k_end):
+                slot_values[sl, c0 + k] = flat[src + k]
+            for k in range(k_end, c1 - c0):  # beyond L_next the probability is 0
+                slot_values[sl, c0 + k] = 0.0
+    for r in range(roll_n.shape[0]):
+        out_row, n = first + r, roll_n[r]
+        if n == 0:
+            for c in range(nc):
+                by_keep[out_row, c] = 0.0
+            continue
+        a = roll_slot[r, 0]
+        b = roll_slot[r, 1] if n > 1 else a
         for c in range(nc):
-            by_keep[out_row, c] = 0.0
-        bonus_extra = extra if joker_scored == 1 and rules.joker_roll[r] else 0
-        implicit = n_options[r] < 0
-        for e in range(free.shape[0] if implicit else n_options[r]):
-            if implicit:
-                m = rules.norm_move[r, free[e]]
-                s = rules.score[r, free[e]]
-            else:
-                m = option_move[r, e]
-                s = option_points[r, e]
-            for i in range(n_runs):
-                j, c0, c1 = run_j[i], run_c[i], run_c[i + 1]
-                # need n at column c0 + k is run_n[i] + k; the next need is n - gained
-                n0 = run_n[i] - (s + bonus_extra + shift[m, j])
-                k_one = min(max(1 - n0, 0), c1 - c0)  # next need <= 0: certain
-                for k in range(k_one):
-                    by_keep[out_row, c0 + k] = 1.0
-                k_end = min(max(nlen[m, j] - n0 + 1, k_one), c1 - c0)  # next need in 1..L_next: read it
-                src = base[m, j] + n0
-                for k in range(k_one, k_end):
-                    by_keep[out_row, c0 + k] = max(by_keep[out_row, c0 + k], flat[src + k])
-                # beyond L_next the probability is 0: nothing to do
+            by_keep[out_row, c] = max(slot_values[a, c], slot_values[b, c])
+        e = 2
+        while e + 2 <= n:  # two slots per pass: fewer loads and stores of the roll's row
+            a, b = roll_slot[r, e], roll_slot[r, e + 1]
+            for c in range(nc):
+                by_keep[out_row, c] = max(by_keep[out_row, c], max(slot_values[a, c], slot_values[b, c]))
+            e += 2
+        if e < n:
+            a = roll_slot[r, e]
+            for c in range(nc):
+                by_keep[out_row, c] = max(by_keep[out_row, c], slot_values[a, c])
 
 
 @njit(cache=True)
@@ -335,6 +375,8 @@ def _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, of
         else setup
     )
     stops = np.empty((rules.score.shape[0] if servida else 0, BLOCK))
+    slot_values = np.empty((setup[2].shape[0], BLOCK))
+    first_slot_values = np.empty((first_setup[2].shape[0], BLOCK))
     run_j = np.empty(BLOCK + 1, dtype=np.int64)
     run_n = np.empty(BLOCK + 1, dtype=np.int64)
     run_c = np.empty(BLOCK + 2, dtype=np.int64)
@@ -354,11 +396,9 @@ def _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, of
         if c1 - c0 < BLOCK:  # a short last block: the spare columns repeat the last one
             run_c[n_runs] = BLOCK
         runs = run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1]
-        _target_final_rolls(joker_scored, setup, runs[0], runs[1], runs[2], rules, flat, by_keep, first_roll)
+        _target_final_rolls(setup, runs[0], runs[1], runs[2], flat, by_keep, first_roll, slot_values)
         if servida:  # after roll 1 the player may stop and enter the first-roll (servida) scores
-            _target_final_rolls(
-                joker_scored, first_setup, runs[0], runs[1], runs[2], _first_roll_rules(rules), flat, stops, 0
-            )
+            _target_final_rolls(first_setup, runs[0], runs[1], runs[2], flat, stops, 0, first_slot_values)
         _start_of_turn(by_keep, rules, lattice, result, stops)
         for k in range(c1 - c0):
             out[c0 + k] = result[k]
@@ -447,6 +487,11 @@ def item_columns(
     )
 
 
+def final_roll_values(setup, runs, flat: np.ndarray, by_keep: np.ndarray, first: int) -> None:
+    """_target_final_rolls for one state's columns (runs: run_j, run_n, run_c) outside the build."""
+    _target_final_rolls(setup, *runs, flat, by_keep, first, np.empty((setup[2].shape[0], by_keep.shape[1])))
+
+
 def target_keep_values(
     engine: Engine, layout: TargetLayout, flat: np.ndarray, mask: int, upper: int, joker_scored: int, need: int
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -459,7 +504,7 @@ def target_keep_values(
     upper_totals = np.array([upper], dtype=np.int64)
     setup = _item_setup(mask, joker_scored, upper_totals, rules, layout.offset, layout.length, layout.col, layout.row)
     runs = np.zeros(1, dtype=np.int64), np.array([need], dtype=np.int64), np.array([0, 1], dtype=np.int64)
-    _target_final_rolls(joker_scored, setup, *runs, rules, flat, by_keep, first_roll)
+    final_roll_values(setup, runs, flat, by_keep, first_roll)
     _keep_means(by_keep, lattice.add, lattice.size_start)
     after_second = by_keep[:, 0].copy()
     _best_sub_keeps(by_keep, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
@@ -486,5 +531,5 @@ def first_roll_target_stops(
         mask, joker_scored, upper_totals, first_rules, layout.offset, layout.length, layout.col, layout.row
     )
     stops = np.empty((rules.score.shape[0], n_cols))
-    _target_final_rolls(joker_scored, setup, *runs, first_rules, flat, stops, 0)
+    final_roll_values(setup, runs, flat, stops, 0)
     return stops

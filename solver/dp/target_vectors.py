@@ -12,7 +12,7 @@ import numpy as np
 from .identical import _best_sub_keeps, _keep_means
 from .rules import P_MIN_KEEP
 from .solve import Engine
-from .target import TargetLayout, _item_setup, _target_final_rolls, first_roll_target_stops
+from .target import TargetLayout, _item_setup, final_roll_values, first_roll_target_stops
 
 
 def target_keep_vectors(
@@ -32,7 +32,7 @@ def target_keep_vectors(
     upper_totals = np.array([upper], dtype=np.int64)
     setup = _item_setup(mask, joker_scored, upper_totals, rules, layout.offset, layout.length, layout.col, layout.row)
     runs = np.zeros(1, dtype=np.int64), np.array([1], dtype=np.int64), np.array([0, n_len], dtype=np.int64)
-    _target_final_rolls(joker_scored, setup, *runs, rules, flat, by_keep, first_roll)
+    final_roll_values(setup, runs, flat, by_keep, first_roll)
     _keep_means(by_keep, lattice.add, lattice.size_start)
     after_second = by_keep.copy()
     _best_sub_keeps(by_keep, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
