@@ -161,6 +161,24 @@ class _Interrupted(Exception):
     """Ctrl-C, carried past click (which would turn it into Abort and print a blank line)."""
 
 
+class _PipeClosed(Exception):
+    """The reader of stdout went away (`kniffel ... | head -1`), carried past click (which would exit 1)."""
+
+
+PIPE_CLOSED_EXIT = 128 + 13  # what a shell reports for a program ended by SIGPIPE, as `yes | head -1` does
+
+
+def _quiet_exit_after_closed_pipe() -> None:
+    """Python's recipe (docs: signal, "Note on SIGPIPE"): point stdout at devnull, so that the interpreter's
+    last flush of what is still buffered cannot fail again, and leave without a word."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor: nothing to flush into
+        pass
+    sys.exit(PIPE_CLOSED_EXIT)
+
+
 def _interrupted(exc: BaseException) -> bool:
     """Was this click Abort a Ctrl-C (rather than the end of input at a prompt)?"""
     cause = exc.__cause__ or exc.__context__
@@ -169,16 +187,25 @@ def _interrupted(exc: BaseException) -> bool:
 
 class OneLineErrors(CatalogueGroup):
     """Every user error (KniffelError, click's usage errors, OSError) is one line on stderr and exit
-    code 2; Ctrl-C is `kniffel: interrupted` and exit code 130. Anything else is a bug and keeps its
-    traceback. Every --help, the group's and its commands', comes from the catalogue (help.py)."""
+    code 2; Ctrl-C is `kniffel: interrupted` and exit code 130; a closed stdout (`| head -1`) ends quietly
+    with exit code 141, as SIGPIPE would. Anything else is a bug and keeps its traceback. Every --help, the
+    group's and its commands', comes from the catalogue (help.py)."""
 
     command_class = CatalogueHelp
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:  # the group's own --help and --version print here
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except BrokenPipeError:
+            raise _PipeClosed from None
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise _Interrupted from None
+        except BrokenPipeError:
+            raise _PipeClosed from None
         except EOFError as exc:  # prompts turn the end of input into Abort themselves: this one is a bug
             raise RuntimeError(f"unexpected end of file: {exc}") from exc
 
@@ -189,6 +216,9 @@ class OneLineErrors(CatalogueGroup):
             args = ["--help"]  # `kniffel` alone: the help, exit code 0
         try:
             code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
+            sys.stdout.flush()  # here, not at exit, so that a closed pipe ends as below
+        except (_PipeClosed, BrokenPipeError):
+            _quiet_exit_after_closed_pipe()
         except (_Interrupted, KeyboardInterrupt):  # in the language the command spoke (or was to speak)
             click.echo("kniffel: " + t("interrupted"), err=True)
             sys.exit(130)
