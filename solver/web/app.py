@@ -276,8 +276,7 @@ def create_app(
         params = query(request, required=("variant",), allowed=("card",))
         variant = find_variant(params["variant"])
         card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
-        if not variant.identical_dice:
-            raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+        dist.check_identical_dice(variant)
         return distributions.get(cache.get(variant), card).as_dict()
 
     def page(request: Request) -> Response:
