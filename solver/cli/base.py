@@ -127,6 +127,7 @@ def solve_target_table(variant, settings: Settings):
     from .. import target_tables, targets
 
     engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
+    tables.check_writable_folder(settings.tables_dir)
     n = targets.default_n(variant, engine)
     from ..dp.target import item_lengths, solve_target, target_layout
 
@@ -146,6 +147,8 @@ def get_target_table(variant, settings: Settings):
     try:
         return targets.load_target_table(variant, settings.tables_dir)
     except target_tables.TargetTableMissing:
+        targets.target_engine(variant)
+        tables.check_writable_folder(settings.tables_dir)  # before the notice and the minutes of work
         click.echo(
             "kniffel: " + t("notice_target", variant=variant.name, path=settings.tables_dir),
             err=True,
