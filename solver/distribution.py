@@ -18,6 +18,7 @@ from .dp.forward import forward_pmf
 from .errors import KniffelError
 from .rules import Variant
 from .scoring import possible_points
+from .texts import t
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 THRESHOLDS = (200, 250, 300, 350, 400)
@@ -99,21 +100,21 @@ def max_score(variant: Variant) -> int:
     return boxes + sum(b.points for b in variant.bonuses) + extras
 
 
-KNIFFEL7_REFUSAL = (
-    "the exact distribution of {name} is not offered: its forward pass needs the policy of every reachable "
-    "turn state, one distinct-dice kernel pass each (about 1.45 million states at 1.17 ms, the cost of a "
-    "whole solve: about half an hour on two cores) plus the mass pushed through 823,543 partial "
-    "assignments per state; `kniffel simulate` estimates it instead"
-)
+def check_identical_dice(variant: Variant) -> None:
+    """No exact distribution for dice told apart (Kniffel 7): its forward pass would need the policy of every
+    reachable turn state, one ordered-dice kernel pass each (about 1.45 million states at 1.17 ms, a whole
+    solve: about half an hour on two cores), plus the mass pushed through 823,543 partial assignments per
+    state. The refusal says so, in the player's language."""
+    if not variant.identical_dice:
+        raise DistributionError(t("dist_told_apart", variant=variant.name))
 
 
 def final_pmf(variant: Variant, values: np.ndarray, card: Card, engine=None) -> np.ndarray:
     """P(final score = s) for s = 0 ... highest reached, from `card` at the start of a turn."""
-    if not variant.identical_dice:
-        raise DistributionError(KNIFFEL7_REFUSAL.format(name=variant.name))
+    check_identical_dice(variant)
     state = card.state
     if not np.isfinite(values[state]):
-        raise DistributionError(f"the card {card.format()!r} cannot occur under the rules of {variant.name}")
+        raise DistributionError(t("card_cannot_occur", card=card.format(), variant=variant.name))
     if card.full:
         pmf = np.zeros(card.points + 1)
         pmf[card.points] = 1.0
@@ -135,11 +136,9 @@ def _summary(pmf: np.ndarray) -> tuple[float, float]:
 
 def check_thresholds(variant: Variant, thresholds) -> tuple[int, ...]:
     top = max_score(variant)
-    for t in thresholds:
-        if not 0 <= t <= top:
-            raise DistributionError(
-                f"--at-least {t}: must be between 0 and {top}, the highest score {variant.name} allows"
-            )
+    for value in thresholds:
+        if not 0 <= value <= top:
+            raise DistributionError(t("dist_at_least_range", value=value, top=top, variant=variant.name))
     return tuple(thresholds)
 
 
@@ -178,20 +177,16 @@ def describe(variant: Variant, card: Card, pmf: np.ndarray, at_least=(), seconds
 def check_players(cards: list[Card], names: list[str] | None) -> list[str]:
     """The players' names (default 'Player 1', ...), after checking the number of players and names."""
     if not 2 <= len(cards) <= MAX_PLAYERS:
-        raise DistributionError(f"odds need 2 to {MAX_PLAYERS} players (one --card each), not {len(cards)}")
+        raise DistributionError(t("odds_players_count", most=MAX_PLAYERS, count=len(cards)))
     if names is None:
-        names = [f"Player {i + 1}" for i in range(len(cards))]
+        names = [f"Player {i + 1}" for i in range(len(cards))]  # data, as --json keeps it in every language
     if len(names) != len(cards):
-        raise DistributionError(f"{len(names)} names for {len(cards)} cards: give one name per --card")
+        raise DistributionError(t("odds_names_count", names=len(names), cards=len(cards)))
     if any(not n for n in names):
-        raise DistributionError("empty player name: give one name per --card, comma-separated")
+        raise DistributionError(t("odds_name_empty"))
     turns = {len(c.filled) for c in cards}
     if len(turns) > 1:
-        raise DistributionError(
-            "the cards are not at the start of the same round: they have "
-            + ", ".join(str(len(c.filled)) for c in cards)
-            + " boxes filled"
-        )
+        raise DistributionError(t("odds_same_round", counts=", ".join(str(len(c.filled)) for c in cards)))
     return names
 
 

@@ -467,6 +467,6 @@ def find_variant(name: str, keep_one: bool = False) -> Variant:
         raise RuleError(t("err_unknown_variant", name=name, suggest=suggest, variants=", ".join(PRESETS)))
     if keep_one and variant.min_keep_last_reroll == 0:
         if variant is not KNIFFEL:
-            raise RuleError(f"the keep-one house rule is an option of kniffel only, not of {variant.name}")
+            raise RuleError(t("keep_one_variant", variant=variant.name))
         variant = KNIFFEL_KEEP_ONE
     return variant

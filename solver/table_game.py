@@ -186,7 +186,7 @@ class TableGame:
             try:
                 game._replay_event(ev)
             except KniffelError as exc:
-                raise GameFileError(f"{where}, event {i + 1}: {exc}") from None
+                raise GameFileError(t("game_event", where=where, number=i + 1, error=exc)) from None
         cards = game.cards()
         done = all(c.full for c in cards)
         scores = [c.points for c in cards] if done else None
@@ -217,9 +217,9 @@ def game_from_record(data, where: str) -> Game | TableGame:
     if isinstance(data, dict) and data.get("format") == FORMAT and data.get("version") == VERSION:
         return TableGame.from_json(data, where)
     if isinstance(data, dict) and data.get("version") not in (ONE_PLAYER_VERSION, VERSION, None):
+        version = _short(data.get("version"))
         raise GameFileError(
-            f"{where} has version {_short(data.get('version'))}; this program reads "
-            f"{ONE_PLAYER_VERSION} (one player) and {VERSION} (a table)"
+            t("table_game_version", where=where, version=version, one=ONE_PLAYER_VERSION, table=VERSION)
         )
     return Game.from_json(data, where)
 

@@ -18,6 +18,7 @@ import io
 import json
 import math
 import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from . import __version__
 from .errors import KniffelError
 from .files import _TEMP, _alive, atomic_write_files, make_folder, no_interrupts, read_bounded, read_json
 from .rules import Variant
-from .texts import t
+from .texts import os_reason, t
 
 TABLE_FORMAT = 1
 ENV_DIR = "KNIFFEL_TABLES"
@@ -69,6 +70,17 @@ def check_tables_dir(directory: Path, source: str) -> None:
             raise TableError(t("tables_under_file", source=source, directory=directory, parent=p))
         if p.exists():
             break
+
+
+def check_writable_folder(directory: Path) -> None:
+    """Before seconds to minutes of solving: the folder the result goes to exists (made if need be) and takes a
+    file. A real write, not os.access: root passes every permission check, but not a read-only mount."""
+    make_folder(directory)  # a folder that cannot be made names itself (files.FileOperationError)
+    try:
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".kniffel-write-check."):
+            pass
+    except OSError as exc:
+        raise TableError(t("tables_not_writable", directory=directory, reason=os_reason(exc), env=ENV_DIR)) from None
 
 
 def paths(variant: Variant, directory: Path) -> tuple[Path, Path]:

@@ -42,11 +42,6 @@ TARGET_N = {
     "generala": 360,  # every score there is (a table of 476,160 values, 2.7 s)
 }
 
-KNIFFEL7_REFUSAL = (
-    "{name}: no target table for dice told apart: it would hold about 1.45 million turn states x "
-    "hundreds of needs, about a day and a half with the current kernel"
-)
-
 
 class TargetError(KniffelError):
     """A target that the table cannot answer, or a variant without target tables."""
@@ -69,8 +64,7 @@ _ENGINES: dict[Variant, Engine] = {}  # target_engine's, per variant: a fresh `c
 def target_engine(variant: Variant) -> Engine:
     """The engine of a variant that has target tables (identical dice); Kniffel 7 is refused. Built
     once per variant in a process (0.2-0.4 s for kniffel)."""
-    if not variant.identical_dice:
-        raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
+    _check_identical_dice(variant)
     engine = _ENGINES.get(variant)
     if engine is None:
         if len(_ENGINES) >= 8:
@@ -101,10 +95,16 @@ def build_target_table(
 def check_target(variant: Variant, card: Card, target: int) -> None:
     """Refuse, before any table is loaded or built, what no target table answers: dice told apart,
     a full card, a target below 1 or more than N above the card's points (N of default_n)."""
-    if not variant.identical_dice:
-        raise TargetError(KNIFFEL7_REFUSAL.format(name=variant.name))
+    _check_identical_dice(variant)
     _check_card(variant, card)
     _check_need(variant, card, target, default_n(variant))
+
+
+def _check_identical_dice(variant: Variant) -> None:
+    """Dice told apart (Kniffel 7): a target table would hold about 1.45 million turn states x hundreds of
+    needs, about a day and a half with the current kernel."""
+    if not variant.identical_dice:
+        raise TargetError(text_of("target_told_apart", variant=variant.name))
 
 
 def _check_card(variant: Variant, card: Card) -> None:

@@ -49,6 +49,18 @@ def test_odds_json(tdir):
     assert abs(sum(p["win"] for p in out["players"]) + out["tie"] - 1) < 1e-12
 
 
+def test_odds_names_unnamed_players_in_the_players_language_but_not_in_json(tdir):
+    card2 = ENDGAME.replace("grosse strasse=40", "grosse strasse=0")
+    german = CliRunner().invoke(
+        cli, ["--tables", str(tdir), "--lang", "de", "odds", "kniffel", "--card", ENDGAME, "--card", card2]
+    )
+    assert german.exit_code == 0 and "  Spieler 1: " in german.output and "Player" not in german.output, german.output
+    as_json = CliRunner().invoke(
+        cli, ["--tables", str(tdir), "--lang", "de", "odds", "kniffel", "--card", ENDGAME, "--card", card2, "--json"]
+    )
+    assert [p["name"] for p in json.loads(as_json.output)["players"]] == ["Player 1", "Player 2"]  # a contract
+
+
 def test_advise_shows_std(tdir):
     res = run(tdir, "advise", "kniffel", "--card", ENDGAME, "--dice", "33516", "--roll", "1", "--json")
     assert res.exit_code == 0, res.output

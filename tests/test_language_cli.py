@@ -157,3 +157,45 @@ def test_table_refusals_in_german(kdir, tmp_path):
     assert "--tables /dev/null ist kein Ordner" in res.stderr, res.stderr
     res = invoke("play", "kniffel", "--players", "Anna")
     assert "an einem Tisch sitzen 2 bis 6 Spieler" in res.stderr, res.stderr
+
+
+FULL_KNIFFEL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"
+
+
+@pytest.mark.parametrize(
+    "args, german, english",
+    [
+        (["chances", "kniffel7", "--target", "200"], "keine Zieltabelle für unterscheidbare Würfel", "told apart"),
+        (["solve", "kniffel7", "--target"], "keine Zieltabelle für unterscheidbare Würfel", "told apart"),
+        (["distribution", "kniffel7"], "die exakte Verteilung von kniffel7 gibt es nicht", "is not offered"),
+        (["odds", "kniffel7", "--card", "", "--card", ""], "Verteilung von kniffel7 gibt es nicht", "not offered"),
+        (["advise", "yahtzee", "12345", "--keep-one"], "gibt es nur für kniffel, nicht für yahtzee", "kniffel only"),
+        (["simulate", "yatzy", "--keep-one"], "gibt es nur für kniffel, nicht für yatzy", "kniffel only"),
+        (["odds", "kniffel", "--card", ""], "odds braucht 2 bis 6 Spieler", "odds need 2 to 6"),
+        (["odds", "kniffel", "--card", "", "--card", "chance=20"], "nicht am Anfang derselben Runde", "same round"),
+        (["odds", "kniffel", "--card", "", "--card", "", "--names", "a"], "1 Namen für 2 Zettel", "1 names for"),
+        (["odds", "kniffel", "--card", "", "--card", "", "--names", "a,"], "leerer Spielername", "empty player"),
+        (["distribution", "kniffel", "--at-least", "2000"], "muss zwischen 0 und 975 liegen", "between 0 and"),
+        (
+            ["advise", "kniffel", "12345", "--card", FULL_KNIFFEL_CARD, "--opponent", ""],
+            "der Zettel ist voll",
+            "the card is full",
+        ),
+    ],
+)
+def test_refusals_of_features_some_variants_lack_in_both_languages(kdir, args, german, english):
+    """What used to be English in the German interface (the closing notes of stop 20): one line each, before
+    any table is loaded or built."""
+    for lang, said in (("de", german), ("en", english)):
+        res = invoke("--tables", str(kdir), "--no-progress", "--lang", lang, *args)
+        assert res.exit_code == 2, res.output
+        lines = res.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("kniffel: error: ") and said in lines[0], res.stderr
+
+
+def test_a_table_game_of_an_unknown_version_in_german(tmp_path):
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps({"format": "kniffel-game", "version": 9}))
+    res = invoke("--lang", "de", "review", str(game))
+    assert res.exit_code == 2, res.output
+    assert "hat Version 9; dieses Programm liest 1 (ein Spieler) und 2 (ein Tisch)" in res.stderr, res.stderr

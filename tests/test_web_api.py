@@ -278,6 +278,53 @@ def test_serve_binds_loopback_and_warns_otherwise(monkeypatch, tdir, host, warne
         assert c.get("/api/variants").status_code == (200 if warned else 400)
 
 
+def test_serve_makes_the_pages_advice_ready_at_start_up(monkeypatch, tdir):
+    """`kniffel serve` loads kniffel's table, its second moments and the advice kernels when the server starts
+    (a lifespan hook, not awaited), so the page's first request does not wait on a cold Numba cache."""
+    import uvicorn
+
+    from solver.presets import KNIFFEL
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(app))
+    res = CliRunner().invoke(cli, ["--tables", str(tdir), "serve"])
+    assert res.exit_code == 0, res.output
+    (app,) = calls
+    warm_up = app.state.warm_up
+    assert not warm_up.done.is_set() and not app.state.tables.advice_ready(KNIFFEL)  # nothing before the start
+    with TestClient(app):  # starts the app as uvicorn does: its lifespan
+        assert warm_up.done.wait(600) and warm_up.error is None
+        assert app.state.tables.advice_ready(KNIFFEL)
+
+
+def test_a_slow_warm_up_says_so_and_then_that_it_is_ready():
+    from solver.web.work import WarmUp
+
+    said, slow_said, ready_said = [], threading.Event(), threading.Event()
+
+    def work():  # ends only once the notice is out: no clock in this test
+        assert slow_said.wait(600)
+
+    def on_slow():
+        said.append("slow")
+        slow_said.set()
+
+    def on_ready(seconds):
+        said.append("ready")
+        ready_said.set()
+
+    warm = WarmUp(work, on_slow, on_ready, slow_after=0)
+    warm.start()
+    assert warm.done.wait(600) and warm.error is None and ready_said.wait(600)
+    assert said == ["slow", "ready"]
+    quick = WarmUp(lambda: None, lambda: said.append("slow again"), lambda s: said.append("ready again"), 3600)
+    quick.start()
+    assert quick.done.wait(600) and said == ["slow", "ready"]  # quick: not a word
+    failing = WarmUp(lambda: 1 / 0, slow_after=3600)
+    failing.start()
+    assert failing.done.wait(600) and isinstance(failing.error, ZeroDivisionError)  # kept for the requests
+
+
 @pytest.mark.parametrize("card", ["", "einser=3,zweier=6,chance=22,kniffel=50"])
 def test_distribution_equals_cli_json(client, tdir, card):
     res = get(client, "/api/distribution", variant="kniffel", card=card)

@@ -108,7 +108,9 @@ def check_advice(page, base, card, dice, roll):
     rows = page.locator("#options tbody tr.option")
     expect(rows).to_have_count(len(want["options"]))
     for i, o in enumerate(want["options"]):
-        expect(rows.nth(i).locator("td").nth(2)).to_have_text(f"{o['expected_final_score']:.2f}")
+        expected = rows.nth(i).locator("td").nth(2)
+        expect(expected.locator(".value")).to_have_text(f"{o['expected_final_score']:.2f}")
+        expect(expected.locator(".spread")).to_have_text(f"± {o['std']:.1f}")  # each option's spread, under it
     expect(rows.nth(0)).to_have_class("option best" + (" shown" if want["action"] == "keep" else ""))
     return want
 
@@ -132,6 +134,7 @@ def test_one_whole_turn(server, browser, tmp_path):
         "aria-label", f"Final score distribution: mean {chart['mean']:.2f}, median {chart['median']}"
     )
     page.screenshot(path=str(tmp_path / "phone-roll1.png"), full_page=True)
+    page.locator("#advice").screenshot(path=str(tmp_path / "phone-roll1-advice.png"))  # the options, full size
     page.set_viewport_size(DESKTOP)
     page.screenshot(path=str(tmp_path / "desktop-roll1.png"), full_page=True)
     page.set_viewport_size(PHONE)

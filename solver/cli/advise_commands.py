@@ -243,6 +243,8 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
     from ..explain import fit
 
     opponent = parse_card(variant, opponent_text)  # bad cards: one line, before any engine is built
+    if card.full:  # win.check_opponent says so too, in English for the Python API
+        raise win.OpponentError(t("card_full"))
     win.check_opponent(card, opponent)
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
     settings = _settings(ctx)

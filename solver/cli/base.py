@@ -127,6 +127,7 @@ def solve_target_table(variant, settings: Settings):
     from .. import target_tables, targets
 
     engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
+    tables.check_writable_folder(settings.tables_dir)
     n = targets.default_n(variant, engine)
     from ..dp.target import item_lengths, solve_target, target_layout
 
@@ -146,6 +147,8 @@ def get_target_table(variant, settings: Settings):
     try:
         return targets.load_target_table(variant, settings.tables_dir)
     except target_tables.TargetTableMissing:
+        targets.target_engine(variant)
+        tables.check_writable_folder(settings.tables_dir)  # before the notice and the minutes of work
         click.echo(
             "kniffel: " + t("notice_target", variant=variant.name, path=settings.tables_dir),
             err=True,
@@ -161,6 +164,24 @@ class _Interrupted(Exception):
     """Ctrl-C, carried past click (which would turn it into Abort and print a blank line)."""
 
 
+class _PipeClosed(Exception):
+    """The reader of stdout went away (`kniffel ... | head -1`), carried past click (which would exit 1)."""
+
+
+PIPE_CLOSED_EXIT = 128 + 13  # what a shell reports for a program ended by SIGPIPE, as `yes | head -1` does
+
+
+def _quiet_exit_after_closed_pipe() -> None:
+    """Python's recipe (docs: signal, "Note on SIGPIPE"): point stdout at devnull, so that the interpreter's
+    last flush of what is still buffered cannot fail again, and leave without a word."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor: nothing to flush into
+        pass
+    sys.exit(PIPE_CLOSED_EXIT)
+
+
 def _interrupted(exc: BaseException) -> bool:
     """Was this click Abort a Ctrl-C (rather than the end of input at a prompt)?"""
     cause = exc.__cause__ or exc.__context__
@@ -169,16 +190,25 @@ def _interrupted(exc: BaseException) -> bool:
 
 class OneLineErrors(CatalogueGroup):
     """Every user error (KniffelError, click's usage errors, OSError) is one line on stderr and exit
-    code 2; Ctrl-C is `kniffel: interrupted` and exit code 130. Anything else is a bug and keeps its
-    traceback. Every --help, the group's and its commands', comes from the catalogue (help.py)."""
+    code 2; Ctrl-C is `kniffel: interrupted` and exit code 130; a closed stdout (`| head -1`) ends quietly
+    with exit code 141, as SIGPIPE would. Anything else is a bug and keeps its traceback. Every --help, the
+    group's and its commands', comes from the catalogue (help.py)."""
 
     command_class = CatalogueHelp
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:  # the group's own --help and --version print here
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except BrokenPipeError:
+            raise _PipeClosed from None
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise _Interrupted from None
+        except BrokenPipeError:
+            raise _PipeClosed from None
         except EOFError as exc:  # prompts turn the end of input into Abort themselves: this one is a bug
             raise RuntimeError(f"unexpected end of file: {exc}") from exc
 
@@ -189,6 +219,9 @@ class OneLineErrors(CatalogueGroup):
             args = ["--help"]  # `kniffel` alone: the help, exit code 0
         try:
             code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
+            sys.stdout.flush()  # here, not at exit, so that a closed pipe ends as below
+        except (_PipeClosed, BrokenPipeError):
+            _quiet_exit_after_closed_pipe()
         except (_Interrupted, KeyboardInterrupt):  # in the language the command spoke (or was to speak)
             click.echo("kniffel: " + t("interrupted"), err=True)
             sys.exit(130)

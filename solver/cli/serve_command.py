@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import KniffelError
+from ..presets import find_variant
 from ..texts import t
 from .base import _settings, cli
 
@@ -26,7 +27,18 @@ def serve(ctx, host, port):
     loopback = host in LOOPBACK or host.startswith("127.")
     if not loopback:
         click.echo("kniffel: warning: " + t("serve_open_host", host=host), err=True)
-    app = create_app(_settings(ctx).tables_dir, allowed_hosts=[*LOOPBACK_HOSTS, host] if loopback else None)
+    page_variant = find_variant("kniffel")  # the page opens on it: its advice is made ready at start-up
+
+    def say(text: str) -> None:
+        click.echo("kniffel: " + text, err=True)
+
+    app = create_app(
+        _settings(ctx).tables_dir,
+        allowed_hosts=[*LOOPBACK_HOSTS, host] if loopback else None,
+        warm_up=page_variant,
+        on_slow=lambda: say(t("serve_warming", variant=page_variant.name)),
+        on_ready=lambda seconds: say(t("serve_ready", seconds=seconds)),
+    )
     shown = f"[{host}]" if ":" in host else host
-    click.echo("kniffel: " + t("serve_serving", url=f"http://{shown}:{port}/"), err=True)
+    say(t("serve_serving", url=f"http://{shown}:{port}/"))
     uvicorn.run(app, host=host, port=port, log_level="warning")

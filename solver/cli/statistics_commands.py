@@ -151,8 +151,7 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     _speak(ctx, variant)
     parsed = parse_card(variant, card)
     dist.check_thresholds(variant, at_least)
-    if not variant.identical_dice:
-        raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+    dist.check_identical_dice(variant)
     plt = _plot_backend(Path(plot)) if plot else None  # checked before computing
     values, _ = get_table(variant, _settings(ctx))
     result = dist.distribution(variant, values, parsed, at_least)
@@ -226,8 +225,7 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     _speak(ctx, variant)
     parsed = [parse_card(variant, c) for c in cards]
     name_list = [n.strip() for n in names.split(",")] if names is not None else None
-    if not variant.identical_dice:
-        raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+    dist.check_identical_dice(variant)
     dist.check_players(parsed, name_list)  # before loading or solving a table
     values, _ = get_table(variant, _settings(ctx))
     result = dist.odds(variant, values, parsed, name_list)
@@ -236,16 +234,17 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
         return
     from ..explain import card_text, fit
 
+    shown = name_list or [t("odds_player", number=i + 1) for i in range(len(parsed))]  # "Spieler 1" in German
     player, win, expected, std = t("odds_columns").split(",")
-    width = max([len(player)] + [len(p.name) for p in result.players])
+    width = max([len(player)] + [len(name) for name in shown])
     click.echo(fit(t("odds_title", title=variant_title(variant), count=len(result.players))))
     click.echo(f"  {player:<{width}}  {win:>8}  {expected:>9}  {std:>9}")
-    for p in result.players:
-        click.echo(f"  {p.name:<{width}}  {p.win:>8.3%}  {p.expected_final_score:>9.2f}  {p.std:>9.2f}")
+    for name, p in zip(shown, result.players):
+        click.echo(f"  {name:<{width}}  {p.win:>8.3%}  {p.expected_final_score:>9.2f}  {p.std:>9.2f}")
     click.echo(t("odds_tie", tie=f"{result.tie:.3%}"))
     click.echo(t("odds_cards"))
-    for p, card in zip(result.players, parsed):
-        click.echo(fit(t("odds_card", name=p.name, card=card_text(card)), "      "))
+    for name, card in zip(shown, parsed):
+        click.echo(fit(t("odds_card", name=name, card=card_text(card)), "      "))
 
 
 def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):

@@ -22,7 +22,8 @@ thread of their own (work.py), so an advice request is answered while a distribu
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ from ..errors import KniffelError
 from ..presets import find_variant
 from ..reports import value_report, variants_report
 from ..rules import Variant
-from .work import KERNELS, DistributionCache
+from .work import KERNELS, DistributionCache, WarmUp
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUERY = 1000  # characters in the whole query string
@@ -113,6 +114,10 @@ class TableCache:
                 lambda: solving.solve_table(variant, self.tables_dir, progress=False, engine=engine)
             )
         return Table(variant, values, meta, make_advisor(variant, values), self.tables_dir)
+
+    def advice_ready(self, variant: Variant) -> bool:
+        """Are the variant's table and second moments loaded (nothing left for its first advice to wait on)?"""
+        return variant.name in self._tables and variant.name in self._spread_ready
 
     def with_spread(self, variant: Variant) -> Table:
         """The table, its second moments (each option's std) loaded once: on the kernel thread, because a
@@ -217,10 +222,19 @@ def json_answer(handler: Callable[[Request], Any]) -> Callable[[Request], Respon
 
 
 def create_app(
-    tables_dir: Path | None = None, *, solve_missing: bool = True, allowed_hosts: list[str] | None = None
+    tables_dir: Path | None = None,
+    *,
+    solve_missing: bool = True,
+    allowed_hosts: list[str] | None = None,
+    warm_up: Variant | None = None,
+    on_slow: Callable[[], None] | None = None,
+    on_ready: Callable[[float], None] | None = None,
 ) -> Starlette:
-    """The app. `allowed_hosts` (the Host header's name) guards a loopback server against DNS rebinding."""
+    """The app. `allowed_hosts` (the Host header's name) guards a loopback server against DNS rebinding.
+    `warm_up`: a variant whose advice (table, second moments, compiled kernels) is made ready when the server
+    starts, rather than by the first request (app.state.warm_up; on_slow/on_ready: see work.WarmUp)."""
     cache = TableCache(tables.tables_dir(tables_dir), solve_missing)
+    warming = None if warm_up is None else WarmUp(lambda: cache.with_spread(warm_up), on_slow, on_ready)
     target_cache = TargetTableCache(cache.tables_dir)
     distributions = DistributionCache()
 
@@ -276,8 +290,7 @@ def create_app(
         params = query(request, required=("variant",), allowed=("card",))
         variant = find_variant(params["variant"])
         card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
-        if not variant.identical_dice:
-            raise dist.DistributionError(dist.KNIFFEL7_REFUSAL.format(name=variant.name))
+        dist.check_identical_dice(variant)
         return distributions.get(cache.get(variant), card).as_dict()
 
     def page(request: Request) -> Response:
@@ -297,7 +310,15 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
-    app = Starlette(routes=routes, middleware=middleware)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if warming is not None:
+            warming.start()  # not awaited: requests are accepted meanwhile
+        yield
+
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.tables = cache
+    app.state.warm_up = warming
     app.state.target_tables = target_cache
     return app

@@ -18,6 +18,7 @@ and of the compiled kernels (seconds), and only sees the variants of a fresh int
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -51,6 +52,54 @@ class KernelThread:
 
 
 KERNELS = KernelThread()  # one for the process: two apps in one process must not launch kernels at once
+
+
+class WarmUp:
+    """The first request's wait, taken at start-up: `work` (load a table, load or compile its kernels: up to a
+    minute on a cold Numba cache) on a thread of its own, so that the server accepts requests meanwhile (a
+    request that needs the same table waits for the same locks, no longer than it would have anyway).
+    `on_slow()` is called once the work has taken `slow_after` seconds, then `on_ready(seconds)` when done."""
+
+    def __init__(
+        self,
+        work: Callable[[], object],
+        on_slow: Callable[[], None] | None = None,
+        on_ready: Callable[[float], None] | None = None,
+        slow_after: float = 1.0,
+    ) -> None:
+        self.work, self.on_slow, self.on_ready, self.slow_after = work, on_slow, on_ready, slow_after
+        self.done = threading.Event()
+        self.error: Exception | None = None  # the first request meets it again and answers it as usual
+        self._said_slow = False
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, name="kniffel-warm-up", daemon=True).start()
+
+    def _slow(self) -> None:
+        with self._lock:
+            if self.done.is_set():
+                return
+            self._said_slow = True
+        if self.on_slow is not None:
+            self.on_slow()
+
+    def _run(self) -> None:
+        t0 = time.perf_counter()
+        timer = threading.Timer(self.slow_after, self._slow)
+        timer.daemon = True
+        timer.start()
+        try:
+            self.work()
+        except Exception as exc:
+            self.error = exc
+        finally:
+            timer.cancel()
+            with self._lock:
+                self.done.set()
+                said_slow = self._said_slow
+            if said_slow and self.on_ready is not None:
+                self.on_ready(time.perf_counter() - t0)
 
 
 class DistributionCache:

@@ -163,6 +163,23 @@ function renderCard() {
 function fmt(x) { return x.toFixed(2); }
 function pct(p) { return `${(100 * p).toFixed(p > 0.999 && p < 1 ? 3 : 1)}%`; }
 
+function expectedCell(expected, std) {
+  // the expected final score, and under it, small, its standard deviation (how far a game strays from it)
+  const box = document.createDocumentFragment();
+  const value = document.createElement("span");
+  value.className = "value";
+  value.textContent = expected;
+  box.appendChild(value);
+  if (typeof std === "number") {
+    const spread = document.createElement("span");
+    spread.className = "spread";
+    spread.textContent = `± ${std.toFixed(1)}`;
+    spread.title = "standard deviation of the final score";
+    box.appendChild(spread);
+  }
+  return box;
+}
+
 function renderAdvice() {
   const a = state.advice;
   const table = $("options");
@@ -191,9 +208,11 @@ function renderAdvice() {
     tr.dataset.index = i;
     const loss = o.loss === 0 ? (i === 0 ? "best" : "tie") : `−${fmt(o.loss)}`;
     const cells = [String(i + 1), o.text, ...(forTarget ? [pct(o.probability)] : []), fmt(o.expected_final_score), loss];
+    const expectedAt = cells.length - 2;
     cells.forEach((c, j) => {
       const td = document.createElement("td");
-      td.textContent = c;
+      if (j === expectedAt) td.appendChild(expectedCell(c, o.std));
+      else td.textContent = c;
       if (j !== 1) td.className = j === cells.length - 1 ? "num loss" : "num";
       tr.appendChild(td);
     });

@@ -1,0 +1,97 @@
+"""A tables folder that cannot take a file is refused before a solve starts, not after it (when the result
+could not be saved): one line naming the folder and the way out (--tables DIR or $KNIFFEL_TABLES)."""
+
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver import dp, tables
+from solver.cli import cli
+from solver.presets import KNIFFEL
+
+NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
+
+
+def takes_a_file(folder: Path) -> bool:
+    """A real write: root passes every permission check, so os.access says nothing about it."""
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def locked(tmp_path):
+    """locked(folder): makes the folder refuse new files (chmod 0o555; as root, whom modes do not stop,
+    `chattr +i`), or skips when neither works here; undone at the end so that pytest can clean up."""
+    done = []
+
+    def lock(folder: Path) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.chmod(0o555)
+        done.append(lambda: folder.chmod(0o755))
+        if takes_a_file(folder):
+            immutable = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False)
+            if immutable.returncode == 0:
+                done.append(lambda: subprocess.run(["chattr", "-i", str(folder)], check=False))
+            if takes_a_file(folder):
+                pytest.skip("running as root, and chattr +i is not allowed here: no folder refuses a write")
+        return folder
+
+    yield lock
+    for undo in reversed(done):
+        undo()
+
+
+def invoke(folder, *args, lang="en"):
+    runner = CliRunner(env=NO_LOCALE)
+    return runner.invoke(cli, ["--tables", str(folder), "--no-progress", "--lang", lang, *args], prog_name="kniffel")
+
+
+def one_line(res) -> str:
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kniffel: error: "), res.stderr  # no "solving it once" notice
+    return lines[0]
+
+
+def no_solving(monkeypatch):
+    def solve(*args, **kwargs):
+        raise AssertionError("a solve started although its table could not be saved")
+
+    monkeypatch.setattr(dp, "solve", solve)
+    monkeypatch.setattr("solver.dp.target.solve_target", solve)
+
+
+@pytest.mark.parametrize("command", [["solve", "yatzy"], ["value", "yatzy"], ["advise", "yatzy", "12345"]])
+def test_a_read_only_tables_folder_is_refused_before_the_solve(tmp_path, locked, monkeypatch, command):
+    folder = locked(tmp_path / "ro")
+    no_solving(monkeypatch)
+    line = one_line(invoke(folder, *command))
+    assert f"cannot write to the tables folder {folder} (" in line, line
+    assert "--tables DIR or $KNIFFEL_TABLES" in line, line
+    assert not (folder / "yatzy.npy").exists() and os.listdir(folder) == []
+
+
+def test_a_missing_target_table_in_a_read_only_folder_is_refused_before_it_is_built(
+    tmp_path, locked, monkeypatch, solved
+):
+    folder = tmp_path / "ro"
+    tables.save(KNIFFEL, solved("kniffel"), folder, states=0, seconds=0.0)
+    locked(folder)
+    no_solving(monkeypatch)
+    line = one_line(invoke(folder, "chances", "kniffel", "--target", "200", lang="de"))
+    assert f"in den Tabellenordner {folder} kann nicht geschrieben werden (" in line, line
+    assert "--tables ORDNER oder $KNIFFEL_TABLES" in line, line
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc, a folder no one writes in")
+def test_proc_as_tables_folder_is_refused_before_the_solve(monkeypatch):
+    no_solving(monkeypatch)
+    line = one_line(invoke("/proc", "solve", "yatzy"))
+    assert "cannot write to the tables folder /proc (" in line, line
