@@ -1,0 +1,28 @@
+"""The split of a parallel kernel's items into one lane per thread (solver/dp/lanes.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.dp.lanes import balanced_lanes
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 10_000), min_size=1, max_size=300), st.integers(1, 8))
+def test_every_item_in_one_lane_and_no_lane_far_above_the_mean(costs, n_lanes):
+    order, lane_start = balanced_lanes(np.array(costs), n_lanes)
+    assert sorted(order.tolist()) == list(range(len(costs)))  # each item exactly once
+    assert lane_start[0] == 0 and lane_start[-1] == len(costs) and np.all(np.diff(lane_start) >= 0)
+    loads = [sum(costs[i] for i in order[a:b]) for a, b in zip(lane_start[:-1], lane_start[1:])]
+    # greedy largest-first: a lane ends at most one item above the mean load of the lanes
+    assert max(loads) <= sum(costs) / len(loads) + max(costs)
+
+
+def test_items_sorted_big_first_are_shared_evenly():
+    """The case Numba's prange split badly: big items first, then small ones."""
+    costs = np.array([100] * 50 + [1] * 50)
+    order, lane_start = balanced_lanes(costs, 2)
+    loads = [costs[order[a:b]].sum() for a, b in zip(lane_start[:-1], lane_start[1:])]
+    assert loads == [2525, 2525]
