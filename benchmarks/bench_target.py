@@ -150,7 +150,7 @@ def profile(name: str, repeats: int = 2000) -> None:
     @njit
     def sub_keeps(n, w, lattice):
         for _ in range(n):
-            _best_sub_keeps_wide(w, lattice.sub, lattice.size_start, 0)
+            _best_sub_keeps_wide(w, lattice.sub, lattice.size_start[1], lattice.size_start[-1])
 
     @njit
     def final_rolls(n, setup, run_j, run_n, run_c, flat, w, first_roll, slot_values):

@@ -308,19 +308,33 @@ def _target_final_rolls(setup, run_j, run_n, run_c, flat, by_keep, first, slot_v
 
 
 @njit(cache=True)
-def _best_sub_keeps_wide(by_keep, sub, size_start, min_keep):
+def _best_sub_keeps_wide(by_keep, sub, k_start, k_end):
     """identical._best_sub_keeps for many columns: the same maxes (exact, so the same values), with
     the keeps inside a keep taken three at a time, one pass over row k for three instead of one
     read-modify-write pass each (this pass was the costliest of the turn: 0.73 of 2.5 us a column)."""
-    n = size_start.shape[0] - 2
     nj = by_keep.shape[1]
     inside = np.empty(sub.shape[1], dtype=np.int64)
-    for k in range(size_start[min_keep + 1], size_start[n + 1]):
+    for k in range(k_start, k_end):
         c = 0
         for f in range(sub.shape[1]):
             if sub[k, f] >= 0:
                 inside[c] = sub[k, f]
                 c += 1
+        if c == 4:  # one pass for four or five keeps too
+            a, b, d, e = inside[0], inside[1], inside[2], inside[3]
+            for j in range(nj):
+                by_keep[k, j] = max(
+                    max(by_keep[k, j], by_keep[a, j]), max(max(by_keep[b, j], by_keep[d, j]), by_keep[e, j])
+                )
+            continue
+        if c == 5:
+            a, b, d, e, g = inside[0], inside[1], inside[2], inside[3], inside[4]
+            for j in range(nj):
+                by_keep[k, j] = max(
+                    max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j])),
+                    max(by_keep[e, j], by_keep[g, j]),
+                )
+            continue
         f = 0
         while f + 3 <= c:
             a, b, d = inside[f], inside[f + 1], inside[f + 2]
@@ -345,15 +359,60 @@ def _start_of_turn(by_keep, rules, lattice, result, stops):
     _, size_start, add, sub, roll_prob = lattice
     first_roll = size_start[size_start.shape[0] - 2]
     _keep_means(by_keep, add, size_start)  # keeps after the second roll
-    _best_sub_keeps_wide(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
+    _best_sub_keeps_wide(by_keep, sub, size_start[rules.params[P_MIN_KEEP] + 1], first_roll + roll_prob.shape[0])
     _keep_means(by_keep, add, size_start)  # keeps after the first roll
-    _best_sub_keeps_wide(by_keep, sub, size_start, 0)
-    _with_first_roll_stops(by_keep, stops, first_roll)
-    for j in range(by_keep.shape[1]):
+    _best_sub_keeps_wide(by_keep, sub, size_start[1], first_roll)
+    _first_roll_sum(by_keep, sub, first_roll, roll_prob, stops, result)
+
+
+@njit(cache=True)
+def _first_roll_sum(by_keep, sub, first_roll, roll_prob, stops, result):
+    """result[j] = the sum over rolls r of P(r) x the best after roll 1 with roll r (its best keep, or the
+    stop with first-roll points): the last keeps-inside pass, summed as it goes instead of stored. The
+    same maxes and the same sum in the same order as identical._start_of_turn, so the same values."""
+    nj = by_keep.shape[1]
+    inside = np.empty(sub.shape[1], dtype=np.int64)
+    for j in range(nj):
         result[j] = 0.0
     for r in range(roll_prob.shape[0]):
-        for j in range(by_keep.shape[1]):
-            result[j] += roll_prob[r] * by_keep[first_roll + r, j]
+        k, p = first_roll + r, roll_prob[r]
+        c = 0
+        for f in range(sub.shape[1]):
+            if sub[k, f] >= 0:
+                inside[c] = sub[k, f]
+                c += 1
+        if stops.shape[0] > 0 or c > 5 or c < 1:  # the general case: store the row, then add it
+            _best_sub_keeps_wide(by_keep, sub, k, k + 1)
+            if stops.shape[0] > 0:
+                for j in range(nj):
+                    by_keep[k, j] = max(by_keep[k, j], stops[r, j])
+            for j in range(nj):
+                result[j] += p * by_keep[k, j]
+        elif c == 1:
+            a = inside[0]
+            for j in range(nj):
+                result[j] += p * max(by_keep[k, j], by_keep[a, j])
+        elif c == 2:
+            a, b = inside[0], inside[1]
+            for j in range(nj):
+                result[j] += p * max(by_keep[k, j], max(by_keep[a, j], by_keep[b, j]))
+        elif c == 3:
+            a, b, d = inside[0], inside[1], inside[2]
+            for j in range(nj):
+                result[j] += p * max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j]))
+        elif c == 4:
+            a, b, d, e = inside[0], inside[1], inside[2], inside[3]
+            for j in range(nj):
+                result[j] += p * max(
+                    max(by_keep[k, j], by_keep[a, j]), max(max(by_keep[b, j], by_keep[d, j]), by_keep[e, j])
+                )
+        else:
+            a, b, d, e, g = inside[0], inside[1], inside[2], inside[3], inside[4]
+            for j in range(nj):
+                result[j] += p * max(
+                    max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j])),
+                    max(by_keep[e, j], by_keep[g, j]),
+                )
 
 
 @njit(cache=True)
