@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .advisor import Advisor, Option
+from .bounded_cache import BoundedCache
 from .cards import Card
 from .dp import Engine, make_engine
 from .dp.target import TargetLayout, item_lengths, max_remaining, solve_target, target_keep_values, target_layout
@@ -191,6 +192,7 @@ class TargetOption:
 
 
 PROBABILITY_TIE = 1e-6  # probabilities closer than this count as equal: the expected score decides
+PLAY_CACHE_BYTES = 256 * 2**20  # keep probabilities kept by simulate --target (two vectors of K a state and need)
 
 
 def _rank(options: list[TargetOption]) -> list[TargetOption]:
@@ -365,7 +367,7 @@ def simulate_target(
     faces = variant.faces
     need(table, Card(variant), target)  # the target must be within the table
     reached = 0
-    cache: dict = {}
+    cache = BoundedCache(PLAY_CACHE_BYTES)  # keep probabilities per (state, need)
     for _ in range(games):
         card = Card(variant)
         while not card.full:
@@ -386,8 +388,6 @@ def _play_turn(variant, table, advisor, card, target, rng, faces, cache) -> Card
             break
         key = (card.state, n)
         if key not in cache:
-            if len(cache) > 100_000:
-                cache.clear()
             cache[key] = target_keep_probabilities(table, card, n)
         after_second, after_first = cache[key]
         probs = after_first if roll == 1 else after_second

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .advisor import Advisor, Option
+from .bounded_cache import BoundedCache
 from .cards import Card
 from .distribution import final_pmf
 from .dp.forward import forward_pmf
@@ -32,6 +33,7 @@ from .target_layers import next_tables, state_column
 from .targets import TargetTable
 
 VERSUS_DEFAULT_PAIRS = 200  # simulate --versus without -n
+VECTOR_CACHE_BYTES = 512 * 2**20  # my turns' keep vectors kept by simulate --versus (up to ~3 MB a state)
 # simulate --versus: the opponent's exact pmf (forward pass) once it has at most this many boxes left;
 # earlier, a forward pass costs seconds to minutes per state (29 s from one filled yatzy box on the
 # loaded test machine), so a discretised normal with the exact mean and standard deviation stands in
@@ -270,8 +272,6 @@ def _win_turn(variant, table, advisor, card, opp_pmf, rng, vector_cache) -> Card
     probability: the option the advisor ranks first, i.e. the higher expected score)."""
     key = card.state
     if key not in vector_cache:
-        if len(vector_cache) > 20_000:
-            vector_cache.clear()
         vector_cache[key] = turn_vectors(table, card)
     after_second, after_first = vector_cache[key]
     by_roll = {1: win_values(opp_pmf, card.points, after_first), 2: win_values(opp_pmf, card.points, after_second)}
@@ -321,7 +321,7 @@ def simulate_versus(
     opp_rng = np.random.default_rng([seed, 2])
     engine = table.engine
     pmf_cache: dict = {}
-    vector_cache: dict = {}
+    vector_cache = BoundedCache(VECTOR_CACHE_BYTES)
     wins = ties = losses = 0
     for _ in range(pairs):
         me, opp = Card(variant), Card(variant)
