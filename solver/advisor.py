@@ -16,12 +16,13 @@ import numpy as np
 from .batch import prepare
 from .cards import Card
 from .dp import ENTRY_AFTER_FIRST, advise_one, make_engine
-from .dp.advice import best_one, pack_best
+from .dp.advice import best_one, new_turn, pack_best
 from .explain import card_text
 from .rules import RuleError, Variant
 from .texts import die_name, t
 
 TIE = 1e-9
+TURN_BYTES = 16 << 20  # best_action's remembered turns, per Advisor (7.4 KB a state with 5 dice)
 
 
 @dataclass
@@ -197,6 +198,12 @@ class Advisor:
         self._row_of_dice: dict = {}  # filled as dice in die order are asked (listing every order costs 0.1 s)
         self._card_states: dict[int, tuple] = {}
         self._box_protos: dict[tuple[int, int, int], dict] = {}
+        # each state's turn (best_one fills it at its first roll-1 or roll-2 question): later questions about
+        # the same state (new dice, the next roll, another card in that state) are lookups; at most TURN_BYTES
+        self._turns: dict[tuple[int, int, int], np.ndarray] = {}
+        self._lattice = lat
+        self._no_turn = new_turn(lat)  # roll 3 reads no turn
+        self._max_turns = max(1, TURN_BYTES // self._no_turn.nbytes)
 
     # -- values -----------------------------------------------------------
     def future(self, card: Card) -> float:
@@ -284,18 +291,9 @@ class Advisor:
     # -- options ----------------------------------------------------------
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
         """Every distinct keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
-        if roll not in (1, 2):
-            raise RuleError(t("keep_after_roll", roll=roll))
-        _, points, _, n, _, codes, vals, _ = self._options(card, dice, roll)
-        # ranked before the objects are made (the tie rule of rank_options), and made without
-        # the dataclass __init__: this list is the hot path of `advise`
-        efs = [points + x for x in vals[:n].tolist()]
-        keeps = [c - self.n_boxes for c in codes[:n].tolist()]
-        order = sorted(range(n), key=efs.__getitem__, reverse=True)
+        keeps, efs, order = self._ranked_keeps(card, dice, roll)
+        # made without the dataclass __init__: this list is the hot path of `advise`
         best = efs[order[0]]
-        n_tied = next((i for i, j in enumerate(order) if efs[j] < best - TIE), n)
-        if n_tied > 1:  # the tie rule of rank_options among the options tied for best (they come first)
-            order[:n_tied] = sorted(order[:n_tied], key=self._tie_key(codes))
         protos, new = self._keep_proto, Option.__new__
         options = []
         for j in order:
@@ -307,6 +305,32 @@ class Advisor:
             o.__dict__ = d
             options.append(o)
         return options
+
+    def ranked_keeps(self, card: Card, dice, roll: int) -> list[int]:
+        """keep_options' ranking as keep-lattice indices (rows of engine.lattice.counts; keep_faces gives the
+        faces), without making the Options: for callers that rank the keeps by another measure and need
+        this ranking only to break its ties (simulate --versus)."""
+        keeps, _, order = self._ranked_keeps(card, dice, roll)
+        return [keeps[j] for j in order]
+
+    def keep_faces(self, keep: int) -> tuple[int, ...]:
+        """The faces (sorted) that keep-lattice index `keep` keeps."""
+        return self._keep_faces[keep]
+
+    def _ranked_keeps(self, card: Card, dice, roll: int) -> tuple[list[int], list[float], list[int]]:
+        """(keep-lattice index, expected final score) of every keep, and their ranking (the tie rule of
+        rank_options), from one kernel call."""
+        if roll not in (1, 2):
+            raise RuleError(t("keep_after_roll", roll=roll))
+        _, points, _, n, _, codes, vals, _ = self._options(card, dice, roll)
+        efs = [points + x for x in vals[:n].tolist()]
+        keeps = [c - self.n_boxes for c in codes[:n].tolist()]
+        order = sorted(range(n), key=efs.__getitem__, reverse=True)
+        best = efs[order[0]]
+        n_tied = next((i for i, j in enumerate(order) if efs[j] < best - TIE), n)
+        if n_tied > 1:  # the tie rule of rank_options among the options tied for best (they come first)
+            order[:n_tied] = sorted(order[:n_tied], key=self._tie_key(codes))
+        return keeps, efs, order
 
     def box_options(self, card: Card, dice, roll: int = 3) -> list[Option]:
         """Every entry the roll allows when the turn ends after roll `roll`, ranked (after roll 1 with the
@@ -345,8 +369,13 @@ class Advisor:
                 self._row_of_dice[dice] = r
         except TypeError:  # a list: not a key
             r = self._roll_row(dice)
+        turn = self._no_turn if roll == 3 else self._turns.get((mask, capped_upper, joker_scored))
+        if turn is None:  # best_one fills it
+            if len(self._turns) >= self._max_turns:
+                self._turns.clear()
+            turn = self._turns[mask, capped_upper, joker_scored] = new_turn(self._lattice)
         ints, floats = self._best_packed
-        code, value, pts = best_one(mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values)
+        code, value, pts = best_one(mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values, turn)
         o = Option.__new__(Option)  # from a prototype: the dataclass __init__ costs more than the kernel's answer
         if code >= self.n_boxes:
             d = self._keep_proto[code - self.n_boxes].copy()

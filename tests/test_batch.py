@@ -138,6 +138,24 @@ def test_best_action_is_the_top_of_advise(solved, name):
         assert option_fields(adv.best_action(card, list(reversed(dice)), roll)) == option_fields(top)  # any order
 
 
+@pytest.mark.parametrize("name", ["kniffel", "yahtzee", "yatzy", "generala"])
+def test_best_action_from_remembered_turns(solved, name):
+    """best_action remembers each state's turn: a card asked again with new dice, at roll 2 before roll 1 or
+    after it, and another card in the same state (other points) all get advise's first option exactly."""
+    v, values, _ = solved[name]
+    adv = Advisor(v, values)  # its own, so that no turn is remembered yet
+    rng = random.Random(11)
+    for card, _, _ in random_situations(v, values, 60, seed=5):
+        twin = Card(v)  # the same state, other points: another Option value on the same remembered turn
+        twin.filled.update(card.filled)
+        twin.extra = card.extra + 100 if v.extra_points else card.extra
+        for roll in (2, 1, 3, 2, 1):
+            for who in (card, twin):
+                dice = tuple(rng.choice(v.faces) for _ in range(v.n_dice))
+                top = adv.advise(who, dice, roll)[1][0]
+                assert option_fields(adv.best_action(who, dice, roll)) == option_fields(top), (who.filled, dice, roll)
+
+
 def test_best_action_sees_a_changed_card(solved):
     """best_action remembers a Card object's state; a card changed in place is read again."""
     v, values, adv = solved["yahtzee"]
