@@ -370,12 +370,17 @@ class Advisor:
         except TypeError:  # a list: not a key
             r = self._roll_row(dice)
         turn = self._no_turn if roll == 3 else self._turns.get((mask, capped_upper, joker_scored))
+        fresh = turn is None
         if turn is None:  # best_one fills it
             if len(self._turns) >= self._max_turns:
                 self._turns.clear()
             turn = self._turns[mask, capped_upper, joker_scored] = new_turn(self._lattice)
         ints, floats = self._best_packed
-        code, value, pts = best_one(mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values, turn)
+        code, value, pts = best_one(
+            mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values, turn, fresh
+        )
+        if code < 0:
+            raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         o = Option.__new__(Option)  # from a prototype: the dataclass __init__ costs more than the kernel's answer
         if code >= self.n_boxes:
             d = self._keep_proto[code - self.n_boxes].copy()
@@ -390,17 +395,16 @@ class Advisor:
         return o
 
     def _state_of(self, card: Card) -> tuple[int, int, int, float]:
-        """_card_state of a card that can be advised (else RuleError), remembered per Card object while its
-        entries stay the same (a Card can change: the remembered copy of its entries is compared)."""
+        """_card_state of a card that is not full (else RuleError), remembered per Card object while its entries
+        stay the same (a Card can change: the remembered copy of its entries is compared). Whether the card can
+        occur, best_one checks (code -1)."""
         hit = self._card_states.get(id(card))
         if hit is not None and hit[0] is card and hit[1] == card.filled and hit[2] == card.extra:
             return hit[3]
         if len(card.filled) == self.n_boxes:
             raise RuleError(t("card_full"))
         mask, capped_upper, joker_scored, points = self._card_state(card)
-        if not math.isfinite(self.values[mask, capped_upper, joker_scored]):
-            raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
-        state = (mask, capped_upper, joker_scored, float(points))
+        state = (mask, capped_upper, joker_scored, float(points))  # a card that cannot occur: best_one says so
         if len(self._card_states) >= 4096:  # a bound: the cards are held here (their ids stay theirs)
             self._card_states.clear()
         self._card_states[id(card)] = (card, dict(card.filled), card.extra, state)

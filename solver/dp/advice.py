@@ -468,12 +468,10 @@ def _best_sub_keeps_one(by_keep, sub_or_none, lo, hi):
 
 
 def new_turn(lattice: KeepLattice) -> np.ndarray:
-    """An empty turn array for best_one: (2, K + 1), filled by best_one (row 0: the final-roll values and the
-    keep values after roll 2; row 1: the keep values after roll 1; column K: -inf once the row holds them,
-    NaN before)."""
-    turn = np.empty((2, lattice.add.shape[0] + 1))
-    turn[:, -1] = np.nan
-    return turn
+    """A turn array for best_one: (2, K + 1), filled by best_one (row 0: the final-roll values and the keep values
+    after roll 2; row 1: the keep values after roll 1; column K: -inf once the row holds them, NaN before).
+    Uninitialised (np.empty: a third of the cost of filling it): the first best_one call with it says fresh."""
+    return np.empty((2, lattice.add.shape[0] + 1))
 
 
 @njit(cache=True)
@@ -506,7 +504,7 @@ def _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, i
 
 
 @njit(cache=True)
-def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, values, turn):
+def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, values, turn, fresh):
     """The best option of one situation, the tie rule applied: (code, value, points entered). Among the
     options whose base + value is within TIE (1e-9) of the highest: the keep with the most dice, then the
     smallest sorted faces (tie_ranks); the first entry (box order). value is base + the option's value
@@ -514,7 +512,11 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
     occur. Same sums as the advice kernel, so the values equal advise_one's bit for bit.
     (ints, floats) = pack_best(...); upper capped at the variant's cap. turn (new_turn's array, one per state,
     read only at rolls 1 and 2): the state's turn, computed by the first call that needs it and looked up by
-    every later call for the same state (a card asked with new dice, or at roll 2 after roll 1)."""
+    every later call for the same state (a card asked with new dice, or at roll 2 after roll 1); fresh: turn
+    has not been passed before (its rows are marked empty first)."""
+    if fresh:
+        turn[0, turn.shape[1] - 1] = np.nan
+        turn[1, turn.shape[1] - 1] = np.nan
     if not np.isfinite(values[mask, capped_upper, joker_scored]):
         return -1, np.nan, 0
     rules, lattice, tabs = _unpack(ints, floats)

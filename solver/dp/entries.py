@@ -202,12 +202,17 @@ def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
 def _joker_roll_values(mask, joker_scored, rules, vec, out):
     """The one-column final-roll values' joker rolls (vec[m]: bonus crossed + next value of move m; out[r]: the
     value of final roll r, every other roll already done): their entries from _roll_range_options, then the
-    extra points of a further joker. While the joker box is free no roll is a joker (every joker mode needs
-    it filled), and the list it gives then is the one the caller's normal pass has taken the maximum of."""
+    extra points of a further joker. Skipped where no roll can be a joker in this state (the state's half of
+    _roll_range_options' test: the modes that need points in the joker box see joker_scored, the others a
+    filled joker box): the entries it lists then are the ones the caller's normal pass took the maximum of."""
     params, joker_roll = rules.params, rules.joker_roll
     n_rolls, n_boxes = rules.score.shape
-    jb = params[P_JOKER_BOX]
-    if params[P_JOKER] != 0 and jb >= 0 and (mask >> jb) & 1 == 1:
+    mode, jb = params[P_JOKER], params[P_JOKER_BOX]
+    if mode == 1 or mode == 4 or mode == 5:
+        may_joker = joker_scored == 1
+    else:
+        may_joker = mode != 0 and jb >= 0 and (mask >> jb) & 1 == 1
+    if may_joker:
         option_move = np.empty((1, n_boxes), dtype=np.int64)
         option_points = np.empty((1, n_boxes), dtype=np.int64)
         n_option = np.empty(1, dtype=np.int64)
