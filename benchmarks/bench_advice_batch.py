@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -135,7 +136,8 @@ def peer_text_best_action(ruleset, roll, seed, args, tmp: Path) -> float:
 def by_roll(ruleset, v, values, args, tmp: Path) -> dict:
     """Advisor.best_action per roll, runs interleaved with the peer's: the same card asked with new dice (20 cards,
     --calls // 20 dice each: after a card's first call its turn is remembered) and a new card each call (a new
-    Advisor each run, so no turn is remembered); medians per call of each run."""
+    Advisor each run, so no turn is remembered, that has seen every order of the dice); medians per call of each
+    run."""
     from solver.advisor import Advisor
 
     out = {}
@@ -149,9 +151,10 @@ def by_roll(ruleset, v, values, args, tmp: Path) -> dict:
             adv = Advisor(v, values)
             same += per_call_runs(adv.best_action, [], [[(c, d, roll) for c in cards for d in dice]])
             adv = Advisor(v, values)
+            for d in product(*v.dice):  # every order of the dice seen at roll 3 (no turn remembered): only the
+                adv.best_action(cards[0], d, 3)  # states are new below, as for a long-running advisor
             fresh = [(c, d, roll) for c, d, _ in random_cards(v, values, args.calls, seed + 50)]
-            adv.best_action(*fresh[0])  # the kernel loaded (one state remembered)
-            new += per_call_runs(adv.best_action, [], [fresh[1:]])
+            new += per_call_runs(adv.best_action, [], [fresh])
             peer.append(peer_text_best_action(ruleset, roll, seed, args, tmp))
         out[roll] = {"same_card_us": same, "new_card_us": new, "peer_us": peer}
     return out

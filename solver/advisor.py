@@ -16,13 +16,12 @@ import numpy as np
 from .batch import prepare
 from .cards import Card
 from .dp import ENTRY_AFTER_FIRST, advise_one, make_engine
-from .dp.advice import best_one, new_turn, pack_best
+from .dp.advice import best_one, new_turn_pool, pack_best
 from .explain import card_text
 from .rules import RuleError, Variant
 from .texts import die_name, t
 
 TIE = 1e-9
-TURN_BYTES = 16 << 20  # best_action's remembered turns, per Advisor (7.4 KB a state with 5 dice)
 
 
 @dataclass
@@ -198,12 +197,10 @@ class Advisor:
         self._row_of_dice: dict = {}  # filled as dice in die order are asked (listing every order costs 0.1 s)
         self._card_states: dict[int, tuple] = {}
         self._box_protos: dict[tuple[int, int, int], dict] = {}
-        # each state's turn (best_one fills it at its first roll-1 or roll-2 question): later questions about
-        # the same state (new dice, the next roll, another card in that state) are lookups; at most TURN_BYTES
-        self._turns: dict[tuple[int, int, int], np.ndarray] = {}
+        # the turns best_one remembers (made at the first call): a state asked again (new dice, the next roll,
+        # another card in that state) is a look-up while no other state has taken its slot
         self._lattice = lat
-        self._no_turn = new_turn(lat)  # roll 3 reads no turn
-        self._max_turns = max(1, TURN_BYTES // self._no_turn.nbytes)
+        self._turn_pool: np.ndarray | None = None
 
     # -- values -----------------------------------------------------------
     def future(self, card: Card) -> float:
@@ -369,16 +366,11 @@ class Advisor:
                 self._row_of_dice[dice] = r
         except TypeError:  # a list: not a key
             r = self._roll_row(dice)
-        turn = self._no_turn if roll == 3 else self._turns.get((mask, capped_upper, joker_scored))
-        fresh = turn is None
-        if turn is None:  # best_one fills it
-            if len(self._turns) >= self._max_turns:
-                self._turns.clear()
-            turn = self._turns[mask, capped_upper, joker_scored] = new_turn(self._lattice)
+        turns = self._turn_pool
+        if turns is None:
+            turns = self._turn_pool = new_turn_pool(self._lattice)
         ints, floats = self._best_packed
-        code, value, pts = best_one(
-            mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values, turn, fresh
-        )
+        code, value, pts = best_one(mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values, turns)
         if code < 0:
             raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         o = Option.__new__(Option)  # from a prototype: the dataclass __init__ costs more than the kernel's answer

@@ -467,18 +467,41 @@ def _best_sub_keeps_one(by_keep, sub_or_none, lo, hi):
         by_keep[k] = acc
 
 
-def new_turn(lattice: KeepLattice) -> np.ndarray:
-    """A turn array for best_one: (2, K + 1), filled by best_one (row 0: the final-roll values and the keep values
-    after roll 2; row 1: the keep values after roll 1; column K: -inf once the row holds them, NaN before).
-    Uninitialised (np.empty: a third of the cost of filling it): the first best_one call with it says fresh."""
-    return np.empty((2, lattice.add.shape[0] + 1))
+TURN_SLOTS = 256  # turns best_one keeps (7.4 KB each with 5 dice): a bot's, a game's, a few players' states
+
+
+def new_turn_pool(lattice: KeepLattice, slots: int = TURN_SLOTS) -> np.ndarray:
+    """The turns best_one remembers, (slots, 2, K + 4), a direct-mapped cache: state (mask, upper, joker) lives in
+    slot _turn_slot(...) while no other state takes it. Per slot, row 0: the final-roll values and the keep
+    values after roll 2, row 1: the keep values after roll 1 (column K of each row: -inf once it holds them);
+    row 0 columns K + 1 .. K + 3: the state held (-1: none). Made once and reused: fresh memory for every new
+    state cost more than the turn (page faults)."""
+    k = lattice.add.shape[0]
+    pool = np.empty((slots, 2, k + 4))
+    pool[:, 0, k + 1 :] = -1.0
+    return pool
+
+
+@njit(cache=True)
+def _turn_of(pool, mask, capped_upper, joker_scored, n_keeps):
+    """This state's slot of the pool, claimed (its rows marked empty) when it holds another state. In the kernel,
+    so that the check and the use cannot be split by another thread (a kernel call holds the GIL)."""
+    slot = ((mask * 1000003 + capped_upper) * 2 + joker_scored) % pool.shape[0]
+    turn = pool[slot]
+    if turn[0, n_keeps + 1] != mask or turn[0, n_keeps + 2] != capped_upper or turn[0, n_keeps + 3] != joker_scored:
+        turn[0, n_keeps] = np.nan
+        turn[1, n_keeps] = np.nan
+        turn[0, n_keeps + 1] = mask
+        turn[0, n_keeps + 2] = capped_upper
+        turn[0, n_keeps + 3] = joker_scored
+    return turn
 
 
 @njit(cache=True)
 def _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, ints, floats, turn):
-    """The rows of turn (see new_turn) that roll 1 or 2 needs and that are not there yet: the same sums in the
-    same order as the whole turn in one column, so the values do not depend on which call made them. Each row
-    is made aside and copied in whole, its flag with it: a reader never sees a row half made."""
+    """The rows of turn (a slot of new_turn_pool's) that roll 1 or 2 needs and that are not there yet: the same
+    sums in the same order as the whole turn in one column, so the values do not depend on which call made
+    them. Each row is made aside and copied in whole, its flag with it."""
     _, size_start, add, _, _ = lattice
     n_keeps = add.shape[0]
     n = size_start.shape[0] - 2
@@ -495,28 +518,24 @@ def _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, i
         final = after_second[size_start[n] : n_keeps, 0]
         _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, final)
         _keep_means(after_second, add, size_start)  # keep values after roll 2
-        turn[0, :] = after_second[:, 0]
+        turn[0, : n_keeps + 1] = after_second[:, 0]
     if roll == 1 and not turn[1, n_keeps] == -np.inf:
-        after_first = turn[0].copy().reshape((n_keeps + 1, 1))
+        after_first = turn[0, : n_keeps + 1].copy().reshape((n_keeps + 1, 1))
         _best_sub_keeps_one(after_first[:, 0], sub_or_none, size_start[rules.params[P_MIN_KEEP] + 1], size_start[n + 1])
         _keep_means(after_first, add, size_start)  # keep values after roll 1
-        turn[1, :] = after_first[:, 0]
+        turn[1, : n_keeps + 1] = after_first[:, 0]
 
 
 @njit(cache=True)
-def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, values, turn, fresh):
+def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, values, turns):
     """The best option of one situation, the tie rule applied: (code, value, points entered). Among the
     options whose base + value is within TIE (1e-9) of the highest: the keep with the most dice, then the
     smallest sorted faces (tie_ranks); the first entry (box order). value is base + the option's value
     (base: the points on the card, so value is its expected final score); code -1: the state cannot
     occur. Same sums as the advice kernel, so the values equal advise_one's bit for bit.
-    (ints, floats) = pack_best(...); upper capped at the variant's cap. turn (new_turn's array, one per state,
-    read only at rolls 1 and 2): the state's turn, computed by the first call that needs it and looked up by
-    every later call for the same state (a card asked with new dice, or at roll 2 after roll 1); fresh: turn
-    has not been passed before (its rows are marked empty first)."""
-    if fresh:
-        turn[0, turn.shape[1] - 1] = np.nan
-        turn[1, turn.shape[1] - 1] = np.nan
+    (ints, floats) = pack_best(...); upper capped at the variant's cap. turns (new_turn_pool's; read only at
+    rolls 1 and 2): the turns remembered, so that a state asked again (new dice, the next roll) is a look-up.
+    """
     if not np.isfinite(values[mask, capped_upper, joker_scored]):
         return -1, np.nan, 0
     rules, lattice, tabs = _unpack(ints, floats)
@@ -548,6 +567,7 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
         for o in range(n):  # the first entry tied with the best (within TIE)
             if base + vals[0, o] >= top - TIE:
                 return int(codes[0, o]), float(base + vals[0, o]), int(pts[0, o])  # plain numbers, interpreted too
+    turn = _turn_of(turns, mask, capped_upper, joker_scored, lattice.add.shape[0])
     _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, ints, floats, turn)
     tie_rank, _ = _arr1(ints, ints[ints.shape[0] - 1])
     size_start = lattice.size_start
