@@ -467,33 +467,31 @@ def _best_sub_keeps_one(by_keep, sub_or_none, lo, hi):
         by_keep[k] = acc
 
 
-TURN_SLOTS = 256  # turns best_one keeps (7.4 KB each with 5 dice): a bot's, a game's, a few players' states
+TURN_SLOTS = 256  # turns best_one keeps (11 KB each with 5 dice): a bot's, a game's, a few players' states
 
 
 def new_turn_pool(lattice: KeepLattice, slots: int = TURN_SLOTS) -> np.ndarray:
-    """The turns best_one remembers, (slots, 2, K + 4), a direct-mapped cache: state (mask, upper, joker) lives in
-    slot _turn_slot(...) while no other state takes it. Per slot, row 0: the final-roll values and the keep
-    values after roll 2, row 1: the keep values after roll 1 (column K of each row: -inf once it holds them);
-    row 0 columns K + 1 .. K + 3: the state held (-1: none). Made once and reused: fresh memory for every new
+    """The turns best_one remembers, (slots, 3, K + 1), a direct-mapped cache: state (mask, upper, joker) lives in
+    slot _turn_of(...) while no other state takes it. Per slot, row 0: the final-roll values and the keep
+    values after roll 2, row 1: the keep values after roll 1 (column K of each: -inf once the row holds them),
+    row 2: the state it holds in columns 0-2 (-1: none). Made once and reused: fresh memory for every new
     state cost more than the turn (page faults)."""
-    k = lattice.add.shape[0]
-    pool = np.empty((slots, 2, k + 4))
-    pool[:, 0, k + 1 :] = -1.0
+    pool = np.empty((slots, 3, lattice.add.shape[0] + 1))
+    pool[:, 2, :3] = -1.0
     return pool
 
 
 @njit(cache=True)
-def _turn_of(pool, mask, capped_upper, joker_scored, n_keeps):
+def _turn_of(pool, mask, capped_upper, joker_scored):
     """This state's slot of the pool, claimed (its rows marked empty) when it holds another state. In the kernel,
     so that the check and the use cannot be split by another thread (a kernel call holds the GIL)."""
-    slot = ((mask * 1000003 + capped_upper) * 2 + joker_scored) % pool.shape[0]
-    turn = pool[slot]
-    if turn[0, n_keeps + 1] != mask or turn[0, n_keeps + 2] != capped_upper or turn[0, n_keeps + 3] != joker_scored:
+    turn = pool[((mask * 1000003 + capped_upper) * 2 + joker_scored) % pool.shape[0]]
+    held = turn[2]
+    if held[0] != mask or held[1] != capped_upper or held[2] != joker_scored:
+        n_keeps = turn.shape[1] - 1
         turn[0, n_keeps] = np.nan
         turn[1, n_keeps] = np.nan
-        turn[0, n_keeps + 1] = mask
-        turn[0, n_keeps + 2] = capped_upper
-        turn[0, n_keeps + 3] = joker_scored
+        held[0], held[1], held[2] = mask, capped_upper, joker_scored
     return turn
 
 
@@ -501,7 +499,8 @@ def _turn_of(pool, mask, capped_upper, joker_scored, n_keeps):
 def _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, ints, floats, turn):
     """The rows of turn (a slot of new_turn_pool's) that roll 1 or 2 needs and that are not there yet: the same
     sums in the same order as the whole turn in one column, so the values do not depend on which call made
-    them. Each row is made aside and copied in whole, its flag with it."""
+    them. A row's flag (column K: -inf, what sub_or_none reads for a face the keep lacks) is set when it is
+    done."""
     _, size_start, add, _, _ = lattice
     n_keeps = add.shape[0]
     n = size_start.shape[0] - 2
@@ -513,17 +512,14 @@ def _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, i
     floats_at, o = _arr1(ints, o)
     if not turn[0, n_keeps] == -np.inf:
         score_t, _ = _arr2(floats, floats_at[0])
-        after_second = np.empty((n_keeps + 1, 1))
-        after_second[n_keeps, 0] = -np.inf  # what sub_or_none reads for a face the keep lacks
-        final = after_second[size_start[n] : n_keeps, 0]
+        final = turn[0, size_start[n] : n_keeps]
         _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, final)
-        _keep_means(after_second, add, size_start)  # keep values after roll 2
-        turn[0, : n_keeps + 1] = after_second[:, 0]
+        _keep_means(turn[0].reshape((n_keeps + 1, 1)), add, size_start)  # keep values after roll 2
+        turn[0, n_keeps] = -np.inf
     if roll == 1 and not turn[1, n_keeps] == -np.inf:
-        after_first = turn[0, : n_keeps + 1].copy().reshape((n_keeps + 1, 1))
-        _best_sub_keeps_one(after_first[:, 0], sub_or_none, size_start[rules.params[P_MIN_KEEP] + 1], size_start[n + 1])
-        _keep_means(after_first, add, size_start)  # keep values after roll 1
-        turn[1, : n_keeps + 1] = after_first[:, 0]
+        turn[1, :] = turn[0, :]
+        _best_sub_keeps_one(turn[1], sub_or_none, size_start[rules.params[P_MIN_KEEP] + 1], size_start[n + 1])
+        _keep_means(turn[1].reshape((n_keeps + 1, 1)), add, size_start)  # keep values after roll 1
 
 
 @njit(cache=True)
@@ -567,7 +563,7 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
         for o in range(n):  # the first entry tied with the best (within TIE)
             if base + vals[0, o] >= top - TIE:
                 return int(codes[0, o]), float(base + vals[0, o]), int(pts[0, o])  # plain numbers, interpreted too
-    turn = _turn_of(turns, mask, capped_upper, joker_scored, lattice.add.shape[0])
+    turn = _turn_of(turns, mask, capped_upper, joker_scored)
     _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, ints, floats, turn)
     tie_rank, _ = _arr1(ints, ints[ints.shape[0] - 1])
     size_start = lattice.size_start
