@@ -352,7 +352,9 @@ class Advisor:
 
     def best_action(self, card: Card, dice, roll: int) -> Option:
         """The best option only (the first of advise's ranking), without building the others: one kernel call
-        (dp.advice.best_one) applies the tie rule and returns the option's code, value and points."""
+        (dp.advice.best_one) applies the tie rule and returns the option's code, value and points. The turn of
+        each state asked at roll 1 or 2 is remembered (a pool of slots): the same state asked again, with new
+        dice or at its next roll, is a look-up."""
         if roll not in (1, 2, 3):
             raise RuleError(t("roll_number", roll=roll))
         if roll == 1 and self.variant.has_first_roll_points:  # best_one has no first-roll (servida) stop
