@@ -13,19 +13,24 @@ Advisor.best_action and a full Advisor.advise (every option, ranked) per call on
 per call, of several runs, and the same through Table with the card and the dice as strings (parsing and
 checking included). The same situations are asked in every run, so from the second run on best_action finds
 each Card object's state and each text's parse remembered; best_action is also timed on situations drawn
-anew for each run (what a stream of new cards costs).
+anew for each run (what a stream of new cards costs). Last, per roll (1, 2, 3): best_action on the same card
+asked with new dice (its turn remembered after the first call), on a new card each call (nothing remembered),
+and the peer's text best_action on situations at that roll, their runs interleaved; the load average is
+printed before and after.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -115,6 +120,46 @@ def per_call_runs(fn, warm, runs_of_sits):
     return meds
 
 
+def peer_text_best_action(ruleset, roll, seed, args, tmp: Path) -> float:
+    """The peer's text-API best_action, median µs per call, on --calls random situations all at roll `roll`."""
+    path, fixed = tmp / f"{ruleset}-roll-sit.npz", tmp / f"{ruleset}-roll{roll}-sit.npz"
+    run_peer(["random", "--ruleset", ruleset, "--n", str(args.calls), "--seed", str(seed), "--out", str(path)])
+    sits = dict(np.load(path))
+    sits["roll"] = np.full_like(sits["roll"], roll)
+    np.savez(fixed, **sits)
+    out = ["--output", str(tmp / "roll-peer.npz"), "--batch-runs", "1", "--text-calls", str(args.calls)]
+    return json.loads(run_peer(["advise", "--ruleset", ruleset, "--input", str(fixed), *out]))["text"][
+        "best_action_median_us"
+    ]
+
+
+def by_roll(ruleset, v, values, args, tmp: Path) -> dict:
+    """Advisor.best_action per roll, runs interleaved with the peer's: the same card asked with new dice (20 cards,
+    --calls // 20 dice each: after a card's first call its turn is remembered) and a new card each call (a new
+    Advisor each run, so no turn is remembered, that has seen every order of the dice); medians per call of each
+    run."""
+    from solver.advisor import Advisor
+
+    out = {}
+    for roll in (1, 2, 3):
+        same, new, peer = [], [], []
+        for run in range(args.call_runs):
+            seed = args.seed + 100 * roll + run
+            rng = random.Random(seed)
+            cards = [c for c, _, _ in random_cards(v, values, 20, seed)]
+            dice = [tuple(rng.choice(v.faces) for _ in range(v.n_dice)) for _ in range(args.calls // 20)]
+            adv = Advisor(v, values)
+            same += per_call_runs(adv.best_action, [], [[(c, d, roll) for c in cards for d in dice]])
+            adv = Advisor(v, values)
+            for d in product(*v.dice):  # every order of the dice seen at roll 3 (no turn remembered): only the
+                adv.best_action(cards[0], d, 3)  # states are new below, as for a long-running advisor
+            fresh = [(c, d, roll) for c, d, _ in random_cards(v, values, args.calls, seed + 50)]
+            new += per_call_runs(adv.best_action, [], [fresh])
+            peer.append(peer_text_best_action(ruleset, roll, seed, args, tmp))
+        out[roll] = {"same_card_us": same, "new_card_us": new, "peer_us": peer}
+    return out
+
+
 def bench(ruleset, args, tmp: Path) -> dict:
     from solver import dp
     from solver.advisor import Advisor
@@ -173,6 +218,7 @@ def bench(ruleset, args, tmp: Path) -> dict:
         "table_best_action_fresh_us": per_call_runs(table.best_action, texts[:100], fresh_texts),
         "peer_text_best_action_us": peer_json["text"]["best_action_median_us"],
         "peer_text_option_values_us": peer_json["text"]["option_values_median_us"],
+        "by_roll": by_roll(ruleset, v, values, args, tmp),
     }
 
 
@@ -189,11 +235,14 @@ def main():
     args = ap.parse_args()
     if not PEER_PY.exists():
         sys.exit(f"the peer's interpreter is missing: create it as benchmarks/peer_yatzy_solver.py says ({PEER_PY})")
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         results = [bench(r, args, Path(tmp)) for r in args.rulesets]
+    load = {"before": load_before, "after": os.getloadavg()}
     if args.json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps({"load_average": load, "results": results}, indent=2))
         return
+    print(f"load average (1, 5, 15 min) before {load['before']}, after {load['after']}")
     for r in results:
         c = r["check"]
         print(
@@ -212,6 +261,13 @@ def main():
             f"peer text best_action {r['peer_text_best_action_us']:.1f}, option_values "
             f"{r['peer_text_option_values_us']:.1f}"
         )
+        for roll, row in r["by_roll"].items():
+            print(
+                f"  roll {roll}: Advisor.best_action µs/call, medians of runs: same card new dice "
+                f"{' '.join(f'{x:.1f}' for x in row['same_card_us'])}; new card each call "
+                f"{' '.join(f'{x:.1f}' for x in row['new_card_us'])}; peer text best_action, runs between ours "
+                f"{' '.join(f'{x:.1f}' for x in row['peer_us'])}"
+            )
 
 
 if __name__ == "__main__":

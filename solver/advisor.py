@@ -16,7 +16,7 @@ import numpy as np
 from .batch import prepare
 from .cards import Card
 from .dp import ENTRY_AFTER_FIRST, advise_one, make_engine
-from .dp.advice import best_one, pack_best
+from .dp.advice import best_one, new_turn_pool, pack_best
 from .explain import card_text
 from .rules import RuleError, Variant
 from .texts import die_name, t
@@ -197,6 +197,10 @@ class Advisor:
         self._row_of_dice: dict = {}  # filled as dice in die order are asked (listing every order costs 0.1 s)
         self._card_states: dict[int, tuple] = {}
         self._box_protos: dict[tuple[int, int, int], dict] = {}
+        # the turns best_one remembers (made at the first call): a state asked again (new dice, the next roll,
+        # another card in that state) is a look-up while no other state has taken its slot
+        self._lattice = lat
+        self._turn_pool: np.ndarray | None = None
 
     # -- values -----------------------------------------------------------
     def future(self, card: Card) -> float:
@@ -284,18 +288,9 @@ class Advisor:
     # -- options ----------------------------------------------------------
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
         """Every distinct keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
-        if roll not in (1, 2):
-            raise RuleError(t("keep_after_roll", roll=roll))
-        _, points, _, n, _, codes, vals, _ = self._options(card, dice, roll)
-        # ranked before the objects are made (the tie rule of rank_options), and made without
-        # the dataclass __init__: this list is the hot path of `advise`
-        efs = [points + x for x in vals[:n].tolist()]
-        keeps = [c - self.n_boxes for c in codes[:n].tolist()]
-        order = sorted(range(n), key=efs.__getitem__, reverse=True)
+        keeps, efs, order = self._ranked_keeps(card, dice, roll)
+        # made without the dataclass __init__: this list is the hot path of `advise`
         best = efs[order[0]]
-        n_tied = next((i for i, j in enumerate(order) if efs[j] < best - TIE), n)
-        if n_tied > 1:  # the tie rule of rank_options among the options tied for best (they come first)
-            order[:n_tied] = sorted(order[:n_tied], key=self._tie_key(codes))
         protos, new = self._keep_proto, Option.__new__
         options = []
         for j in order:
@@ -307,6 +302,32 @@ class Advisor:
             o.__dict__ = d
             options.append(o)
         return options
+
+    def ranked_keeps(self, card: Card, dice, roll: int) -> list[int]:
+        """keep_options' ranking as keep-lattice indices (rows of engine.lattice.counts; keep_faces gives the
+        faces), without making the Options: for callers that rank the keeps by another measure and need
+        this ranking only to break its ties (simulate --versus)."""
+        keeps, _, order = self._ranked_keeps(card, dice, roll)
+        return [keeps[j] for j in order]
+
+    def keep_faces(self, keep: int) -> tuple[int, ...]:
+        """The faces (sorted) that keep-lattice index `keep` keeps."""
+        return self._keep_faces[keep]
+
+    def _ranked_keeps(self, card: Card, dice, roll: int) -> tuple[list[int], list[float], list[int]]:
+        """(keep-lattice index, expected final score) of every keep, and their ranking (the tie rule of
+        rank_options), from one kernel call."""
+        if roll not in (1, 2):
+            raise RuleError(t("keep_after_roll", roll=roll))
+        _, points, _, n, _, codes, vals, _ = self._options(card, dice, roll)
+        efs = [points + x for x in vals[:n].tolist()]
+        keeps = [c - self.n_boxes for c in codes[:n].tolist()]
+        order = sorted(range(n), key=efs.__getitem__, reverse=True)
+        best = efs[order[0]]
+        n_tied = next((i for i, j in enumerate(order) if efs[j] < best - TIE), n)
+        if n_tied > 1:  # the tie rule of rank_options among the options tied for best (they come first)
+            order[:n_tied] = sorted(order[:n_tied], key=self._tie_key(codes))
+        return keeps, efs, order
 
     def box_options(self, card: Card, dice, roll: int = 3) -> list[Option]:
         """Every entry the roll allows when the turn ends after roll `roll`, ranked (after roll 1 with the
@@ -331,7 +352,9 @@ class Advisor:
 
     def best_action(self, card: Card, dice, roll: int) -> Option:
         """The best option only (the first of advise's ranking), without building the others: one kernel call
-        (dp.advice.best_one) applies the tie rule and returns the option's code, value and points."""
+        (dp.advice.best_one) applies the tie rule and returns the option's code, value and points. The turn of
+        each state asked at roll 1 or 2 is remembered (a pool of slots): the same state asked again, with new
+        dice or at its next roll, is a look-up."""
         if roll not in (1, 2, 3):
             raise RuleError(t("roll_number", roll=roll))
         if roll == 1 and self.variant.has_first_roll_points:  # best_one has no first-roll (servida) stop
@@ -345,8 +368,13 @@ class Advisor:
                 self._row_of_dice[dice] = r
         except TypeError:  # a list: not a key
             r = self._roll_row(dice)
+        turns = self._turn_pool
+        if turns is None:
+            turns = self._turn_pool = new_turn_pool(self._lattice)
         ints, floats = self._best_packed
-        code, value, pts = best_one(mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values)
+        code, value, pts = best_one(mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values, turns)
+        if code < 0:
+            raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         o = Option.__new__(Option)  # from a prototype: the dataclass __init__ costs more than the kernel's answer
         if code >= self.n_boxes:
             d = self._keep_proto[code - self.n_boxes].copy()
@@ -361,17 +389,16 @@ class Advisor:
         return o
 
     def _state_of(self, card: Card) -> tuple[int, int, int, float]:
-        """_card_state of a card that can be advised (else RuleError), remembered per Card object while its
-        entries stay the same (a Card can change: the remembered copy of its entries is compared)."""
+        """_card_state of a card that is not full (else RuleError), remembered per Card object while its entries
+        stay the same (a Card can change: the remembered copy of its entries is compared). Whether the card can
+        occur, best_one checks (code -1)."""
         hit = self._card_states.get(id(card))
         if hit is not None and hit[0] is card and hit[1] == card.filled and hit[2] == card.extra:
             return hit[3]
         if len(card.filled) == self.n_boxes:
             raise RuleError(t("card_full"))
         mask, capped_upper, joker_scored, points = self._card_state(card)
-        if not math.isfinite(self.values[mask, capped_upper, joker_scored]):
-            raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
-        state = (mask, capped_upper, joker_scored, float(points))
+        state = (mask, capped_upper, joker_scored, float(points))  # a card that cannot occur: best_one says so
         if len(self._card_states) >= 4096:  # a bound: the cards are held here (their ids stay theirs)
             self._card_states.clear()
         self._card_states[id(card)] = (card, dict(card.filled), card.extra, state)

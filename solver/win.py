@@ -255,13 +255,19 @@ def _play_turn(variant, advisor, card, rng, choose_keep, choose_box) -> Card:
 
 
 def _expected_turn(variant, advisor: Advisor, card: Card, rng) -> Card:
-    """The max-expected player's turn: the advisor's first option each time."""
+    """The max-expected player's turn: the advisor's first option each time (best_action: its turn is
+    computed once and looked up at the next roll)."""
+    first_roll_box = variant.has_first_roll_points  # an entry after roll 1 scores otherwise: advise's way
 
     def keep(dice, roll):
-        return advisor.keep_options(card, dice, roll)[0].keep
+        return advisor.best_action(card, dice, roll).keep
 
     def box(dice, roll):
-        o = advisor.box_options(card, dice, roll)[0]
+        o = (
+            advisor.box_options(card, dice, 1)[0]
+            if roll == 1 and first_roll_box
+            else advisor.best_action(card, dice, 3)
+        )
         return card.with_entry(o.box, o.points, o.extra)
 
     return _play_turn(variant, advisor, card, rng, keep, box)
@@ -274,19 +280,20 @@ def _win_turn(variant, table, advisor, card, opp_pmf, rng, vector_cache) -> Card
     if key not in vector_cache:
         vector_cache[key] = turn_vectors(table, card)
     after_second, after_first = vector_cache[key]
-    by_roll = {1: win_values(opp_pmf, card.points, after_first), 2: win_values(opp_pmf, card.points, after_second)}
-    min_keep = variant.min_keep_last_reroll
+    # P(win) per keep-lattice index, as Python floats: read a few dozen times a decision
+    by_roll = {
+        1: win_values(opp_pmf, card.points, after_first).tolist(),
+        2: win_values(opp_pmf, card.points, after_second).tolist(),
+    }
 
     def keep(dice, roll):
         wins = by_roll[roll]
-        best, best_p_win = (), -1.0
-        for o in advisor.keep_options(card, dice, roll):  # by expected score: ties go to the better one
-            if roll == 2 and len(o.keep) < min_keep:
-                continue
-            p_win = float(wins[advisor.keep_index[_counts(variant, o.keep)]])
+        best, best_p_win = -1, -1.0
+        for k in advisor.ranked_keeps(card, dice, roll):  # by expected score: ties go to the better one
+            p_win = wins[k]
             if p_win > best_p_win + WIN_TIE:
-                best, best_p_win = o.keep, p_win
-        return best
+                best, best_p_win = k, p_win
+        return advisor.keep_faces(best)
 
     def box(dice, roll):
         best_card, best_p_win = None, -1.0

@@ -11,6 +11,7 @@ from solver import dp
 from solver.advisor import Advisor
 from solver.batch import AdviceInputError, decode_option, option_values_batch, state_values
 from solver.cards import Card, box_values
+from solver.dp.advice import TURN_SLOTS, new_turn_pool
 from solver.presets import PRESETS
 from solver.rules import RuleError
 
@@ -136,6 +137,28 @@ def test_best_action_is_the_top_of_advise(solved, name):
         top = adv.advise(card, dice, roll)[1][0]
         assert option_fields(adv.best_action(card, dice, roll)) == option_fields(top)
         assert option_fields(adv.best_action(card, list(reversed(dice)), roll)) == option_fields(top)  # any order
+
+
+@pytest.mark.parametrize("name", ["kniffel", "yahtzee", "yatzy", "generala"])
+@pytest.mark.parametrize("slots", [TURN_SLOTS, 1])
+def test_best_action_from_remembered_turns(solved, name, slots):
+    """best_action remembers turns: a card asked again with new dice, at roll 2 before roll 1 or after it,
+    another card in the same state (other points), and two states taking turns at one slot (slots=1: every
+    state evicts the other) all get advise's first option exactly."""
+    v, values, _ = solved[name]
+    adv = Advisor(v, values)  # its own, so that no turn is remembered yet
+    adv._turn_pool = new_turn_pool(adv.engine.lattice, slots)
+    rng = random.Random(11)
+    sits = random_situations(v, values, 60, seed=5)
+    for (card, _, _), (other, _, _) in zip(sits[::2], sits[1::2]):
+        twin = Card(v)  # the same state, other points: another Option value on the same remembered turn
+        twin.filled.update(card.filled)
+        twin.extra = card.extra + 100 if v.extra_points else card.extra
+        for roll in (2, 1, 3, 2, 1):
+            for who in (card, twin, other, card):
+                dice = tuple(rng.choice(v.faces) for _ in range(v.n_dice))
+                top = adv.advise(who, dice, roll)[1][0]
+                assert option_fields(adv.best_action(who, dice, roll)) == option_fields(top), (who.filled, dice, roll)
 
 
 def test_best_action_sees_a_changed_card(solved):

@@ -121,3 +121,72 @@ def test_full_card_is_refused(tmp_path):
     full = ",".join(f"{b.key}=0" for b in PRESETS["kniffel"].boxes)
     res = run_cli(tmp_path, "advise", "kniffel", "33516", "--roll", "3", "--card", full, "--opponent", "chance=20")
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+
+
+def _reference_players(monkeypatch):
+    """The players as advise ranks every option (Options made for each): what the fast paths must equal."""
+
+    def expected_turn(variant, advisor, card, rng):
+        def keep(dice, roll):
+            return advisor.keep_options(card, dice, roll)[0].keep
+
+        def box(dice, roll):
+            o = advisor.box_options(card, dice, roll)[0]
+            return card.with_entry(o.box, o.points, o.extra)
+
+        return win._play_turn(variant, advisor, card, rng, keep, box)
+
+    def win_turn(variant, table, advisor, card, opp_pmf, rng, vector_cache):
+        after_second, after_first = win.turn_vectors(table, card)
+        by_roll = {
+            1: win.win_values(opp_pmf, card.points, after_first),
+            2: win.win_values(opp_pmf, card.points, after_second),
+        }
+
+        def keep(dice, roll):
+            best, best_p_win = (), -1.0
+            for o in advisor.keep_options(card, dice, roll):
+                p_win = float(by_roll[roll][advisor.keep_index[win._counts(variant, o.keep)]])
+                if p_win > best_p_win + win.WIN_TIE:
+                    best, best_p_win = o.keep, p_win
+            return best
+
+        def box(dice, roll):
+            best_card, best_p_win = None, -1.0
+            for o in advisor.box_options(card, dice, roll):
+                after = card.with_entry(o.box, o.points, o.extra)
+                p_win = win.win_probability(opp_pmf, after, table)
+                if p_win > best_p_win + win.WIN_TIE:
+                    best_card, best_p_win = after, p_win
+            return best_card
+
+        return win._play_turn(variant, advisor, card, rng, keep, box)
+
+    monkeypatch.setattr(win, "_expected_turn", expected_turn)
+    monkeypatch.setattr(win, "_win_turn", win_turn)
+
+
+@pytest.mark.parametrize("name,boxes,n_dice,bonuses", CASES)
+def test_versus_players_are_advises_rankings(name, boxes, n_dice, bonuses, monkeypatch):
+    """simulate --versus's players (best_action for the max-expected one, keep-lattice indices in advise's
+    order for the one playing to win) make every decision that the players ranking every Option make."""
+    variant, values, _ = setup(name, boxes, n_dice, bonuses)
+    table = build_target_table(variant)
+    games = {}
+    for way in ("fast", "reference"):
+        cards = games[way] = []
+        play_turn = win._play_turn
+
+        def recorded(*args, play_turn=play_turn, cards=cards):
+            card = play_turn(*args)
+            cards.append((card.format(), card.points))
+            return card
+
+        with monkeypatch.context() as m:
+            m.setattr(win, "_play_turn", recorded)
+            if way == "reference":
+                _reference_players(m)
+            run = win.simulate_versus(variant, values, table, Advisor(variant, values), 60, seed=5)
+        games[way].append(run)
+    assert len(games["fast"]) > 60 * 2 * len(boxes)
+    assert games["fast"] == games["reference"]

@@ -32,12 +32,13 @@ from .entries import (
     _first_roll_rules,
     _first_roll_stops,
     _free_boxes,
+    _joker_roll_values,
     _move_values,
     _roll_range_options,
 )
 from .forward import TIE
 from .identical import _best_sub_keeps, _keep_means
-from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_JOKER, P_JOKER_BOX, P_MIN_KEEP, P_RESTRICTED, Rules
+from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP, P_RESTRICTED, Rules
 
 ENTRY_AFTER_FIRST = 4  # the roll code of the entries of a turn stopped after roll 1
 
@@ -450,25 +451,7 @@ def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_
         for r in range(n_rolls):
             if fit[r] > -np.inf:
                 out[r] = fit[r]
-    joker_roll = rules.joker_roll
-    jb = params[P_JOKER_BOX]
-    if params[P_JOKER] != 0 and jb >= 0 and (mask >> jb) & 1 == 1:  # no joker while its box is free
-        option_move = np.empty((1, n_boxes), dtype=np.int64)
-        option_points = np.empty((1, n_boxes), dtype=np.int64)
-        n_option = np.empty(1, dtype=np.int64)
-        for r in range(n_rolls):
-            if joker_roll[r]:
-                _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option)
-                if n_option[0] >= 0:  # else the implicit case: every free box, normal score (as above)
-                    best = -np.inf
-                    for i in range(n_option[0]):
-                        best = max(best, float(option_points[0, i]) + vec[option_move[0, i]])
-                    out[r] = best
-    if joker_scored == 1:
-        extra = float(params[P_EXTRA])
-        for r in range(n_rolls):
-            if joker_roll[r]:
-                out[r] += extra
+    _joker_roll_values(mask, joker_scored, rules, vec, out)
 
 
 @njit(cache=True)
@@ -484,14 +467,71 @@ def _best_sub_keeps_one(by_keep, sub_or_none, lo, hi):
         by_keep[k] = acc
 
 
+TURN_SLOTS = 256  # turns best_one keeps (11 KB each with 5 dice): a bot's, a game's, a few players' states
+
+
+def new_turn_pool(lattice: KeepLattice, slots: int = TURN_SLOTS) -> np.ndarray:
+    """The turns best_one remembers, (slots, 3, K + 1), a direct-mapped cache: state (mask, upper, joker) lives in
+    slot _turn_of(...) while no other state takes it. Per slot, row 0: the final-roll values and the keep
+    values after roll 2, row 1: the keep values after roll 1 (column K of each: -inf once the row holds them),
+    row 2: the state it holds in columns 0-2 (-1: none). Made once and reused: fresh memory for every new
+    state cost more than the turn (page faults)."""
+    pool = np.empty((slots, 3, lattice.add.shape[0] + 1))
+    pool[:, 2, :3] = -1.0
+    return pool
+
+
 @njit(cache=True)
-def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, values):
+def _turn_of(pool, mask, capped_upper, joker_scored):
+    """This state's slot of the pool, claimed (its rows marked empty) when it holds another state. In the kernel,
+    so that the check and the use cannot be split by another thread (a kernel call holds the GIL)."""
+    turn = pool[((mask * 1000003 + capped_upper) * 2 + joker_scored) % pool.shape[0]]
+    held = turn[2]
+    if held[0] != mask or held[1] != capped_upper or held[2] != joker_scored:
+        n_keeps = turn.shape[1] - 1
+        turn[0, n_keeps] = np.nan
+        turn[1, n_keeps] = np.nan
+        held[0], held[1], held[2] = mask, capped_upper, joker_scored
+    return turn
+
+
+@njit(cache=True)
+def _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, ints, floats, turn):
+    """The rows of turn (a slot of new_turn_pool's) that roll 1 or 2 needs and that are not there yet: the same
+    sums in the same order as the whole turn in one column, so the values do not depend on which call made
+    them. A row's flag (column K: -inf, what sub_or_none reads for a face the keep lacks) is set when it is
+    done."""
+    _, size_start, add, _, _ = lattice
+    n_keeps = add.shape[0]
+    n = size_start.shape[0] - 2
+    o = ints[ints.shape[0] - 1]
+    _, o = _arr1(ints, o)  # the tie ranks
+    move_t, o = _arr2(ints, o)
+    sub_or_none, o = _arr2(ints, o)
+    const_move, o = _arr1(ints, o)
+    floats_at, o = _arr1(ints, o)
+    if not turn[0, n_keeps] == -np.inf:
+        score_t, _ = _arr2(floats, floats_at[0])
+        final = turn[0, size_start[n] : n_keeps]
+        _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, final)
+        _keep_means(turn[0].reshape((n_keeps + 1, 1)), add, size_start)  # keep values after roll 2
+        turn[0, n_keeps] = -np.inf
+    if roll == 1 and not turn[1, n_keeps] == -np.inf:
+        turn[1, :] = turn[0, :]
+        _best_sub_keeps_one(turn[1], sub_or_none, size_start[rules.params[P_MIN_KEEP] + 1], size_start[n + 1])
+        _keep_means(turn[1].reshape((n_keeps + 1, 1)), add, size_start)  # keep values after roll 1
+
+
+@njit(cache=True)
+def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, values, turns):
     """The best option of one situation, the tie rule applied: (code, value, points entered). Among the
     options whose base + value is within TIE (1e-9) of the highest: the keep with the most dice, then the
     smallest sorted faces (tie_ranks); the first entry (box order). value is base + the option's value
     (base: the points on the card, so value is its expected final score); code -1: the state cannot
     occur. Same sums as the advice kernel, so the values equal advise_one's bit for bit.
-    (ints, floats) = pack_best(...); upper capped at the variant's cap."""
+    (ints, floats) = pack_best(...); upper capped at the variant's cap. turns (new_turn_pool's; read only at
+    rolls 1 and 2): the turns remembered, so that a state asked again (new dice, the next roll) is a look-up.
+    """
     if not np.isfinite(values[mask, capped_upper, joker_scored]):
         return -1, np.nan, 0
     rules, lattice, tabs = _unpack(ints, floats)
@@ -523,42 +563,27 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
         for o in range(n):  # the first entry tied with the best (within TIE)
             if base + vals[0, o] >= top - TIE:
                 return int(codes[0, o]), float(base + vals[0, o]), int(pts[0, o])  # plain numbers, interpreted too
-    o = ints[ints.shape[0] - 1]
-    tie_rank, o = _arr1(ints, o)
-    move_t, o = _arr2(ints, o)
-    sub_or_none, o = _arr2(ints, o)
-    const_move, o = _arr1(ints, o)
-    floats_at, o = _arr1(ints, o)
-    score_t, _ = _arr2(floats, floats_at[0])
-    _, size_start, add, _, _ = lattice
+    turn = _turn_of(turns, mask, capped_upper, joker_scored)
+    _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, ints, floats, turn)
+    tie_rank, _ = _arr1(ints, ints[ints.shape[0] - 1])
+    size_start = lattice.size_start
     roll_subs, n_subs, keep_size = tabs
-    n = size_start.shape[0] - 2
-    first_roll = size_start[n]
-    n_keeps = add.shape[0]
-    by_keep = np.empty((n_keeps + 1, 1))
-    by_keep[n_keeps, 0] = -np.inf  # what sub_or_none reads for a face the keep lacks
-    _final_values_by_box(
-        mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, by_keep[first_roll:n_keeps, 0]
-    )
-    final_r = by_keep[first_roll + r, 0]  # the value of stopping now
-    _keep_means(by_keep, add, size_start)  # keep values after roll 2
-    min_keep = rules.params[P_MIN_KEEP]
-    if roll == 1:
-        _best_sub_keeps_one(by_keep[:, 0], sub_or_none, size_start[min_keep + 1], size_start[n + 1])
-        _keep_means(by_keep, add, size_start)  # keep values after roll 1
-        min_keep = 0
+    first_roll = size_start[size_start.shape[0] - 2]
+    final_r = turn[0, first_roll + r]  # the value of stopping now
+    by_keep = turn[0] if roll == 2 else turn[1]
+    min_keep = rules.params[P_MIN_KEEP] if roll == 2 else 0
     last = n_subs[r] - 1
     top = -np.inf
     for t in range(n_subs[r]):  # the highest, as _keep_option_values finds it
         k = roll_subs[r, t]
         if keep_size[k] >= min_keep:
-            e = base + (final_r if t == last else by_keep[k, 0])
+            e = base + (final_r if t == last else by_keep[k])
             top = e if e > top else top
     chosen, chosen_rank, chosen_e = -1, 0, 0.0
     for t in range(n_subs[r]):  # among those tied with it, the first in the tie rule's order
         k = roll_subs[r, t]
         if keep_size[k] >= min_keep:
-            e = base + (final_r if t == last else by_keep[k, 0])
+            e = base + (final_r if t == last else by_keep[k])
             if e >= top - TIE and (chosen < 0 or tie_rank[k] < chosen_rank):
                 chosen, chosen_rank, chosen_e = k, tie_rank[k], e
     return int(n_boxes + chosen), float(chosen_e), 0

@@ -180,11 +180,10 @@ def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
     make every free box with its normal score, or under restricted scratching every free box it fits
     (scores more than 0) and all of them when it fits none: both maxima come from one pass over the
     free boxes. The joker rolls take their entries from _roll_range_options, as everywhere."""
-    score, norm_move, joker_roll = rules.score, rules.norm_move, rules.joker_roll
-    params = rules.params
-    n_rolls, n_boxes = score.shape
+    score, norm_move = rules.score, rules.norm_move
+    n_rolls = score.shape[0]
     n_free = free.shape[0]
-    restricted = params[P_RESTRICTED] != 0
+    restricted = rules.params[P_RESTRICTED] != 0
     for r in range(n_rolls):
         best = -np.inf
         fit = -np.inf
@@ -196,7 +195,24 @@ def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
             if s > 0:
                 fit = max(fit, v)
         out[first + r, 0] = fit if restricted and fit > -np.inf else best
-    if params[P_JOKER] != 0:
+    _joker_roll_values(mask, joker_scored, rules, vecs[:, 0], out[first:, 0])
+
+
+@njit(cache=True)
+def _joker_roll_values(mask, joker_scored, rules, vec, out):
+    """The one-column final-roll values' joker rolls (vec[m]: bonus crossed + next value of move m; out[r]: the
+    value of final roll r, every other roll already done): their entries from _roll_range_options, then the
+    extra points of a further joker. Skipped where no roll can be a joker in this state (the state's half of
+    _roll_range_options' test: the modes that need points in the joker box see joker_scored, the others a
+    filled joker box): the entries it lists then are the ones the caller's normal pass took the maximum of."""
+    params, joker_roll = rules.params, rules.joker_roll
+    n_rolls, n_boxes = rules.score.shape
+    mode, jb = params[P_JOKER], params[P_JOKER_BOX]
+    if mode == 1 or mode == 4 or mode == 5:
+        may_joker = joker_scored == 1
+    else:
+        may_joker = mode != 0 and jb >= 0 and (mask >> jb) & 1 == 1
+    if may_joker:
         option_move = np.empty((1, n_boxes), dtype=np.int64)
         option_points = np.empty((1, n_boxes), dtype=np.int64)
         n_option = np.empty(1, dtype=np.int64)
@@ -206,13 +222,13 @@ def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
                 if n_option[0] >= 0:  # else the implicit case: every free box, normal score (as above)
                     best = -np.inf
                     for i in range(n_option[0]):
-                        best = max(best, float(option_points[0, i]) + vecs[option_move[0, i], 0])
-                    out[first + r, 0] = best
+                        best = max(best, float(option_points[0, i]) + vec[option_move[0, i]])
+                    out[r] = best
     if joker_scored == 1:
         extra = float(params[P_EXTRA])
         for r in range(n_rolls):
             if joker_roll[r]:
-                out[first + r, 0] += extra
+                out[r] += extra
 
 
 @njit(cache=True)
