@@ -281,6 +281,13 @@ def test_chances_and_advise_target_cli(tmp_path):
 
     res = cli_run(tmp_path, "solve", "generala", "--target", "--json")
     assert res.exit_code == 0, res.output
+    from solver.cards import Card
+    from solver.distribution import final_pmf
+    from solver.expected_play_cache import cached_rest, values_digest
+
+    values = np.load(tmp_path / "generala.npy")  # the build cached the opponent's pmf from the empty card
+    rest = cached_rest(GENERALA, tmp_path, values_digest(values), Card(GENERALA).state)
+    assert rest is not None and np.array_equal(rest, final_pmf(GENERALA, values, Card(GENERALA)))
     res = cli_run(tmp_path, "chances", "generala", "--target", "200", "--json")
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)

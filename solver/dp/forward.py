@@ -2,10 +2,12 @@
 
 Probability mass lives on (state, points so far): one points vector per reached state, layer by
 layer in the number of filled boxes, only two layers alive. Per (mask, joker_scored) item the turn's policy
-comes from the value table through the turn kernel's own pieces (_final_roll_values, _keep_means,
-_best_sub_keeps); the roll-1 distribution is pushed through the chosen keeps (the reverse of a keep
-mean: a keep's mass spreads over one more die at a time) to the probability of each final roll, and
-final rolls are grouped by their entry (move, points) so each group shifts a points vector once.
+comes from the value table with the turn kernel's own arithmetic (_move_values, _keep_means, and the
+maxima of _final_roll_values and _best_sub_keeps, exact in any loop order, taken here in passes that also
+pick each final roll's entry or read a row once); the roll-1 distribution is pushed through the chosen
+keeps (the reverse of a keep mean: a keep's mass spreads over one more die at a time) to the probability
+of each final roll, and final rolls are grouped by their entry (move, points) so each group shifts a
+points vector once.
 
 Ties (options within TIE of the best) are broken by one rule, the advisor's: after roll 1 or 2 the
 keep with the most dice (keeping all dice = stopping), then the smallest sorted tuple of kept faces;
@@ -24,8 +26,8 @@ import numpy as np
 
 from ..dice import keep_lattice
 from .compile import njit, prange
-from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _free_boxes, _move_values
-from .identical import _best_sub_keeps, _keep_means
+from .entries import _box_options, _first_roll_rules, _free_boxes, _move_values
+from .identical import _keep_means
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 
 TIE = 1e-9
@@ -138,44 +140,41 @@ def _turn_policy(
     """The advisor's policy of one turn of (mask, joker_scored) at upper_totals, for every roll r and column
     j: keep1/keep2[r, j] the keep after roll 1/2 (first_roll + r = stop); entry_move/entry_points[r, j]
     the entry of final roll r (points include extra points), and where they have 2R rows (variants with
-    first-roll points), row R + r the entry of a stop after roll 1. Returns the final-roll values (R, nj)."""
+    first-roll points), row R + r the entry of a stop after roll 1. Returns the final-roll values (R, nj).
+    The values are the solver's and the advisor's: the same sums, and maxima (exact) of the same terms."""
     _, size_start, add, sub, _ = lattice
-    n_rolls, n_boxes = rules.score.shape
+    n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
     nj = upper_totals.shape[0]
-    params = rules.params
-    min_keep = params[P_MIN_KEEP]
-    # the turn's values, computed as the solver and advisor compute them
+    min_keep = rules.params[P_MIN_KEEP]
+    vecs = np.empty((rules.move_box.shape[0], nj))  # bonus + next state's value of every move, once per turn
+    _move_values(mask, joker_scored, upper_totals, rules, values, vecs)
     by_keep = np.empty((add.shape[0], nj))
-    _final_roll_values(mask, joker_scored, upper_totals, rules, values, by_keep, first_roll)
+    _final_entries(mask, joker_scored, rules, vecs, by_keep[first_roll:], entry_move, entry_points)
     final = by_keep[first_roll:].copy()
     _keep_means(by_keep, add, size_start)
     after_second = by_keep.copy()  # keeps after roll 2; roll rows: final-roll values (stop)
-    _best_sub_keeps(by_keep, sub, size_start, min_keep)
+    _sub_max(by_keep, sub, size_start, min_keep)
     # by_keep's roll rows: the best keep of each roll 2
     _choose_keeps(after_second, by_keep[first_roll:], subs, size_start[min_keep], keep2)
     _keep_means(by_keep, add, size_start)
     by_keep[first_roll:] = final
-    stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, values)
-    if stops.shape[0]:
-        by_keep[first_roll:] = stops
-    after_first = by_keep.copy()  # keeps after roll 1; roll rows: stop
-    _best_sub_keeps(by_keep, sub, size_start, 0)
-    _choose_keeps(after_first, by_keep[first_roll:], subs, 0, keep1)
-    vecs = np.empty((rules.move_box.shape[0], nj))
-    _move_values(mask, joker_scored, upper_totals, rules, values, vecs)
-    vecs_t = vecs.T.copy()
-    _pick_entries(mask, joker_scored, rules, vecs_t, final, entry_move, entry_points)
-    if stops.shape[0]:  # a stop after roll 1 enters the first-roll scores
-        _pick_entries(
-            mask, joker_scored, _first_roll_rules(rules), vecs_t, stops, entry_move[n_rolls:], entry_points[n_rolls:]
+    if rules.params[P_FIRST_ROLL] != 0:  # a stop after roll 1 enters the first-roll scores (_first_roll_stops)
+        stops = by_keep[first_roll:]
+        _final_entries(
+            mask, joker_scored, _first_roll_rules(rules), vecs, stops, entry_move[n_rolls:], entry_points[n_rolls:]
         )
+    after_first = by_keep.copy()  # keeps after roll 1; roll rows: stop
+    _sub_max(by_keep, sub, size_start, 0)
+    _choose_keeps(after_first, by_keep[first_roll:], subs, 0, keep1)
     return final
 
 
 @njit(cache=True)
-def _pick_entries(mask, joker_scored, rules, vecs_t, final, entry_move, entry_points):
-    """entry_move/entry_points[r, j]: the entry of roll r worth final[r, j], the lowest box among the best."""
+def _final_entries(mask, joker_scored, rules, vecs, final, entry_move, entry_points):
+    """final[r, j]: the value of final roll r as _final_roll_values computes it (the best entry's points
+    plus vecs, then the extra points of a joker); entry_move/entry_points[r, j]: its entry, the lowest box
+    among those within TIE of the best (options come in box order), points with extra points."""
     n_rolls, n_boxes = rules.score.shape
     nj = final.shape[1]
     option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
@@ -184,19 +183,72 @@ def _pick_entries(mask, joker_scored, rules, vecs_t, final, entry_move, entry_po
     _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
     free = _free_boxes(mask, n_boxes)
     extra = rules.params[P_EXTRA]
-    for j in range(nj):
-        for r in range(n_rolls):
-            joker_extra = extra if joker_scored == 1 and rules.joker_roll[r] else 0
-            limit = final[r, j] - joker_extra - TIE
-            implicit = n_options[r] < 0
-            for i in range(free.shape[0] if implicit else n_options[r]):  # box order: the first is the lowest
-                if implicit:
-                    m, s = rules.norm_move[r, free[i]], rules.score[r, free[i]]
-                else:
-                    m, s = option_move[r, i], option_points[r, i]
-                if s + vecs_t[j, m] >= limit:
-                    entry_move[r, j], entry_points[r, j] = m, s + joker_extra
-                    break
+    moves = np.empty(n_boxes, dtype=np.int64)
+    points = np.empty(n_boxes, dtype=np.int64)
+    limit = np.empty(nj)
+    for r in range(n_rolls):
+        n = n_options[r]
+        if n < 0:  # the implicit list: every free box, normal score
+            n = free.shape[0]
+            for i in range(n):
+                moves[i], points[i] = rules.norm_move[r, free[i]], rules.score[r, free[i]]
+        else:
+            moves[:n], points[:n] = option_move[r, :n], option_points[r, :n]
+        for j in range(nj):
+            final[r, j] = -np.inf
+        for i in range(n):
+            m, s = moves[i], float(points[i])
+            for j in range(nj):
+                final[r, j] = max(final[r, j], s + vecs[m, j])
+        joker_extra = extra if joker_scored == 1 and rules.joker_roll[r] else 0
+        if joker_extra != 0:
+            for j in range(nj):
+                final[r, j] += float(extra)
+        for j in range(nj):
+            limit[j] = final[r, j] - joker_extra - TIE
+            entry_move[r, j] = -1
+        for i in range(n):  # all columns at once: they mostly agree, so the scans end together
+            m, s = moves[i], points[i]
+            open_cols = 0
+            for j in range(nj):
+                hit = entry_move[r, j] < 0 and s + vecs[m, j] >= limit[j]
+                entry_move[r, j] = m if hit else entry_move[r, j]
+                entry_points[r, j] = s + joker_extra if hit else entry_points[r, j]
+                open_cols += entry_move[r, j] < 0
+            if open_cols == 0:
+                break
+
+
+@njit(cache=True)
+def _sub_max(by_keep, sub, size_start, min_keep):
+    """identical._best_sub_keeps (each keep's row becomes the best over the keeps inside it of at least
+    min_keep dice) with all sub-keeps of a row in one pass over it: the same maxima in the same order,
+    a third of the loads and stores."""
+    n = size_start.shape[0] - 2
+    nj = by_keep.shape[1]
+    present = np.empty(sub.shape[1], dtype=np.int64)
+    for k in range(size_start[min_keep + 1], size_start[n + 1]):
+        c = 0
+        for f in range(sub.shape[1]):
+            if sub[k, f] >= 0:
+                present[c] = sub[k, f]
+                c += 1
+        a, b, d = present[0], present[min(1, c - 1)], present[min(2, c - 1)]
+        if c == 1:
+            for j in range(nj):
+                by_keep[k, j] = max(by_keep[k, j], by_keep[a, j])
+        elif c == 2:
+            for j in range(nj):
+                by_keep[k, j] = max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j])
+        elif c == 3:
+            for j in range(nj):
+                by_keep[k, j] = max(max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j]), by_keep[d, j])
+        else:
+            for j in range(nj):
+                acc = max(max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j]), by_keep[d, j])
+                for f in range(3, c):
+                    acc = max(acc, by_keep[present[f], j])
+                by_keep[k, j] = acc
 
 
 @njit(cache=True)
