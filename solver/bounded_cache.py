@@ -19,23 +19,32 @@ def _size(value: Any) -> int:
     return 64
 
 
-class BoundedCache(dict):
-    """A dict whose values (numpy arrays, or tuples of them) hold at most max_bytes: storing beyond it drops
-    the oldest entries first."""
+class BoundedCache:
+    """A memo whose values (numpy arrays, or tuples of them) hold at most max_bytes: storing beyond it drops the
+    oldest entries first (the newest is always kept). Only `in`, `cache[key]`, `cache[key] = value` and len()."""
 
     def __init__(self, max_bytes: int) -> None:
-        super().__init__()
         self.max_bytes = max_bytes
         self.bytes = 0
+        self._entries: dict = {}
+
+    def __contains__(self, key) -> bool:
+        return key in self._entries
+
+    def __getitem__(self, key):
+        return self._entries[key]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __iter__(self):
+        return iter(self._entries)
 
     def __setitem__(self, key, value) -> None:
-        if key in self:
-            self.bytes -= _size(self[key])
-            super().__delitem__(key)
+        if key in self._entries:
+            self.bytes -= _size(self._entries.pop(key))
         size = _size(value)
-        while self and self.bytes + size > self.max_bytes:
-            oldest = next(iter(self))
-            self.bytes -= _size(self[oldest])
-            super().__delitem__(oldest)
-        super().__setitem__(key, value)
+        while self._entries and self.bytes + size > self.max_bytes:
+            self.bytes -= _size(self._entries.pop(next(iter(self._entries))))
+        self._entries[key] = value
         self.bytes += size

@@ -325,6 +325,25 @@ def test_a_slow_warm_up_says_so_and_then_that_it_is_ready():
     assert failing.done.wait(600) and isinstance(failing.error, ZeroDivisionError)  # kept for the requests
 
 
+def test_a_failed_slow_warm_up_does_not_say_ready():
+    from solver.web.work import WarmUp
+
+    said, slow_said = [], threading.Event()
+
+    def work():
+        assert slow_said.wait(600)
+        raise OSError("the table's sidecar is a folder")
+
+    def on_slow():
+        said.append("slow")
+        slow_said.set()
+
+    warm = WarmUp(work, on_slow, lambda seconds: said.append("ready"), slow_after=0)
+    warm.start()
+    assert warm.done.wait(600) and isinstance(warm.error, OSError)
+    assert said == ["slow"]  # the first request that needs the table answers the error
+
+
 @pytest.mark.parametrize("card", ["", "einser=3,zweier=6,chance=22,kniffel=50"])
 def test_distribution_equals_cli_json(client, tdir, card):
     res = get(client, "/api/distribution", variant="kniffel", card=card)

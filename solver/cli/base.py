@@ -194,6 +194,14 @@ def _quiet_exit_after_closed_pipe() -> None:
     sys.exit(PIPE_CLOSED_EXIT)
 
 
+LINE_BREAKS = str.maketrans({"\n": "\\n", "\r": "\\r"})
+
+
+def _say_error(message: str) -> None:
+    """One line on stderr, whatever the message quotes (a folder name may hold a line break)."""
+    click.echo("kniffel: error: " + message.translate(LINE_BREAKS), err=True)
+
+
 def _interrupted(exc: BaseException) -> bool:
     """Was this click Abort a Ctrl-C (rather than the end of input at a prompt)?"""
     cause = exc.__cause__ or exc.__context__
@@ -231,7 +239,8 @@ class OneLineErrors(CatalogueGroup):
             args = ["--help"]  # `kniffel` alone: the help, exit code 0
         try:
             code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
-            sys.stdout.flush()  # here, not at exit, so that a closed pipe ends as below
+            if sys.stdout is not None:  # None when started with stdout closed (`>&-`)
+                sys.stdout.flush()  # here, not at exit, so that a closed pipe ends as below
         except (_PipeClosed, BrokenPipeError):
             _quiet_exit_after_closed_pipe()
         except (_Interrupted, KeyboardInterrupt):  # in the language the command spoke (or was to speak)
@@ -244,13 +253,13 @@ class OneLineErrors(CatalogueGroup):
             message = exc.format_message()
             if isinstance(exc, click.UsageError):  # click's own English: in the player's language
                 message = click_message(message, _usage_language(args))
-            click.echo(f"kniffel: error: {message}", err=True)
+            _say_error(message)
             sys.exit(exc.exit_code or 2)
         except KniffelError as exc:
-            click.echo(f"kniffel: error: {exc}", err=True)
+            _say_error(str(exc))
             sys.exit(2)
         except OSError as exc:  # the operating system's own English, in the player's language
-            click.echo(f"kniffel: error: {os_error_text(exc)}", err=True)
+            _say_error(os_error_text(exc))
             sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
 

@@ -58,7 +58,8 @@ class WarmUp:
     """The first request's wait, taken at start-up: `work` (load a table, load or compile its kernels: up to a
     minute on a cold Numba cache) on a thread of its own, so that the server accepts requests meanwhile (a
     request that needs the same table waits for the same locks, no longer than it would have anyway).
-    `on_slow()` is called once the work has taken `slow_after` seconds, then `on_ready(seconds)` when done."""
+    `on_slow()` is called once the work has taken `slow_after` seconds, then `on_ready(seconds)` when it is done
+    without an error (one that failed is answered to the first request that needs the table)."""
 
     def __init__(
         self,
@@ -98,7 +99,7 @@ class WarmUp:
             with self._lock:
                 self.done.set()
                 said_slow = self._said_slow
-            if said_slow and self.on_ready is not None:
+            if said_slow and self.on_ready is not None and self.error is None:  # a failure: the request says it
                 self.on_ready(time.perf_counter() - t0)
 
 
