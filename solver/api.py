@@ -26,9 +26,10 @@ import numpy as np
 
 from . import simulation as _simulation
 from . import solving, tables
-from .advisor import Advisor, Option, make_advisor, parse_dice
+from .advisor import Advisor, Option, make_advisor
 from .cards import Card, parse_card, without_pending_bonus
 from .dice import MAX_SEED
+from .dice_input import parse_dice
 from .errors import KniffelError
 from .presets import PRESETS, find_variant
 from .rules import RuleError, Variant

@@ -10,9 +10,10 @@ import pytest
 from naive import NaiveSolver
 
 from solver import dp
-from solver.advisor import make_advisor, parse_dice
+from solver.advisor import make_advisor
 from solver.cards import Card
 from solver.dice import possible_rolls
+from solver.dice_input import parse_dice
 from solver.game import decisions
 from solver.presets import KNIFFEL7, PRESETS
 from solver.rules import RuleError

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.advisor import parse_dice
 from solver.cards import Card, parse_card
+from solver.dice_input import parse_dice
 from solver.errors import KniffelError
 from solver.game import Game, GameFileError
 from solver.play import PlayLoop

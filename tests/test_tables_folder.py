@@ -95,3 +95,16 @@ def test_proc_as_tables_folder_is_refused_before_the_solve(monkeypatch):
     no_solving(monkeypatch)
     line = one_line(invoke("/proc", "solve", "yatzy"))
     assert "cannot write to the tables folder /proc (" in line, line
+
+
+def test_bad_dice_are_refused_before_a_table_is_solved(tmp_path, monkeypatch):
+    """`advise yams 1234` (four dice for a five-dice game) with no yams table: refused at once, nothing solved."""
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("a solve started before the dice were checked")
+
+    monkeypatch.setattr(dp, "solve", no_solve)
+    folder = tmp_path / "new"
+    res = CliRunner().invoke(cli, ["--lang", "en", "--tables", str(folder), "advise", "yams", "1234"])
+    assert res.exit_code == 2 and "4 dice given" in res.output, res.output
+    assert not folder.exists()

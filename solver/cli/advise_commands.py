@@ -8,6 +8,7 @@ import click
 import numpy as np
 
 from ..cards import parse_card, without_pending_bonus
+from ..dice_input import parse_dice
 from ..presets import PRESETS, find_variant
 from ..texts import bonus_name, t
 from .base import (
@@ -174,15 +175,14 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
 
         raise OpponentError(t("err_target_opponent"))
     given = parse_card(variant, card)
+    rolled = parse_dice(variant, dice)  # before any table is loaded or solved
     counted = without_pending_bonus(given)  # the card as the rules count it: a bonus is paid with its box
     if counted is not given and not as_json:
         click.echo(t("pending_bonus", bonus=bonus_name(variant), points=given.extra - counted.extra))
     if target is not None or opponent is not None:
         if opponent is None:
             _quick_target(ctx, variant, card, next_layer=True, expected_play=False)
-        from ..advisor import parse_dice
-
-        parsed, rolled = counted, parse_dice(variant, dice)
+        parsed = counted
         if opponent is not None:
             return _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent)
         return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)

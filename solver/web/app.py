@@ -38,9 +38,10 @@ from starlette.staticfiles import StaticFiles
 
 from .. import distribution as dist
 from .. import dp, solving, tables, target_tables, targets
-from ..advisor import make_advisor, parse_dice
+from ..advisor import make_advisor
 from ..api import Table, as_card
 from ..cards import Card, parse_card, without_pending_bonus
+from ..dice_input import parse_dice
 from ..errors import KniffelError
 from ..presets import find_variant
 from ..reports import value_report, variants_report
