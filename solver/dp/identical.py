@@ -110,27 +110,28 @@ def _start_of_turn(by_keep, rules, lattice, result, stops):
 
 
 @njit(cache=True, parallel=True)
-def _solve_layer(masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, values):
+def _solve_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, values):
     """Solve every (mask, joker_scored) work item of one layer; items write disjoint slots."""
     n_keeps = lattice.add.shape[0]
     first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
-    for i in prange(masks.shape[0]):
-        mask = masks[i]
-        joker_scored = jokers_scored[i]
-        u = upper_row[mask, joker_scored]
-        n_totals = totals_ptr[u + 1] - totals_ptr[u]
-        # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
-        upper_totals = np.empty((n_totals + PAD - 1) // PAD * PAD, dtype=np.int64)
-        upper_totals[:n_totals] = totals_list[totals_ptr[u] : totals_ptr[u + 1]]
-        upper_totals[n_totals:] = upper_totals[n_totals - 1]
-        by_keep = np.empty((n_keeps, upper_totals.shape[0]))
-        result = np.empty(upper_totals.shape[0])
-        _final_roll_values(mask, joker_scored, upper_totals, rules, values, by_keep, first_roll)
-        _start_of_turn(
-            by_keep, rules, lattice, result, _first_roll_stops(mask, joker_scored, upper_totals, rules, values)
-        )
-        for j in range(n_totals):
-            values[mask, upper_totals[j], joker_scored] = result[j]
+    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
+        for i in range(lane_start[lane], lane_start[lane + 1]):
+            mask = masks[i]
+            joker_scored = jokers_scored[i]
+            u = upper_row[mask, joker_scored]
+            n_totals = totals_ptr[u + 1] - totals_ptr[u]
+            # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
+            upper_totals = np.empty((n_totals + PAD - 1) // PAD * PAD, dtype=np.int64)
+            upper_totals[:n_totals] = totals_list[totals_ptr[u] : totals_ptr[u + 1]]
+            upper_totals[n_totals:] = upper_totals[n_totals - 1]
+            by_keep = np.empty((n_keeps, upper_totals.shape[0]))
+            result = np.empty(upper_totals.shape[0])
+            _final_roll_values(mask, joker_scored, upper_totals, rules, values, by_keep, first_roll)
+            _start_of_turn(
+                by_keep, rules, lattice, result, _first_roll_stops(mask, joker_scored, upper_totals, rules, values)
+            )
+            for j in range(n_totals):
+                values[mask, upper_totals[j], joker_scored] = result[j]
 
 
 def keep_values(engine, values, mask: int, upper: int, joker_held: int) -> tuple[np.ndarray, np.ndarray]:

@@ -30,3 +30,9 @@ def balanced_lanes(costs: np.ndarray, n_lanes: int | None = None) -> tuple[np.nd
     order = np.array([item for lane in lanes for item in lane], dtype=np.int64)
     lane_start = np.cumsum([0] + [len(lane) for lane in lanes]).astype(np.int64)
     return order, lane_start
+
+
+def layer_lanes(masks: np.ndarray, jokers_scored: np.ndarray, costs: np.ndarray):
+    """One layer's work items (masks, jokers_scored) reordered lane by lane, and lane_start (see balanced_lanes)."""
+    order, lane_start = balanced_lanes(costs)
+    return lane_start, masks[order], jokers_scored[order]

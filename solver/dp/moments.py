@@ -14,6 +14,7 @@ import numpy as np
 from .compile import njit, prange, require_jit
 from .forward import _next_state, _policy, ranked_sub_keeps
 from .identical import _keep_means
+from .lanes import layer_lanes
 from .solve import _fill_equivalent
 from .states import layer_items
 
@@ -60,17 +61,20 @@ def _turn_moments(mask, joker_scored, upper_totals, rules, lattice, values, m2, 
 
 
 @njit(cache=True, parallel=True)
-def _moments_layer(masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, values, subs, m2):
+def _moments_layer(
+    lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, values, subs, m2
+):
     n_keeps = lattice.add.shape[0]
-    for i in prange(masks.shape[0]):
-        mask, joker_scored = masks[i], jokers_scored[i]
-        u = upper_row[mask, joker_scored]
-        upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]]
-        out2 = np.empty((n_keeps, upper_totals.shape[0]))
-        out1 = np.empty((n_keeps, upper_totals.shape[0]))
-        result = _turn_moments(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1)
-        for j in range(upper_totals.shape[0]):
-            m2[mask, upper_totals[j], joker_scored] = result[j]
+    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
+        for i in range(lane_start[lane], lane_start[lane + 1]):
+            mask, joker_scored = masks[i], jokers_scored[i]
+            u = upper_row[mask, joker_scored]
+            upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]]
+            out2 = np.empty((n_keeps, upper_totals.shape[0]))
+            out1 = np.empty((n_keeps, upper_totals.shape[0]))
+            result = _turn_moments(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1)
+            for j in range(upper_totals.shape[0]):
+                m2[mask, upper_totals[j], joker_scored] = result[j]
 
 
 def moments_table(engine, values: np.ndarray) -> np.ndarray:
@@ -82,7 +86,11 @@ def moments_table(engine, values: np.ndarray) -> np.ndarray:
     m2[(1 << len(variant.boxes)) - 1] = 0.0
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)
+        lane_start, masks, jokers_scored = layer_lanes(
+            masks, jokers_scored, np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
+        )
         _moments_layer(
+            lane_start,
             masks,
             jokers_scored,
             upper_states.totals_ptr,

@@ -12,6 +12,7 @@ from ..dice import KeepLattice, keep_lattice, multisets
 from ..rules import RuleError, Variant
 from .compile import njit, require_jit
 from .identical import _solve_layer
+from .lanes import layer_lanes
 from .ordered import OrderedDice, _solve_layer_ordered, ordered_dice, ordered_work
 from .rules import Rules, rules_arrays
 from .states import UpperStates, layer_items, upper_states
@@ -96,12 +97,12 @@ def solve(
     work = None if engine.ordered is None else [ordered_work(engine.ordered) for _ in range(numba.get_num_threads())]
     for n_filled in range(first_layer, -1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)
-        order = np.argsort(
-            -counts[upper_states.row[masks, jokers_scored]], kind="stable"
-        )  # big items first balances threads
-        masks, jokers_scored = masks[order], jokers_scored[order]
         if engine.ordered is None:
+            lane_start, masks, jokers_scored = layer_lanes(
+                masks, jokers_scored, counts[upper_states.row[masks, jokers_scored]]
+            )
             _solve_layer(
+                lane_start,
                 masks,
                 jokers_scored,
                 upper_states.totals_ptr,

@@ -23,7 +23,7 @@ import numpy as np
 from .compile import njit, prange
 from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops
 from .identical import _best_sub_keeps, _keep_means, _with_first_roll_stops
-from .lanes import balanced_lanes
+from .lanes import layer_lanes
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 from .solve import Engine, _fill_equivalent, table_shape
 from .states import layer_items
@@ -48,25 +48,26 @@ class TargetLayout(NamedTuple):
 
 # -- the most a state can still score -------------------------------------------------------------
 @njit(cache=True, parallel=True)
-def _max_layer(masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, best):
+def _max_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, best):
     """best[mask, u, flag] = the most the state can still score: every roll can come, so it is the
     final-roll value (the expected-value one, with best as the next values) maximised over rolls, and
     over the stops after roll 1 with first-roll (servida) points where the variant has them."""
     n_rolls = rules.score.shape[0]
-    for i in prange(masks.shape[0]):
-        mask, joker_scored = masks[i], jokers_scored[i]
-        u = upper_row[mask, joker_scored]
-        upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
-        out = np.empty((n_rolls, upper_totals.shape[0]))
-        _final_roll_values(mask, joker_scored, upper_totals, rules, best, out, 0)
-        stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, best)
-        for j in range(upper_totals.shape[0]):
-            m = out[0, j]
-            for r in range(1, n_rolls):
-                m = max(m, out[r, j])
-            for r in range(stops.shape[0]):
-                m = max(m, stops[r, j])
-            best[mask, upper_totals[j], joker_scored] = m
+    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
+        for i in range(lane_start[lane], lane_start[lane + 1]):
+            mask, joker_scored = masks[i], jokers_scored[i]
+            u = upper_row[mask, joker_scored]
+            upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
+            out = np.empty((n_rolls, upper_totals.shape[0]))
+            _final_roll_values(mask, joker_scored, upper_totals, rules, best, out, 0)
+            stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, best)
+            for j in range(upper_totals.shape[0]):
+                m = out[0, j]
+                for r in range(1, n_rolls):
+                    m = max(m, out[r, j])
+                for r in range(stops.shape[0]):
+                    m = max(m, stops[r, j])
+                best[mask, upper_totals[j], joker_scored] = m
 
 
 @njit(cache=True)
@@ -85,7 +86,7 @@ def _keep_mins(by_keep, add, size_start):
 
 
 @njit(cache=True, parallel=True)
-def _sure_layer(masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, sure):
+def _sure_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, sure):
     """sure[mask, u, flag] = the most points the state can make certain: the turn kernel with the
     worst die instead of the mean (a keep is worth its worst completion, a roll its best keep; after
     roll 1 also the stop with first-roll points, as in identical._start_of_turn)."""
@@ -93,22 +94,25 @@ def _sure_layer(masks, jokers_scored, totals_ptr, totals_list, upper_row, rules,
     size_start = lattice.size_start
     first_roll = size_start[size_start.shape[0] - 2]
     n_rolls = n_keeps - first_roll
-    for i in prange(masks.shape[0]):
-        mask, joker_scored = masks[i], jokers_scored[i]
-        u = upper_row[mask, joker_scored]
-        upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
-        by_keep = np.empty((n_keeps, upper_totals.shape[0]))
-        _final_roll_values(mask, joker_scored, upper_totals, rules, sure, by_keep, first_roll)
-        _keep_mins(by_keep, lattice.add, size_start)
-        _best_sub_keeps(by_keep, lattice.sub, size_start, rules.params[P_MIN_KEEP])
-        _keep_mins(by_keep, lattice.add, size_start)
-        _best_sub_keeps(by_keep, lattice.sub, size_start, 0)
-        _with_first_roll_stops(by_keep, _first_roll_stops(mask, joker_scored, upper_totals, rules, sure), first_roll)
-        for j in range(upper_totals.shape[0]):
-            m = by_keep[first_roll, j]
-            for r in range(1, n_rolls):
-                m = min(m, by_keep[first_roll + r, j])
-            sure[mask, upper_totals[j], joker_scored] = m
+    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
+        for i in range(lane_start[lane], lane_start[lane + 1]):
+            mask, joker_scored = masks[i], jokers_scored[i]
+            u = upper_row[mask, joker_scored]
+            upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
+            by_keep = np.empty((n_keeps, upper_totals.shape[0]))
+            _final_roll_values(mask, joker_scored, upper_totals, rules, sure, by_keep, first_roll)
+            _keep_mins(by_keep, lattice.add, size_start)
+            _best_sub_keeps(by_keep, lattice.sub, size_start, rules.params[P_MIN_KEEP])
+            _keep_mins(by_keep, lattice.add, size_start)
+            _best_sub_keeps(by_keep, lattice.sub, size_start, 0)
+            _with_first_roll_stops(
+                by_keep, _first_roll_stops(mask, joker_scored, upper_totals, rules, sure), first_roll
+            )
+            for j in range(upper_totals.shape[0]):
+                m = by_keep[first_roll, j]
+                for r in range(1, n_rolls):
+                    m = min(m, by_keep[first_roll + r, j])
+                sure[mask, upper_totals[j], joker_scored] = m
 
 
 def sure_minimum(engine: Engine) -> np.ndarray:
@@ -119,7 +123,11 @@ def sure_minimum(engine: Engine) -> np.ndarray:
     sure[(1 << len(variant.boxes)) - 1] = 0.0
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)
+        lane_start, masks, jokers_scored = layer_lanes(
+            masks, jokers_scored, np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
+        )
         _sure_layer(
+            lane_start,
             masks,
             jokers_scored,
             upper_states.totals_ptr,
@@ -140,7 +148,11 @@ def max_remaining(engine: Engine) -> np.ndarray:
     best[(1 << len(variant.boxes)) - 1] = 0.0
     for n_filled in range(len(variant.boxes) - 1, -1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)
+        lane_start, masks, jokers_scored = layer_lanes(
+            masks, jokers_scored, np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
+        )
         _max_layer(
+            lane_start,
             masks,
             jokers_scored,
             upper_states.totals_ptr,
@@ -496,8 +508,7 @@ def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled
             np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
             * layout.length[masks, jokers_scored]
         )
-        order, lane_start = balanced_lanes(sizes)
-        masks, jokers_scored = masks[order], jokers_scored[order]
+        lane_start, masks, jokers_scored = layer_lanes(masks, jokers_scored, sizes)
         _target_layer(
             lane_start,
             masks,
