@@ -31,7 +31,7 @@ def solve_table(
     from tqdm import tqdm
 
     engine = engine or dp.make_engine(variant, allow_slow=True)  # refuses what it cannot solve, before the bar
-    tables.check_writable_folder(directory)  # before the work, not when saving it
+    tables.check_writable_folder(directory, tables.paths(variant, directory))  # before the work, not when saving
     total = dp.count_states(variant)
     long_solve = engine.ordered is not None
     resume, before = None, 0.0
@@ -93,6 +93,6 @@ def load_or_solve(
         return load_table(variant, directory)
     except tables.TableMissing:
         engine = dp.make_engine(variant)  # refuses what it cannot solve quickly, before the notice
-        tables.check_writable_folder(directory)
+        tables.check_writable_folder(directory, tables.paths(variant, directory))
         notice(t("notice_solving", variant=variant.name, path=directory))
         return solve_table(variant, directory, progress=progress, engine=engine)

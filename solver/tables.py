@@ -72,10 +72,14 @@ def check_tables_dir(directory: Path, source: str) -> None:
             break
 
 
-def check_writable_folder(directory: Path) -> None:
+def check_writable_folder(directory: Path, files: tuple[Path, ...] = ()) -> None:
     """Before seconds to minutes of solving: the folder the result goes to exists (made if need be) and takes a
-    file. A real write, not os.access: root passes every permission check, but not a read-only mount."""
+    file, and none of the result's `files` is a folder. A real write, not os.access: root passes every
+    permission check, but not a read-only mount."""
     make_folder(directory)  # a folder that cannot be made names itself (files.FileOperationError)
+    for path in files:
+        if path.is_dir():
+            raise TableError(t("file_is_folder", what=t("word_table"), path=path))
     try:
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".kniffel-write-check."):
             pass

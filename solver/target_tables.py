@@ -151,7 +151,9 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
         }
         with naming_failures("write", meta_path):
             _write_synced(tmp_meta, lambda fh: fh.write((json.dumps(meta, indent=2) + "\n").encode()))
+        with naming_failures("write", npy):
             os.replace(tmp_npy, npy)  # the table first: a sidecar never describes an older table
+        with naming_failures("write", meta_path):
             os.replace(tmp_meta, meta_path)
         _write_stamp(npy, meta["sha256"])
     finally:

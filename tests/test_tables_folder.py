@@ -108,3 +108,22 @@ def test_bad_dice_are_refused_before_a_table_is_solved(tmp_path, monkeypatch):
     res = CliRunner().invoke(cli, ["--lang", "en", "--tables", str(folder), "advise", "yams", "1234"])
     assert res.exit_code == 2 and "4 dice given" in res.output, res.output
     assert not folder.exists()
+
+
+def test_a_folder_in_the_way_of_the_target_table_is_refused_before_the_build(tmp_path, monkeypatch):
+    folder = tmp_path / "tables"
+    assert invoke(folder, "solve", "generala").exit_code == 0
+    (folder / "generala.target.npy").mkdir()
+    no_solving(monkeypatch)
+    for command in (["chances", "generala", "--target", "100"], ["solve", "generala", "--target"]):
+        line = one_line(invoke(folder, *command))
+        assert str(folder / "generala.target.npy") in line and "is a folder" in line, line
+
+
+def test_a_folder_in_the_way_of_the_value_table_is_refused_before_the_solve(tmp_path, monkeypatch):
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    (folder / "generala.json").mkdir()
+    no_solving(monkeypatch)
+    line = one_line(invoke(folder, "solve", "generala"))
+    assert str(folder / "generala.json") in line and "is a folder" in line, line

@@ -127,7 +127,7 @@ def solve_target_table(variant, settings: Settings):
     from .. import target_tables, targets
 
     engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
-    tables.check_writable_folder(settings.tables_dir)
+    tables.check_writable_folder(settings.tables_dir, target_tables.target_paths(variant, settings.tables_dir))
     n = targets.default_n(variant, engine)
     from ..dp.target import item_lengths, solve_target, target_layout
 
@@ -160,7 +160,9 @@ def get_target_table(variant, settings: Settings):
         return targets.load_target_table(variant, settings.tables_dir)
     except target_tables.TargetTableMissing:
         targets.target_engine(variant)
-        tables.check_writable_folder(settings.tables_dir)  # before the notice and the minutes of work
+        tables.check_writable_folder(  # before the notice and the minutes of work
+            settings.tables_dir, target_tables.target_paths(variant, settings.tables_dir)
+        )
         click.echo(
             "kniffel: " + t("notice_target", variant=variant.name, path=settings.tables_dir),
             err=True,

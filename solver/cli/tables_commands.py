@@ -34,10 +34,12 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
     else:
         raise click.UsageError(t("solve_nothing"))
     if with_target:
+        from ..target_tables import target_paths
         from ..targets import target_engine
 
         for variant in variants:
             target_engine(variant)  # Kniffel 7: refused before any work
+            tables.check_writable_folder(settings.tables_dir, target_paths(variant, settings.tables_dir))
     for variant in variants:
         _, meta = solve_table(variant, settings)
         if not as_json:
@@ -45,8 +47,6 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
             found = dict(value=meta["start_value"], states=states, seconds=meta["seconds"], path=path)
             click.echo(fit(t("solve_done", variant=variant.name, **found)))
         if with_target:
-            from ..target_tables import target_paths
-
             _, tmeta = solve_target_table(variant, settings)
             if not as_json:
                 path, size = target_paths(variant, settings.tables_dir)[0], count_text(tmeta["size"])
