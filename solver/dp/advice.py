@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..dice import KeepLattice
-from .compile import njit, prange
+from .compile import njit, prange, unmasked
 from .entries import (
     _final_roll_values,
     _first_roll_rules,
@@ -436,21 +436,20 @@ def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_
             for r in range(n_rolls):
                 v = s_row[r] + c
                 o = out[r]
-                out[r] = v if v > o else o
+                out[r] = unmasked(v if v > o else o)
         else:
             for r in range(n_rolls):
                 v = s_row[r] + vec[m_row[r]]
                 o = out[r]
-                out[r] = v if v > o else o
+                out[r] = unmasked(v if v > o else o)
         if restricted:
             for r in range(n_rolls):
                 v = s_row[r] + vec[m_row[r]]
                 o = fit[r]
-                fit[r] = v if s_row[r] > 0 and v > o else o
+                fit[r] = unmasked(v if s_row[r] > 0 and v > o else o)
     if restricted:
         for r in range(n_rolls):
-            if fit[r] > -np.inf:
-                out[r] = fit[r]
+            out[r] = unmasked(fit[r] if fit[r] > -np.inf else out[r])
     _joker_roll_values(mask, joker_scored, rules, vec, out)
 
 
@@ -467,7 +466,9 @@ def _best_sub_keeps_one(by_keep, sub_or_none, lo, hi):
         by_keep[k] = acc
 
 
-TURN_SLOTS = 256  # turns best_one keeps (11 KB each with 5 dice): a bot's, a game's, a few players' states
+# The turns best_one keeps (11 KB each with 5 dice). A turn is asked again within its 3 rolls; 16 stay in the
+# L2 cache, where 256 cost about 4 us more per new state (its slot came from memory).
+TURN_SLOTS = 16
 
 
 def new_turn_pool(lattice: KeepLattice, slots: int = TURN_SLOTS) -> np.ndarray:

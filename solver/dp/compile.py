@@ -27,6 +27,15 @@ def njit(*args, **options):
     return _numba_njit(*args, **options)
 
 
+@njit(inline="always")
+def unmasked(x):
+    """x + 0.0: the same number (but -0.0, which becomes 0.0, and the tables hold none), for a store of an in-place
+    maximum, arr[i] = unmasked(max(arr[i], v)). LLVM sees that the plain form stores arr[i] back unchanged when
+    v is smaller, drops that store and vectorises the rest as a masked store (vmaskmovpd), which AMD Zen
+    microcodes: such a loop ran 4x slower than with the plain store that + 0.0 keeps."""
+    return x + 0.0
+
+
 def thread_count() -> int:
     """The threads a parallel kernel runs on (1 while the kernels are interpreted)."""
     if not numba_setup.JIT:
@@ -42,4 +51,4 @@ def require_jit(what: str) -> None:
         raise KniffelError(f"{what} needs the compiled kernels; unset KNIFFEL_JIT=0 (it serves single answers)")
 
 
-__all__ = ["njit", "prange", "require_jit", "thread_count"]
+__all__ = ["njit", "prange", "require_jit", "thread_count", "unmasked"]

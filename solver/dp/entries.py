@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit
+from .compile import njit, unmasked
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_JOKER, P_JOKER_BOX, P_RESTRICTED, Rules
 
 
@@ -167,7 +167,7 @@ def _final_roll_values(mask, joker_scored, upper_totals, rules, values, out, fir
                 k = option_move[r, i]
                 s = float(option_points[r, i])
             for j in range(nj):
-                out[row, j] = max(out[row, j], s + vecs[k, j])
+                out[row, j] = unmasked(max(out[row, j], s + vecs[k, j]))
         if joker_scored == 1 and rules.joker_roll[r]:
             for j in range(nj):
                 out[row, j] += extra
@@ -227,8 +227,7 @@ def _joker_roll_values(mask, joker_scored, rules, vec, out):
     if joker_scored == 1:
         extra = float(params[P_EXTRA])
         for r in range(n_rolls):
-            if joker_roll[r]:
-                out[r] += extra
+            out[r] += extra if joker_roll[r] else 0.0  # adding 0.0 elsewhere: a plain store (see unmasked)
 
 
 @njit(cache=True)

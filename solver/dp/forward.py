@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..dice import keep_lattice
-from .compile import njit, prange
+from .compile import njit, prange, unmasked
 from .entries import _box_options, _first_roll_rules, _free_boxes, _move_values
 from .identical import _keep_means
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
@@ -199,7 +199,7 @@ def _final_entries(mask, joker_scored, rules, vecs, final, entry_move, entry_poi
         for i in range(n):
             m, s = moves[i], float(points[i])
             for j in range(nj):
-                final[r, j] = max(final[r, j], s + vecs[m, j])
+                final[r, j] = unmasked(max(final[r, j], s + vecs[m, j]))
         joker_extra = extra if joker_scored == 1 and rules.joker_roll[r] else 0
         if joker_extra != 0:
             for j in range(nj):
@@ -236,13 +236,13 @@ def _sub_max(by_keep, sub, size_start, min_keep):
         a, b, d = present[0], present[min(1, c - 1)], present[min(2, c - 1)]
         if c == 1:
             for j in range(nj):
-                by_keep[k, j] = max(by_keep[k, j], by_keep[a, j])
+                by_keep[k, j] = unmasked(max(by_keep[k, j], by_keep[a, j]))
         elif c == 2:
             for j in range(nj):
-                by_keep[k, j] = max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j])
+                by_keep[k, j] = unmasked(max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j]))
         elif c == 3:
             for j in range(nj):
-                by_keep[k, j] = max(max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j]), by_keep[d, j])
+                by_keep[k, j] = unmasked(max(max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j]), by_keep[d, j]))
         else:
             for j in range(nj):
                 acc = max(max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j]), by_keep[d, j])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit, prange
+from .compile import njit, prange, unmasked
 from .entries import _final_roll_values, _first_roll_stops
 from .rules import P_MIN_KEEP, PAD
 
@@ -80,7 +80,7 @@ def _best_sub_keeps(by_keep, sub, size_start, min_keep):
             s = sub[k, f]
             if s >= 0:
                 for j in range(nj):
-                    by_keep[k, j] = max(by_keep[k, j], by_keep[s, j])
+                    by_keep[k, j] = unmasked(max(by_keep[k, j], by_keep[s, j]))
 
 
 @njit(cache=True)
@@ -88,7 +88,7 @@ def _with_first_roll_stops(by_keep, stops, first_roll):
     """Roll rows after roll 1: the better of the keep-lattice value and stopping with first-roll points."""
     for r in range(stops.shape[0]):
         for j in range(stops.shape[1]):
-            by_keep[first_roll + r, j] = max(by_keep[first_roll + r, j], stops[r, j])
+            by_keep[first_roll + r, j] = unmasked(max(by_keep[first_roll + r, j], stops[r, j]))
 
 
 @njit(cache=True)

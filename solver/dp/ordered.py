@@ -12,7 +12,7 @@ import numpy as np
 
 from ..dice import multisets
 from ..rules import Variant
-from .compile import njit
+from .compile import njit, unmasked
 from .entries import _final_roll_values
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def _max_line(a, r, step):
     for c in range(6):
         rc = r + c * step
         for j in range(8):
-            a[rc, j] = max(a[rc, j], star[j])
+            a[rc, j] = unmasked(max(a[rc, j], star[j]))
 
 
 @njit(inline="always")
@@ -244,7 +244,7 @@ def _ordered_keep_values(mask, joker_scored, capped_upper, rules, ordered, value
                         after_first[star] = acc * (1.0 / 6.0)
                     else:
                         for c in range(6):
-                            after_first[r + c * step] = max(after_first[r + c * step], after_first[star])
+                            after_first[r + c * step] = unmasked(max(after_first[r + c * step], after_first[star]))
     return final[:, 0]
 
 

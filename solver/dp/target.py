@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .compile import njit, prange
+from .compile import njit, prange, unmasked
 from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops
 from .identical import _best_sub_keeps, _keep_means, _with_first_roll_stops
 from .lanes import layer_lanes
@@ -311,12 +311,12 @@ def _target_final_rolls(setup, run_j, run_n, run_c, flat, by_keep, first, slot_v
         while e + 2 <= n:  # two slots per pass: fewer loads and stores of the roll's row
             a, b = roll_slot[r, e], roll_slot[r, e + 1]
             for c in range(nc):
-                by_keep[out_row, c] = max(by_keep[out_row, c], max(slot_values[a, c], slot_values[b, c]))
+                by_keep[out_row, c] = unmasked(max(by_keep[out_row, c], max(slot_values[a, c], slot_values[b, c])))
             e += 2
         if e < n:
             a = roll_slot[r, e]
             for c in range(nc):
-                by_keep[out_row, c] = max(by_keep[out_row, c], slot_values[a, c])
+                by_keep[out_row, c] = unmasked(max(by_keep[out_row, c], slot_values[a, c]))
 
 
 @njit(cache=True)
@@ -335,32 +335,34 @@ def _best_sub_keeps_wide(by_keep, sub, k_start, k_end):
         if c == 4:  # one pass for four or five keeps too
             a, b, d, e = inside[0], inside[1], inside[2], inside[3]
             for j in range(nj):
-                by_keep[k, j] = max(
-                    max(by_keep[k, j], by_keep[a, j]), max(max(by_keep[b, j], by_keep[d, j]), by_keep[e, j])
+                by_keep[k, j] = unmasked(
+                    max(max(by_keep[k, j], by_keep[a, j]), max(max(by_keep[b, j], by_keep[d, j]), by_keep[e, j]))
                 )
             continue
         if c == 5:
             a, b, d, e, g = inside[0], inside[1], inside[2], inside[3], inside[4]
             for j in range(nj):
-                by_keep[k, j] = max(
-                    max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j])),
-                    max(by_keep[e, j], by_keep[g, j]),
+                by_keep[k, j] = unmasked(
+                    max(
+                        max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j])),
+                        max(by_keep[e, j], by_keep[g, j]),
+                    )
                 )
             continue
         f = 0
         while f + 3 <= c:
             a, b, d = inside[f], inside[f + 1], inside[f + 2]
             for j in range(nj):
-                by_keep[k, j] = max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j]))
+                by_keep[k, j] = unmasked(max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j])))
             f += 3
         if c - f == 2:
             a, b = inside[f], inside[f + 1]
             for j in range(nj):
-                by_keep[k, j] = max(by_keep[k, j], max(by_keep[a, j], by_keep[b, j]))
+                by_keep[k, j] = unmasked(max(by_keep[k, j], max(by_keep[a, j], by_keep[b, j])))
         elif c - f == 1:
             a = inside[f]
             for j in range(nj):
-                by_keep[k, j] = max(by_keep[k, j], by_keep[a, j])
+                by_keep[k, j] = unmasked(max(by_keep[k, j], by_keep[a, j]))
 
 
 @njit(cache=True)
@@ -397,7 +399,7 @@ def _first_roll_sum(by_keep, sub, first_roll, roll_prob, stops, result):
             _best_sub_keeps_wide(by_keep, sub, k, k + 1)
             if stops.shape[0] > 0:
                 for j in range(nj):
-                    by_keep[k, j] = max(by_keep[k, j], stops[r, j])
+                    by_keep[k, j] = unmasked(max(by_keep[k, j], stops[r, j]))
             for j in range(nj):
                 result[j] += p * by_keep[k, j]
         elif c == 1:
