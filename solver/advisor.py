@@ -88,8 +88,7 @@ class Advisor:
         self.n_dice = variant.n_dice
         self.n_boxes = len(variant.boxes)
         self._box_bit = [1 << b for b in range(len(variant.boxes))]
-        self._upper_boxes = [b for b, box in enumerate(variant.boxes) if box.is_upper]
-        self._upper_zeros = [0] * len(self._upper_boxes)
+        self._is_upper = [box.is_upper for box in variant.boxes]
         self._box_names = [variant.box_name(i) for i in range(len(variant.boxes))]
         self._bonuses = tuple((b.threshold, b.points) for b in variant.bonuses)
         self._has_flag, self._joker_index, self._cap = variant.has_flag, variant.joker_index, variant.upper_cap
@@ -165,12 +164,16 @@ class Advisor:
         return r
 
     def _card_state(self, card: Card) -> tuple[int, int, int, int]:
-        """(mask, capped upper total, flag, points on the card) in one pass (Card's properties take several);
-        the sums run in C (map over the entries): this is on best_action's path for every new card."""
-        filled = card.filled
-        mask = sum(map(self._box_bit.__getitem__, filled))  # distinct boxes: the sum is the bitwise or
-        upper = sum(map(filled.get, self._upper_boxes, self._upper_zeros))
-        total = sum(filled.values()) + card.extra
+        """(mask, capped upper total, flag, points on the card) in one pass over the entries (Card's
+        properties take several): this is on best_action's path for every new card."""
+        filled, bits, is_upper = card.filled, self._box_bit, self._is_upper
+        mask = upper = total = 0
+        for b, points in filled.items():
+            mask |= bits[b]
+            total += points
+            if is_upper[b]:
+                upper += points
+        total += card.extra
         for threshold, points in self._bonuses:
             if upper >= threshold:
                 total += points
@@ -277,6 +280,40 @@ class Advisor:
         if roll == 3 or box_now:
             return "box", self.box_options(card, dice, roll)
         return "keep", self.keep_options(card, dice, roll)
+
+    def decision(self, card: Card, dice, roll: int, kept=None, box: int = -1, points: int = 0):
+        """(chosen, best) for a decision taken at this point, valued as advise values it (review): keeping the
+        faces `kept` after roll 1 or 2 (all dice = stop rolling), or else entering `points` in `box` after roll
+        `roll` (before the last roll: the entries of a turn stopped there). One kernel call gives every
+        option's value as arrays; only these two Options are made, with advise's losses and tie rule. chosen
+        is None when the decision is not among the options."""
+        keep_step = kept is not None
+        if keep_step and roll not in (1, 2):
+            raise RuleError(t("keep_after_roll", roll=roll))
+        first = not keep_step and roll == 1 and self.variant.has_first_roll_points
+        step = roll if keep_step else ENTRY_AFTER_FIRST if first else 3
+        joker_scored, base, r, n, best_col, codes, vals, pts = self._options(card, dice, step)
+        codes_l, vals_l, pts_l = codes[:n].tolist(), vals[:n].tolist(), pts[:n].tolist()
+        top = base + vals_l[best_col]
+        tied = [j for j in range(n) if base + vals_l[j] >= top - TIE]
+        if keep_step:
+            counts = self._counts(kept)
+            keep = self.keep_index.get(counts) if sum(counts) == len(kept) else None  # faces of this die only
+            matches = [j for j in range(n) if keep is not None and codes_l[j] == self.n_boxes + keep]
+            first_tied = min(tied, key=self._tie_key(codes))
+        else:
+            matches = [j for j in range(n) if codes_l[j] == box and pts_l[j] == points]
+            first_tied = min(tied, key=codes_l.__getitem__)  # the lowest box, the first listed
+        extra = 0 if keep_step else self._extra(joker_scored, r)
+
+        def option(j: int) -> Option:
+            efs = base + vals_l[j]
+            o = self._keep_option(codes_l[j], efs) if keep_step else self._box_option(codes_l[j], pts_l[j], extra, efs)
+            loss = top - efs
+            o.loss = loss if loss >= TIE else 0.0
+            return o
+
+        return (option(matches[0]) if matches else None), option(first_tied)
 
     def best_action(self, card: Card, dice, roll: int) -> Option:
         """The best option only (the first of advise's ranking), without building the others: one kernel call

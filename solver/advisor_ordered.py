@@ -59,6 +59,16 @@ class OrderedAdvisor(Advisor):
             options.append(self._box_option(b, pts, extra, self.expected_final(after)))
         return rank_options(options)
 
+    def decision(self, card: Card, dice, roll: int, kept=None, box: int = -1, points: int = 0):
+        """Advisor.decision for dice told apart: `kept` names the dice kept (die indices)."""
+        if kept is not None:
+            options = self.keep_options(card, dice, roll)
+            matches = [o for o in options if sorted(o.keep_dice) == sorted(kept)]
+        else:
+            options = self.box_options(card, dice, roll)
+            matches = [o for o in options if o.box == box and o.points == points]
+        return (matches[0] if matches else None), options[0]
+
     def best_action(self, card: Card, dice, roll: int) -> Option:
         return self.advise(card, dice, roll)[1][0]
 

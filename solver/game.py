@@ -366,37 +366,37 @@ def _roll_entries(rules, mask, joker_scored, r):
 
 
 def decisions(game: Game, advisor: Advisor) -> list[Decision]:
-    """Every keep and box decision of the game, valued with the table."""
+    """Every keep and box decision of the game, valued with the table (Advisor.decision: one kernel call each,
+    two Options made)."""
     out = []
     replay = Game(game.variant, seed=game.seed, roll_for_me=game.roll_for_me)
+    n_dice = game.variant.n_dice
     turn = 1
     for ev in game.events:
         p = replay.point()
         if "keep" in ev:
-            _, options = advisor.advise(p.card, p.dice, p.roll)
-            key = "keep_dice" if "keep_dice" in ev else "keep"
-            chosen = _find([o for o in options if sorted(getattr(o, key)) == sorted(ev[key])], ev)
-            out.append(Decision(turn, p.roll, p.dice, p.card, chosen, options[0]))
+            kept = ev["keep_dice"] if "keep_dice" in ev else ev["keep"]
+            chosen, best = advisor.decision(p.card, p.dice, p.roll, kept=kept)
+            out.append(Decision(turn, p.roll, p.dice, p.card, _found(chosen, ev), best))
         elif "box" in ev:
-            options = advisor.box_options(p.card, p.dice, p.roll)
             box = game.variant.box_index(ev["box"])
-            match = [o for o in options if o.box == box and o.points == ev["points"]]
-            if not match:
+            chosen, best = advisor.decision(p.card, p.dice, p.roll, box=box, points=ev["points"])
+            if chosen is None:
                 raise GameFileError(
                     t("game_turn_box", turn=turn, box=ev["box"], points=ev["points"], dice=" ".join(map(str, p.dice)))
                 )
             if p.roll < game.variant.rolls and "keep" not in replay.events[-1]:
                 # scoring before the last roll = keeping all dice, then choosing the box
-                _, keeps = advisor.advise(p.card, p.dice, p.roll)
-                stop = _find([o for o in keeps if len(o.keep) == game.variant.n_dice], ev)
-                out.append(Decision(turn, p.roll, p.dice, p.card, stop, keeps[0]))
-            out.append(Decision(turn, p.roll, p.dice, p.card, match[0], options[0]))
+                every_die = tuple(range(n_dice)) if game.variant.die_names else p.dice
+                stop, best_keep = advisor.decision(p.card, p.dice, p.roll, kept=every_die)
+                out.append(Decision(turn, p.roll, p.dice, p.card, _found(stop, ev), best_keep))
+            out.append(Decision(turn, p.roll, p.dice, p.card, chosen, best))
             turn += 1
         replay.events.append(ev)
     return out
 
 
-def _find(matches: list[Option], ev) -> Option:
-    if matches:
-        return matches[0]
+def _found(chosen: Option | None, ev) -> Option:
+    if chosen is not None:
+        return chosen
     raise GameFileError(t("game_no_option", event=_short(ev)))  # Game.load's replay makes this unreachable

@@ -2,6 +2,7 @@
 
 import json
 import math
+import random
 
 import pytest
 from click.testing import CliRunner
@@ -71,7 +72,7 @@ def play(variant, advisor, seed, mistakes):
             expected[n] = (p, choice)
         if choice.kind == "keep" and len(choice.keep) == variant.n_dice:  # stop rolling: the box comes next
             n += 1
-            choice = advisor.box_options(p.card, p.dice)[0]
+            choice = advisor.box_options(p.card, p.dice, p.roll)[0]  # after roll 1: servida entries
         if choice.kind == "keep":
             game.add_keep(choice.keep, choice.keep_dice if variant.die_names else None)
         else:
@@ -165,3 +166,44 @@ def test_games_rolled_for_me_without_a_seed_get_their_own_dice_and_keep_them_on_
     resumed = Game.load(path)
     assert resumed.seed == games[0].seed
     assert resumed.next_random_roll() == games[0].next_random_roll()
+
+
+def _decisions_from_every_option(game, advisor):
+    """The review as it was made before Advisor.decision: every option of each point built and ranked, the
+    decision taken found among them (the slow, obvious reference)."""
+    out = []
+    replay = Game(game.variant, seed=game.seed, roll_for_me=game.roll_for_me)
+    turn = 1
+    for ev in game.events:
+        p = replay.point()
+        if "keep" in ev:
+            _, options = advisor.advise(p.card, p.dice, p.roll)
+            chosen = [o for o in options if sorted(o.keep) == sorted(ev["keep"])]
+            out.append((turn, p.roll, chosen[0], options[0]))
+        elif "box" in ev:
+            options = advisor.box_options(p.card, p.dice, p.roll)
+            box = game.variant.box_index(ev["box"])
+            chosen = [o for o in options if o.box == box and o.points == ev["points"]]
+            if p.roll < game.variant.rolls and "keep" not in replay.events[-1]:
+                _, keeps = advisor.advise(p.card, p.dice, p.roll)
+                stop = [o for o in keeps if len(o.keep) == game.variant.n_dice]
+                out.append((turn, p.roll, stop[0], keeps[0]))
+            out.append((turn, p.roll, chosen[0], options[0]))
+            turn += 1
+        replay.events.append(ev)
+    return out
+
+
+@pytest.mark.parametrize("name", ["kniffel", "yahtzee", "yatzy", "generala", "kniffel-keep-one"])
+def test_review_values_each_decision_as_every_option_does(name, solved):
+    """decisions (Advisor.decision: one kernel call, two Options made) gives the Options, losses and tie-rule
+    bests that ranking every option gives, on games full of mistakes (stops before the last roll included;
+    Generala's servida after roll 1; a joker in yahtzee)."""
+    v = PRESETS[name]
+    adv = Advisor(v, solved(name))
+    for seed in range(3):
+        rng = random.Random(seed)
+        game, _ = play(v, adv, seed=seed, mistakes={n: rng.choice([0, 1, 2, 5]) for n in range(80)})
+        got = [(d.turn, d.roll, d.chosen, d.best) for d in decisions(game, adv)]
+        assert got == _decisions_from_every_option(game, adv)
+        assert sum(chosen.loss > 0 for _, _, chosen, _ in got) >= 5
