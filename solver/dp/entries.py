@@ -33,10 +33,10 @@ def _box_options(mask, joker_scored, rules, option_move, option_points, n_option
 
 
 @njit(cache=True)
-def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, option_points, n_options):
+def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, option_points, n_options, free=None):
     """_box_options for the final rolls r_lo <= r < r_hi only, into rows r - r_lo. This is the one place
     where the scratching and joker rules act. (A range of rolls in one call: a call per roll costs more
-    than its work.)
+    than its work; free: _free_boxes(mask), from a caller that asks roll after roll.)
     """
     score, joker_score, joker_roll, joker_upper, is_upper = rules[:5]
     params, norm_move, joker_move, zero_move = rules.params, rules.norm_move, rules.joker_move, rules.zero_move
@@ -45,7 +45,8 @@ def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, opti
     jb = params[P_JOKER_BOX]
     restricted = params[P_RESTRICTED] != 0
     jb_filled = jb >= 0 and (mask >> jb) & 1 == 1
-    free = _free_boxes(mask, n_boxes)
+    if free is None:
+        free = _free_boxes(mask, n_boxes)
     n_free = free.shape[0]
     for r in range(r_lo, r_hi):
         o = r - r_lo
@@ -216,9 +217,10 @@ def _joker_roll_values(mask, joker_scored, rules, vec, out):
         option_move = np.empty((1, n_boxes), dtype=np.int64)
         option_points = np.empty((1, n_boxes), dtype=np.int64)
         n_option = np.empty(1, dtype=np.int64)
+        free = _free_boxes(mask, n_boxes)
         for r in range(n_rolls):
             if joker_roll[r]:
-                _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option)
+                _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option, free)
                 if n_option[0] >= 0:  # else the implicit case: every free box, normal score (as above)
                     best = -np.inf
                     for i in range(n_option[0]):
