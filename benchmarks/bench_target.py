@@ -113,10 +113,9 @@ def profile(name: str, repeats: int = 2000) -> None:
     """CPU time per (upper total, need) column of each pass of the turn kernel, on one block of 128
     columns of a mid-game item (random next-state values: the work does not depend on them)."""
     from solver.dp.compile import njit
-    from solver.dp.identical import _keep_means
+    from solver.dp.identical import _best_sub_keeps_rows, _keep_means
     from solver.dp.target import (
         BLOCK,
-        _best_sub_keeps_wide,
         _item_setup,
         _start_of_turn,
         _target_final_rolls,
@@ -150,7 +149,7 @@ def profile(name: str, repeats: int = 2000) -> None:
     @njit
     def sub_keeps(n, w, lattice):
         for _ in range(n):
-            _best_sub_keeps_wide(w, lattice.sub, lattice.size_start[1], lattice.size_start[-1])
+            _best_sub_keeps_rows(w, lattice.sub, lattice.size_start[1], lattice.size_start[-1])
 
     @njit
     def final_rolls(n, setup, run_j, run_n, run_c, flat, w, first_roll, slot_values):

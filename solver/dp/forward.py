@@ -27,7 +27,7 @@ import numpy as np
 from ..dice import keep_lattice
 from .compile import njit, prange, unmasked
 from .entries import _box_options, _first_roll_rules, _free_boxes, _move_values
-from .identical import _keep_means
+from .identical import _best_sub_keeps, _keep_means
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 
 TIE = 1e-9
@@ -154,7 +154,7 @@ def _turn_policy(
     final = by_keep[first_roll:].copy()
     _keep_means(by_keep, add, size_start)
     after_second = by_keep.copy()  # keeps after roll 2; roll rows: final-roll values (stop)
-    _sub_max(by_keep, sub, size_start, min_keep)
+    _best_sub_keeps(by_keep, sub, size_start, min_keep)
     # by_keep's roll rows: the best keep of each roll 2
     _choose_keeps(after_second, by_keep[first_roll:], subs, size_start[min_keep], keep2)
     _keep_means(by_keep, add, size_start)
@@ -165,7 +165,7 @@ def _turn_policy(
             mask, joker_scored, _first_roll_rules(rules), vecs, stops, entry_move[n_rolls:], entry_points[n_rolls:]
         )
     after_first = by_keep.copy()  # keeps after roll 1; roll rows: stop
-    _sub_max(by_keep, sub, size_start, 0)
+    _best_sub_keeps(by_keep, sub, size_start, 0)
     _choose_keeps(after_first, by_keep[first_roll:], subs, 0, keep1)
     return final
 
@@ -217,38 +217,6 @@ def _final_entries(mask, joker_scored, rules, vecs, final, entry_move, entry_poi
                 open_cols += entry_move[r, j] < 0
             if open_cols == 0:
                 break
-
-
-@njit(cache=True)
-def _sub_max(by_keep, sub, size_start, min_keep):
-    """identical._best_sub_keeps (each keep's row becomes the best over the keeps inside it of at least
-    min_keep dice) with all sub-keeps of a row in one pass over it: the same maxima in the same order,
-    a third of the loads and stores."""
-    n = size_start.shape[0] - 2
-    nj = by_keep.shape[1]
-    present = np.empty(sub.shape[1], dtype=np.int64)
-    for k in range(size_start[min_keep + 1], size_start[n + 1]):
-        c = 0
-        for f in range(sub.shape[1]):
-            if sub[k, f] >= 0:
-                present[c] = sub[k, f]
-                c += 1
-        a, b, d = present[0], present[min(1, c - 1)], present[min(2, c - 1)]
-        if c == 1:
-            for j in range(nj):
-                by_keep[k, j] = unmasked(max(by_keep[k, j], by_keep[a, j]))
-        elif c == 2:
-            for j in range(nj):
-                by_keep[k, j] = unmasked(max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j]))
-        elif c == 3:
-            for j in range(nj):
-                by_keep[k, j] = unmasked(max(max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j]), by_keep[d, j]))
-        else:
-            for j in range(nj):
-                acc = max(max(max(by_keep[k, j], by_keep[a, j]), by_keep[b, j]), by_keep[d, j])
-                for f in range(3, c):
-                    acc = max(acc, by_keep[present[f], j])
-                by_keep[k, j] = acc
 
 
 @njit(cache=True)

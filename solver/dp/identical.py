@@ -75,12 +75,54 @@ def _best_sub_keeps(by_keep, sub, size_start, min_keep):
                     acc = max(acc, by_keep[s, 0])
             by_keep[k, 0] = acc
         return
-    for k in range(size_start[min_keep + 1], size_start[n + 1]):
+    _best_sub_keeps_rows(by_keep, sub, size_start[min_keep + 1], size_start[n + 1])
+
+
+@njit(cache=True)
+def _best_sub_keeps_rows(by_keep, sub, k_start, k_end):
+    """_best_sub_keeps over rows k_start:k_end of many columns: the keeps inside a keep taken up to five at a
+    time, one pass over row k for them instead of one read-modify-write pass each (this pass was the
+    costliest of the target table's turn: 0.73 of 2.5 us a column). Maxima are exact, so the values do not
+    depend on the grouping."""
+    nj = by_keep.shape[1]
+    inside = np.empty(sub.shape[1], dtype=np.int64)
+    for k in range(k_start, k_end):
+        c = 0
         for f in range(sub.shape[1]):
-            s = sub[k, f]
-            if s >= 0:
-                for j in range(nj):
-                    by_keep[k, j] = unmasked(max(by_keep[k, j], by_keep[s, j]))
+            if sub[k, f] >= 0:
+                inside[c] = sub[k, f]
+                c += 1
+        if c == 4:  # one pass for four or five keeps too
+            a, b, d, e = inside[0], inside[1], inside[2], inside[3]
+            for j in range(nj):
+                by_keep[k, j] = unmasked(
+                    max(max(by_keep[k, j], by_keep[a, j]), max(max(by_keep[b, j], by_keep[d, j]), by_keep[e, j]))
+                )
+            continue
+        if c == 5:
+            a, b, d, e, g = inside[0], inside[1], inside[2], inside[3], inside[4]
+            for j in range(nj):
+                by_keep[k, j] = unmasked(
+                    max(
+                        max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j])),
+                        max(by_keep[e, j], by_keep[g, j]),
+                    )
+                )
+            continue
+        f = 0
+        while f + 3 <= c:
+            a, b, d = inside[f], inside[f + 1], inside[f + 2]
+            for j in range(nj):
+                by_keep[k, j] = unmasked(max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j])))
+            f += 3
+        if c - f == 2:
+            a, b = inside[f], inside[f + 1]
+            for j in range(nj):
+                by_keep[k, j] = unmasked(max(by_keep[k, j], max(by_keep[a, j], by_keep[b, j])))
+        elif c - f == 1:
+            a = inside[f]
+            for j in range(nj):
+                by_keep[k, j] = unmasked(max(by_keep[k, j], by_keep[a, j]))
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ import numpy as np
 
 from .compile import njit, prange, unmasked
 from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops
-from .identical import _best_sub_keeps, _keep_means, _with_first_roll_stops
+from .identical import _best_sub_keeps, _best_sub_keeps_rows, _keep_means, _with_first_roll_stops
 from .lanes import layer_lanes
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 from .solve import Engine, _fill_equivalent, table_shape
@@ -320,62 +320,16 @@ def _target_final_rolls(setup, run_j, run_n, run_c, flat, by_keep, first, slot_v
 
 
 @njit(cache=True)
-def _best_sub_keeps_wide(by_keep, sub, k_start, k_end):
-    """identical._best_sub_keeps for many columns: the same maxes (exact, so the same values), with
-    the keeps inside a keep taken three at a time, one pass over row k for three instead of one
-    read-modify-write pass each (this pass was the costliest of the turn: 0.73 of 2.5 us a column)."""
-    nj = by_keep.shape[1]
-    inside = np.empty(sub.shape[1], dtype=np.int64)
-    for k in range(k_start, k_end):
-        c = 0
-        for f in range(sub.shape[1]):
-            if sub[k, f] >= 0:
-                inside[c] = sub[k, f]
-                c += 1
-        if c == 4:  # one pass for four or five keeps too
-            a, b, d, e = inside[0], inside[1], inside[2], inside[3]
-            for j in range(nj):
-                by_keep[k, j] = unmasked(
-                    max(max(by_keep[k, j], by_keep[a, j]), max(max(by_keep[b, j], by_keep[d, j]), by_keep[e, j]))
-                )
-            continue
-        if c == 5:
-            a, b, d, e, g = inside[0], inside[1], inside[2], inside[3], inside[4]
-            for j in range(nj):
-                by_keep[k, j] = unmasked(
-                    max(
-                        max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j])),
-                        max(by_keep[e, j], by_keep[g, j]),
-                    )
-                )
-            continue
-        f = 0
-        while f + 3 <= c:
-            a, b, d = inside[f], inside[f + 1], inside[f + 2]
-            for j in range(nj):
-                by_keep[k, j] = unmasked(max(max(by_keep[k, j], by_keep[a, j]), max(by_keep[b, j], by_keep[d, j])))
-            f += 3
-        if c - f == 2:
-            a, b = inside[f], inside[f + 1]
-            for j in range(nj):
-                by_keep[k, j] = unmasked(max(by_keep[k, j], max(by_keep[a, j], by_keep[b, j])))
-        elif c - f == 1:
-            a = inside[f]
-            for j in range(nj):
-                by_keep[k, j] = unmasked(max(by_keep[k, j], by_keep[a, j]))
-
-
-@njit(cache=True)
 def _start_of_turn(by_keep, rules, lattice, result, stops):
-    """identical._start_of_turn with _best_sub_keeps_wide: from the final-roll values in by_keep's
+    """identical._start_of_turn with _best_sub_keeps_rows: from the final-roll values in by_keep's
     roll rows to result[j], the probability at the turn's start (stops: the stops after roll 1 with
     first-roll points, no rows without them)."""
     _, size_start, add, sub, roll_prob = lattice
     first_roll = size_start[size_start.shape[0] - 2]
     _keep_means(by_keep, add, size_start)  # keeps after the second roll
-    _best_sub_keeps_wide(by_keep, sub, size_start[rules.params[P_MIN_KEEP] + 1], first_roll + roll_prob.shape[0])
+    _best_sub_keeps_rows(by_keep, sub, size_start[rules.params[P_MIN_KEEP] + 1], first_roll + roll_prob.shape[0])
     _keep_means(by_keep, add, size_start)  # keeps after the first roll
-    _best_sub_keeps_wide(by_keep, sub, size_start[1], first_roll)
+    _best_sub_keeps_rows(by_keep, sub, size_start[1], first_roll)
     _first_roll_sum(by_keep, sub, first_roll, roll_prob, stops, result)
 
 
@@ -396,7 +350,7 @@ def _first_roll_sum(by_keep, sub, first_roll, roll_prob, stops, result):
                 inside[c] = sub[k, f]
                 c += 1
         if stops.shape[0] > 0 or c > 5 or c < 1:  # the general case: store the row, then add it
-            _best_sub_keeps_wide(by_keep, sub, k, k + 1)
+            _best_sub_keeps_rows(by_keep, sub, k, k + 1)
             if stops.shape[0] > 0:
                 for j in range(nj):
                     by_keep[k, j] = unmasked(max(by_keep[k, j], stops[r, j]))
