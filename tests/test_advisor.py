@@ -1,12 +1,13 @@
 """Advice against a brute-force recomputation from the same table (every keep and box enumerated)."""
 
 import random
+from copy import copy
 
 import numpy as np
 import pytest
 from helpers import BruteForce, random_card
 
-from solver.advisor import Advisor
+from solver.advisor import Advisor, rank_options
 from solver.cards import Card, box_values
 from solver.presets import PRESETS
 
@@ -128,17 +129,13 @@ def _near_tie_table(v, scale):
     return np.random.default_rng(1).uniform(0, scale, shape) if scale else np.zeros(shape)
 
 
-@pytest.mark.parametrize("name", ["kniffel", "generala", "kniffel-keep-one", "yams"])
+@pytest.mark.parametrize("name", ["kniffel", "generala", "kniffel-keep-one", "yams", "yahtzee-free-joker", "kismet"])
 @pytest.mark.parametrize("scale", [0.0, 2e-9])
 def test_near_ties_rank_and_lose_as_rank_options_says(name, scale):
     """keep_options, box_options and decision (review) give what rank_options gives on options within TIE of
     each other: the tie rule's pick first, each loss measured from the highest value (not from the pick, which
     may lie up to TIE below it) and clamped to 0 under TIE. No solve: a made-up table; one situation in a few
-    hundred has the pick below the highest."""
-    from copy import copy
-
-    from solver.advisor import rank_options
-
+    hundred has the pick below the highest. Servida entries after roll 1 (generala), keep-one, jokers' extra."""
     v = PRESETS[name]
     adv = Advisor(v, _near_tie_table(v, scale))
     rng = random.Random(7)
