@@ -220,8 +220,9 @@ class Advisor:
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
         """Every distinct keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
         keeps, efs, order = self._ranked_keeps(card, dice, roll)
-        # made without the dataclass __init__: this list is the hot path of `advise`
-        best = efs[order[0]]
+        # made without the dataclass __init__: this list is the hot path of `advise`; losses from the highest
+        # value, as rank_options measures them (the tie rule's pick, order[0], may lie up to TIE below it)
+        best = max(efs)
         protos, new = self._keep_proto, Option.__new__
         options = []
         for j in order:

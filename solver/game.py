@@ -17,9 +17,9 @@ Rolls alternate with decisions; a turn ends with a "box" event (after roll 3,
 or earlier when the player stops rolling). Keeping every die means scoring now.
 
 A record is untrusted: `Game.load` reads at most MAX_FILE_BYTES, checks every field's type and
-replays every event through the rules (dice on the dice's faces, keeps inside the roll, a box entry
-exactly one the final roll allows under the scratching and joker rules, extra points included)
-before anything uses it. Any problem is one GameFileError naming the event.
+replays every event through the rules (dice on the dice's faces, keeps inside the roll and followed by
+a roll, a box entry exactly one the final roll allows under the scratching and joker rules, extra
+points included) before anything uses it. Any problem is one GameFileError naming the event.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ class Game:
     def allowed_entries(self) -> list[tuple[int, int, int]]:
         """(box, points, extra) of every entry the rules allow for the dice shown now."""
         p = self.point()
-        if p.roll == 0:
+        if p.roll == 0 or "keep" in self.events[-1]:  # kept dice are rolled again before any entry
             raise RuleError(t("game_roll_first"))
         rules, row_of = entry_rules(self.variant)
         if p.roll == 1:  # a turn stopped after roll 1 enters the first-roll scores (Generala's servida)

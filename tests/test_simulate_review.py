@@ -137,6 +137,11 @@ def _sub_keeps(dice):
             '"events": [{"roll": [1, 2, 3, 4, 9]}]}',
             "impossible dice",
         ),
+        (  # a box entered after a keep, the kept dice not rolled: the review valued a keep never rolled
+            '{"format": "kniffel-game", "version": 1, "variant": "kniffel", "fingerprint": "5005ebcd5eff9519", '
+            '"events": [{"roll": [5, 5, 6, 1, 3]}, {"keep": [3, 5, 5]}, {"box": "ones", "points": 1}]}',
+            "event 3: roll the dice first",
+        ),
     ],
 )
 def test_damaged_or_foreign_game_files(tmp_path, content, fragment):
