@@ -385,9 +385,8 @@ def decisions(game: Game, advisor: Advisor) -> list[Decision]:
                 raise GameFileError(
                     t("game_turn_box", turn=turn, box=ev["box"], points=ev["points"], dice=" ".join(map(str, p.dice)))
                 )
-            if p.roll < game.variant.rolls and "keep" not in replay.events[-1]:
-                # scoring before the last roll = keeping all dice, then choosing the box
-                every_die = tuple(range(n_dice)) if game.variant.die_names else p.dice
+            if p.roll < game.variant.rolls:  # scoring before the last roll = keeping all dice, then the box
+                every_die = p.dice if game.variant.identical_dice else tuple(range(n_dice))
                 stop, best_keep = advisor.decision(p.card, p.dice, p.roll, kept=every_die)
                 out.append(Decision(turn, p.roll, p.dice, p.card, _found(stop, ev), best_keep))
             out.append(Decision(turn, p.roll, p.dice, p.card, chosen, best))

@@ -189,7 +189,7 @@ def _decisions_from_every_option(game, advisor):
             options = advisor.box_options(p.card, p.dice, p.roll)
             box = game.variant.box_index(ev["box"])
             chosen = [o for o in options if o.box == box and o.points == ev["points"]]
-            if p.roll < game.variant.rolls and "keep" not in replay.events[-1]:
+            if p.roll < game.variant.rolls:  # a box before the last roll: the stop comes first
                 _, keeps = advisor.advise(p.card, p.dice, p.roll)
                 stop = [o for o in keeps if len(o.keep) == game.variant.n_dice]
                 out.append((turn, p.roll, stop[0], keeps[0]))
