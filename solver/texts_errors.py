@@ -86,7 +86,7 @@ EN_ERRORS = {
     "serve_web_extra": "kniffel serve needs the web extra ({name} is missing): pip install -e '.[web]'",
     "serve_open_host": "--host {host} lets every machine that reaches this one use the page (no login)",
     "serve_serving": "serving {url} (Ctrl-C stops)",
-    "serve_warming": "getting the advice for {variant} ready: loading its table and compiled kernels (the first start after an install compiles them, about a minute) ...",
+    "serve_warming": "getting the advice for {variant} ready: loading its tables, solving any the tables folder lacks (seconds), and the compiled kernels (the first start after an install compiles them, about a minute) ...",
     "serve_ready": "ready ({seconds:.1f} s)",
     "notice_target": "no target table for {variant} yet, building it once (saved to {path})",
     # -- files ----------------------------------------------------------------------------------
@@ -306,7 +306,7 @@ DE_ERRORS = {
     "serve_web_extra": "kniffel serve braucht das Extra „web“ ({name} fehlt): pip install -e '.[web]'",
     "serve_open_host": "--host {host} lässt jeden Rechner, der diesen erreicht, die Seite benutzen (ohne Anmeldung)",
     "serve_serving": "Seite unter {url} (Strg-C beendet)",
-    "serve_warming": "die Beratung für {variant} wird vorbereitet: Tabelle und übersetzte Kernel laden (der erste Start nach einer Installation übersetzt die Kernel, etwa eine Minute) ...",
+    "serve_warming": "die Beratung für {variant} wird vorbereitet: Tabellen laden, fehlende berechnen (Sekunden), übersetzte Kernel laden (der erste Start nach einer Installation übersetzt die Kernel, etwa eine Minute) ...",
     "serve_ready": "bereit ({seconds:.1f} s)",
     "notice_target": "noch keine Zieltabelle für {variant}, sie wird einmal berechnet (gespeichert in {path})",
     "file_too_large": "{what} {path} ist größer als {limit} Bytes: keine {what}",
