@@ -17,6 +17,7 @@ from .batch import prepare
 from .cards import Card
 from .dp import ENTRY_AFTER_FIRST, advise_one, make_engine
 from .dp.advice import best_one, new_turn_pool, pack_best
+from .dp.compile import entry_point
 from .explain import card_text
 from .rules import RuleError, Variant
 from .texts import t
@@ -128,6 +129,7 @@ class Advisor:
         # another card in that state) is a look-up while no other state has taken its slot
         self._lattice = lat
         self._turn_pool: np.ndarray | None = None
+        self._best_one = best_one
 
     # -- values -----------------------------------------------------------
     def future(self, card: Card) -> float:
@@ -337,8 +339,10 @@ class Advisor:
         turns = self._turn_pool
         if turns is None:
             turns = self._turn_pool = new_turn_pool(self._lattice)
-        ints, floats = self._best_packed
-        code, value, pts = best_one(mask, capped_upper, joker_scored, r, roll, points, ints, floats, self.values, turns)
+        args = (mask, capped_upper, joker_scored, r, roll, points, *self._best_packed, self.values, turns)
+        code, value, pts = self._best_one(*args)
+        if self._best_one is best_one:  # compiled now: from the next call on, its entry point (types fixed here)
+            self._best_one = entry_point(best_one, args)
         if code < 0:
             raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         o = Option.__new__(Option)  # from a prototype: the dataclass __init__ costs more than the kernel's answer

@@ -170,3 +170,20 @@ def test_card_state_in_one_pass_is_the_cards_own(name):
         assert adv._card_state(card) == (*card.state, card.points), card.format()
         bonuses += card.bonus > 0
     assert bonuses > 50 or not v.bonuses
+
+
+def test_best_action_calls_its_compiled_kernel_without_dispatch_after_the_first_call(solved):
+    """From the second call on, best_action calls best_one's compiled entry point (dp.compile.entry_point:
+    0.35 us of a call less); should Numba's internals change, this test says the saving is gone."""
+    from solver import numba_setup
+    from solver.dp.advice import best_one
+
+    if not numba_setup.JIT:
+        pytest.skip("kernels interpreted (KNIFFEL_JIT=0): no compiled entry point")
+    v = PRESETS["kniffel"]
+    adv = Advisor(v, solved("kniffel"))
+    card = Card(v, {0: 3, 12: 22})
+    first = [adv.best_action(card, (1, 1, 5, 6, 6), roll) for roll in (1, 2, 3)]
+    assert adv._best_one is not best_one and callable(adv._best_one)
+    assert [adv.best_action(card, (1, 1, 5, 6, 6), roll) for roll in (1, 2, 3)] == first
+    assert first == [adv.advise(card, (1, 1, 5, 6, 6), roll)[1][0] for roll in (1, 2, 3)]
