@@ -221,10 +221,9 @@ class Advisor:
     # -- options ----------------------------------------------------------
     def keep_options(self, card: Card, dice, roll: int) -> list[Option]:
         """Every distinct keep after roll 1 or 2, ranked; keeping all dice = stop rolling."""
-        keeps, efs, order = self._ranked_keeps(card, dice, roll)
+        keeps, efs, order, best = self._ranked_keeps(card, dice, roll)
         # made without the dataclass __init__: this list is the hot path of `advise`; losses from the highest
         # value, as rank_options measures them (the tie rule's pick, order[0], may lie up to TIE below it)
-        best = max(efs)
         protos, new = self._keep_proto, Option.__new__
         options = []
         for j in order:
@@ -241,16 +240,16 @@ class Advisor:
         """keep_options' ranking as keep-lattice indices (rows of engine.lattice.counts; keep_faces gives the
         faces), without making the Options: for callers that rank the keeps by another measure and need
         this ranking only to break its ties (simulate --versus)."""
-        keeps, _, order = self._ranked_keeps(card, dice, roll)
+        keeps, _, order, _ = self._ranked_keeps(card, dice, roll)
         return [keeps[j] for j in order]
 
     def keep_faces(self, keep: int) -> tuple[int, ...]:
         """The faces (sorted) that keep-lattice index `keep` keeps."""
         return self._keep_faces[keep]
 
-    def _ranked_keeps(self, card: Card, dice, roll: int) -> tuple[list[int], list[float], list[int]]:
-        """(keep-lattice index, expected final score) of every keep, and their ranking (the tie rule of
-        rank_options), from one kernel call."""
+    def _ranked_keeps(self, card: Card, dice, roll: int) -> tuple[list[int], list[float], list[int], float]:
+        """(keep-lattice index, expected final score) of every keep, their ranking (the tie rule of
+        rank_options) and the highest expected final score, from one kernel call."""
         if roll not in (1, 2):
             raise RuleError(t("keep_after_roll", roll=roll))
         _, points, _, n, _, codes, vals, _ = self._options(card, dice, roll)
@@ -261,7 +260,7 @@ class Advisor:
         n_tied = next((i for i, j in enumerate(order) if efs[j] < best - TIE), n)
         if n_tied > 1:  # the tie rule of rank_options among the options tied for best (they come first)
             order[:n_tied] = sorted(order[:n_tied], key=self._tie_key(codes))
-        return keeps, efs, order
+        return keeps, efs, order, best
 
     def box_options(self, card: Card, dice, roll: int = 3) -> list[Option]:
         """Every entry the roll allows when the turn ends after roll `roll`, ranked (after roll 1 with the

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .compile import njit, prange, unmasked
-from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops
+from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _free_boxes
 from .identical import _best_sub_keeps, _best_sub_keeps_rows, _keep_means, _with_first_roll_stops
 from .lanes import layer_lanes
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
@@ -222,12 +222,8 @@ def _item_setup(mask, joker_scored, upper_totals, rules, offset, length, col, ro
     n_options = np.empty(n_rolls, dtype=np.int64)
     _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
     n_moves, n_totals = rules.move_box.shape[0], upper_totals.shape[0]
-    free = np.empty(n_boxes, dtype=np.int64)
-    n_free = 0
-    for b in range(n_boxes):
-        if (mask >> b) & 1 == 0:
-            free[n_free] = b
-            n_free += 1
+    free = _free_boxes(mask, n_boxes)
+    n_free = free.shape[0]
     most = extra + 1
     for r in range(n_rolls):
         for b in range(n_boxes):
