@@ -59,6 +59,10 @@ def as_card(variant: Variant, card: CardLike) -> Card:
     if isinstance(card, Card):
         if card.variant != variant:
             raise RuleError(f"that card belongs to {card.variant.name}, not {variant.name}")
+        n_boxes = len(variant.boxes)
+        for box in card.filled:
+            if isinstance(box, bool) or not isinstance(box, int | np.integer) or not 0 <= box < n_boxes:
+                raise RuleError(f"Card entry key {box!r}: a box index 0-{n_boxes - 1} of {variant.name}")
         return parse_card(variant, card.format())  # re-validated like any other input
     if isinstance(card, str):
         return parse_card(variant, card)

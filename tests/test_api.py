@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import solver
+from solver.cards import Card
 from solver.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,6 +72,9 @@ def test_advice_then_and_state_value(table):
         lambda t: t.state_value(1 << 13, 0, 0),
         lambda t: t.state_value(1, 7, 0),  # Einser alone cannot make 7
         lambda t: solver.simulate(t, games=0),
+        lambda t: t.best_action(Card(PRESETS["kniffel"], {99: 1}), dice="12345", roll=2),  # a box index too big
+        lambda t: t.advise(Card(PRESETS["kniffel"], {"ones": 3}), dice="12345", roll=2),  # a key, not an index
+        lambda t: t.best_action(Card(PRESETS["kniffel"], {0: 3.5}), dice="12345", roll=2),
     ],
 )
 def test_bad_input_raises_the_one_error_class(table, call):
