@@ -88,11 +88,7 @@ class Advisor:
         self.faces = variant.faces
         self.n_dice = variant.n_dice
         self.n_boxes = len(variant.boxes)
-        self._box_bit = [1 << b for b in range(len(variant.boxes))]
-        self._is_upper = [box.is_upper for box in variant.boxes]
         self._box_names = [variant.box_name(i) for i in range(len(variant.boxes))]
-        self._bonuses = tuple((b.threshold, b.points) for b in variant.bonuses)
-        self._has_flag, self._joker_index, self._cap = variant.has_flag, variant.joker_index, variant.upper_cap
         self.keep_index = {tuple(int(c) for c in row): k for k, row in enumerate(lat.counts)}
         self.first_roll = int(lat.size_start[variant.n_dice])
         self._prep = prepare(self.engine)
@@ -119,11 +115,11 @@ class Advisor:
         self._roll_of_dice = {faces: k - self.first_roll for k, faces in enumerate(self._keep_faces) if len(faces) == n}
         self._buffers = threading.local()
         # best_action's fast path: one kernel call with three arrays, the dice in die order looked up directly,
-        # each card's state remembered, options made from prototypes
+        # each card's state kept with its entries (Card.summary), options made from prototypes
         self._best_packed = pack_best(self.engine.rules, lat, self._prep.tabs)
         self._joker_roll = self.engine.rules.joker_roll.tolist()
+        self._first_roll_points = variant.has_first_roll_points
         self._row_of_dice: dict = {}  # filled as dice in die order are asked (listing every order costs 0.1 s)
-        self._card_states: dict[int, tuple] = {}
         self._box_protos: dict[tuple[int, int, int], dict] = {}
         # the turns best_one remembers (made at the first call): a state asked again (new dice, the next roll,
         # another card in that state) is a look-up while no other state has taken its slot
@@ -139,8 +135,7 @@ class Advisor:
         return float(value)
 
     def expected_final(self, card: Card) -> float:
-        # one pass over the card (its properties take several)
-        mask, capped_upper, joker_scored, points = self._card_state(card)
+        mask, capped_upper, joker_scored, points = card.summary()
         value = self.values[mask, capped_upper, joker_scored]
         if not math.isfinite(value):
             raise RuleError(f"the card {card.format()!r} cannot occur under the rules of {self.variant.name}")
@@ -165,29 +160,12 @@ class Advisor:
             )
         return r
 
-    def _card_state(self, card: Card) -> tuple[int, int, int, int]:
-        """(mask, capped upper total, flag, points on the card) in one pass over the entries (Card's
-        properties take several): this is on best_action's path for every new card."""
-        filled, bits, is_upper = card.filled, self._box_bit, self._is_upper
-        mask = upper = total = 0
-        for b, points in filled.items():
-            mask |= bits[b]
-            total += points
-            if is_upper[b]:
-                upper += points
-        total += card.extra
-        for threshold, points in self._bonuses:
-            if upper >= threshold:
-                total += points
-        joker_scored = int(self._has_flag and filled.get(self._joker_index, 0) > 0)
-        return mask, min(upper, self._cap), joker_scored, total
-
     def _options(self, card: Card, dice, roll: int):
         """The kernel's answer for one situation: (state, points on the card, roll row, n, best column,
         codes, values, box points)."""
         if len(card.filled) == self.n_boxes:
             raise RuleError(t("card_full"))
-        mask, capped_upper, joker_scored, points = self._card_state(card)
+        mask, capped_upper, joker_scored, points = card.summary()
         if not math.isfinite(self.values[mask, capped_upper, joker_scored]):
             raise RuleError(t("card_cannot_occur", card=card_text(card), variant=self.variant.name))
         r = self._roll_row(dice)
@@ -265,7 +243,7 @@ class Advisor:
     def box_options(self, card: Card, dice, roll: int = 3) -> list[Option]:
         """Every entry the roll allows when the turn ends after roll `roll`, ranked (after roll 1 with the
         first-roll points, Generala's servida)."""
-        first = roll == 1 and self.variant.has_first_roll_points
+        first = roll == 1 and self._first_roll_points
         joker_scored, points, r, n, _, codes, vals, pts = self._options(card, dice, ENTRY_AFTER_FIRST if first else 3)
         extra = self._extra(joker_scored, r)
         return rank_options(
@@ -292,7 +270,7 @@ class Advisor:
         keep_step = kept is not None
         if keep_step and roll not in (1, 2):
             raise RuleError(t("keep_after_roll", roll=roll))
-        first = not keep_step and roll == 1 and self.variant.has_first_roll_points
+        first = not keep_step and roll == 1 and self._first_roll_points
         step = roll if keep_step else ENTRY_AFTER_FIRST if first else 3
         joker_scored, base, r, n, best_col, codes, vals, pts = self._options(card, dice, step)
         codes_l, vals_l, pts_l = codes[:n].tolist(), vals[:n].tolist(), pts[:n].tolist()
@@ -324,9 +302,11 @@ class Advisor:
         dice or at its next roll, is a look-up."""
         if roll not in (1, 2, 3):
             raise RuleError(t("roll_number", roll=roll))
-        if roll == 1 and self.variant.has_first_roll_points:  # best_one has no first-roll (servida) stop
+        if roll == 1 and self._first_roll_points:  # best_one has no first-roll (servida) stop
             return self.advise(card, dice, roll)[1][0]
-        mask, capped_upper, joker_scored, points = self._state_of(card)
+        if len(card.filled) == self.n_boxes:
+            raise RuleError(t("card_full"))
+        mask, capped_upper, joker_scored, points = card.summary()  # whether the state can occur, best_one says
         try:
             r = self._row_of_dice[dice]
         except KeyError:  # these dice in this order for the first time
@@ -338,7 +318,7 @@ class Advisor:
         turns = self._turn_pool
         if turns is None:
             turns = self._turn_pool = new_turn_pool(self._lattice)
-        args = (mask, capped_upper, joker_scored, r, roll, points, *self._best_packed, self.values, turns)
+        args = (mask, capped_upper, joker_scored, r, roll, float(points), *self._best_packed, self.values, turns)
         code, value, pts = self._best_one(*args)
         if self._best_one is best_one:  # compiled now: from the next call on, its entry point (types fixed here)
             self._best_one = entry_point(best_one, args)
@@ -356,22 +336,6 @@ class Advisor:
         d["expected_final_score"] = value
         o.__dict__ = d
         return o
-
-    def _state_of(self, card: Card) -> tuple[int, int, int, float]:
-        """_card_state of a card that is not full (else RuleError), remembered per Card object while its entries
-        stay the same (a Card can change: the remembered copy of its entries is compared). Whether the card can
-        occur, best_one checks (code -1)."""
-        hit = self._card_states.get(id(card))
-        if hit is not None and hit[0] is card and hit[1] == card.filled and hit[2] == card.extra:
-            return hit[3]
-        if len(card.filled) == self.n_boxes:
-            raise RuleError(t("card_full"))
-        mask, capped_upper, joker_scored, points = self._card_state(card)
-        state = (mask, capped_upper, joker_scored, float(points))  # a card that cannot occur: best_one says so
-        if len(self._card_states) >= 4096:  # a bound: the cards are held here (their ids stay theirs)
-            self._card_states.clear()
-        self._card_states[id(card)] = (card, dict(card.filled), card.extra, state)
-        return state
 
     def _tie_key(self, codes):
         """Among keeps tied for best (rank_options's rule): the most dice, then the smallest sorted faces."""

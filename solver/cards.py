@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any, Self
 
-from .rules import Joker, RuleError, Scratch, Variant, normalize
+from .rules import Joker, RuleError, Scratch, Variant, normalize, per_variant
 from .scoring import possible_points
 from .texts import bonus_name, box_name, t
 
@@ -14,13 +15,56 @@ def box_values(variant: Variant, box_index: int) -> tuple[int, ...]:
     return possible_points(variant, box_index)
 
 
+class Entries(dict):
+    """A card's entries, box index -> points. Every change drops `summary` (what Card.summary worked out from
+    them), so that a card asked about again is not read again and a changed card is."""
+
+    summary: tuple | None = None  # (variant, mask, capped upper total, joker flag, points but the extras)
+
+    def __setitem__(self, box, points):
+        self.summary = None
+        super().__setitem__(box, points)
+
+    def __delitem__(self, box):
+        self.summary = None
+        super().__delitem__(box)
+
+    def __ior__(self, other: Any) -> Self:  # type: ignore[misc]  # typeshed ties it to dict.__or__
+        self.summary = None
+        return super().__ior__(other)
+
+    def clear(self):
+        self.summary = None
+        super().clear()
+
+    def pop(self, *args):
+        self.summary = None
+        return super().pop(*args)
+
+    def popitem(self):
+        self.summary = None
+        return super().popitem()
+
+    def setdefault(self, box, points=None):
+        self.summary = None
+        return super().setdefault(box, points)
+
+    def update(self, *args, **kwargs):
+        self.summary = None
+        super().update(*args, **kwargs)
+
+
 @dataclass
 class Card:
     """Points entered so far: box index -> points, plus extra points from further jokers."""
 
     variant: Variant
-    filled: dict[int, int] = field(default_factory=dict)
+    filled: dict[int, int] = field(default_factory=Entries)
     extra: int = 0
+
+    def __post_init__(self):
+        if type(self.filled) is not Entries:  # the card's own copy, which knows when it changes
+            self.filled = Entries(self.filled)
 
     @property
     def mask(self) -> int:
@@ -35,10 +79,22 @@ class Card:
         jb = self.variant.joker_index
         return int(self.variant.has_flag and self.filled.get(jb, 0) > 0)
 
+    def summary(self) -> tuple[int, int, int, int]:
+        """(mask, capped upper total, joker flag, points on the card): the table index of this card and its
+        points, in one pass over the entries, kept with them until they change (the advice asks every roll)."""
+        filled = self.filled
+        kept = filled.summary if type(filled) is Entries else None
+        if kept is None or kept[0] is not self.variant:
+            kept = _summary(self.variant, filled)
+            if type(filled) is Entries:
+                filled.summary = kept
+        return kept[1], kept[2], kept[3], kept[4] + self.extra
+
     @property
     def state(self) -> tuple[int, int, int]:
         """(mask, capped upper total, flag): the table index of this card."""
-        return self.mask, min(self.upper_total, self.variant.upper_cap), self.joker_scored
+        mask, capped_upper, joker_scored, _ = self.summary()
+        return mask, capped_upper, joker_scored
 
     @property
     def bonus(self) -> int:
@@ -47,14 +103,14 @@ class Card:
     @property
     def points(self) -> int:
         """Points on the card: boxes, bonuses earned, extra points."""
-        return sum(self.filled.values()) + self.bonus + self.extra
+        return self.summary()[3]
 
     @property
     def full(self) -> bool:
         return len(self.filled) == len(self.variant.boxes)
 
     def with_entry(self, box: int, points: int, extra: int = 0) -> Card:
-        return Card(self.variant, {**self.filled, box: points}, self.extra + extra)
+        return Card(self.variant, Entries({**self.filled, box: points}), self.extra + extra)
 
     def format(self) -> str:
         """The card in card syntax (round-trips through parse_card)."""
@@ -64,20 +120,44 @@ class Card:
         return ",".join(parts)
 
 
+def _summary(variant: Variant, filled: dict[int, int]) -> tuple:
+    """Entries.summary of these entries: one loop, as this is on the advice's path for every new card."""
+    bits, is_upper, bonuses, cap, joker_box = variant.card_reading
+    mask = upper = 0
+    for b, points in filled.items():
+        mask |= bits[b]
+        if is_upper[b]:
+            upper += points
+    total = sum(filled.values())
+    for threshold, points in bonuses:
+        if upper >= threshold:
+            total += points
+    joker_scored = int(joker_box >= 0 and filled.get(joker_box, 0) > 0)
+    return variant, mask, min(upper, cap), joker_scored, total
+
+
 def parse_card(variant: Variant, text: str | None) -> Card:
     """Parse 'box=points,...,extra=N'; every entry is checked against the rules."""
-    card = Card(variant)
     if text is None or not text.strip():
-        return card
-    extra_seen = False
+        return Card(variant)
     canonical = _canonical_entries(variant)
+    known = list(map(canonical.get, text.split(",")))
+    if None not in known:  # every entry as format() writes it: the common case, looked up whole
+        entries = Entries(known)
+        if len(entries) == len(known):  # else a box twice: the loop below says which
+            card = Card(variant, entries)
+            check_whole_card(card)
+            return card
+    filled: dict[int, int] = {}  # a plain dict while parsing; the Card takes it whole
+    extra = 0
+    extra_seen = False
     for raw in text.split(","):
         entry = raw.strip()
         if not entry:
             continue
         known = canonical.get(entry)
-        if known is not None and known[0] not in card.filled:  # 'chance=22' as format() writes it
-            card.filled[known[0]] = known[1]
+        if known is not None and known[0] not in filled:  # 'chance=22' as format() writes it
+            filled[known[0]] = known[1]
             continue
         name, sep, value = entry.partition("=")
         if not sep:
@@ -90,10 +170,10 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             if extra_seen:
                 raise RuleError(t("card_extra_twice", entry=entry))
             extra_seen = True
-            card.extra = points
+            extra = points
             continue
         b = variant.find_box(name)
-        if b in card.filled:
+        if b in filled:
             raise RuleError(t("card_box_twice", entry=entry, box=box_name(variant, b)))
         allowed = box_values(variant, b)
         if points not in allowed:
@@ -107,13 +187,14 @@ def parse_card(variant: Variant, text: str | None) -> Card:
                     allowed=_ranges(allowed),
                 )
             )
-        card.filled[b] = points
+        filled[b] = points
+    card = Card(variant, filled, extra)
     _check_extra(card)
     check_whole_card(card)
     return card
 
 
-@cache
+@per_variant
 def _canonical_entries(variant: Variant) -> dict[str, tuple[int, int]]:
     """'key=points' (as Card.format writes an entry) -> (box, points), for every points the box can hold:
     the common case of parse_card without looking names up (the checks below give the same answer)."""

@@ -5,7 +5,7 @@ No kernels here (nor anything that loads Numba), so a command can check its dice
 
 from __future__ import annotations
 
-from .rules import RuleError, Variant
+from .rules import RuleError, Variant, per_variant
 from .texts import die_name, t
 
 
@@ -18,10 +18,12 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
     """'3,3,5,1,6', '3 3 5 1 6' or '33516' (one digit per die, in die order), or for named dice
     'blue=2,green=3,...'; checked against each die's faces."""
     raw = text.strip()
-    if len(raw) == variant.n_dice and raw.isascii() and raw.isdigit():  # '33516': the common case
-        dice = tuple(map(int, raw))
-        if all(face in die for face, die in zip(dice, variant.dice)):
-            return dice
+    digits = _face_digits(variant)
+    if len(raw) == len(digits):  # '33516', the common case: each die's digit looked up (a face or KeyError)
+        try:
+            return tuple(map(dict.__getitem__, digits, raw))
+        except KeyError:
+            pass
     if not raw:
         raise RuleError(t("dice_none", variant=variant.name, count=variant.n_dice, example=dice_example(variant)))
     if "=" in raw:
@@ -49,6 +51,12 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
                 raise RuleError(t("dice_no_face_named", text=text, pos=i + 1, die=die_name(variant, i), face=face))
             raise RuleError(t("dice_no_face", text=text, face=face, low=die[0], high=die[-1]))
     return dice
+
+
+@per_variant
+def _face_digits(variant: Variant) -> tuple[dict[str, int], ...]:
+    """Per die, its faces 0-9 by their digit."""
+    return tuple({str(face): face for face in die if 0 <= face <= 9} for die in variant.dice)
 
 
 def _digits(text: str) -> bool:

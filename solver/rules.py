@@ -185,6 +185,19 @@ class Variant:
     def joker_index(self) -> int:
         return -1 if self.joker_box is None else self.box_index(self.joker_box)
 
+    @functools.cached_property
+    def card_reading(self) -> tuple[list[int], list[bool], tuple[tuple[int, int], ...], int, int]:
+        """What Card.summary reads a card with, kept here (a lookup by variant costs more than the reading):
+        each box's bit, whether it is an upper box, the bonuses (threshold, points), the upper cap, and the
+        joker box whose points set the flag (-1: no flag)."""
+        return (
+            [1 << b for b in range(len(self.boxes))],
+            [box.is_upper for box in self.boxes],
+            tuple((bonus.threshold, bonus.points) for bonus in self.bonuses),
+            self.upper_cap,
+            self.joker_index if self.has_flag else -1,
+        )
+
     @property
     def has_flag(self) -> bool:
         """Does the future depend on whether the joker box holds points?"""
@@ -304,6 +317,21 @@ class Variant:
 # the fingerprints (and the tables) of the variants that do not use them stay as they were.
 LATER_VARIANT_FIELDS = {"colours": ()}
 LATER_BOX_FIELDS = {"same_colour": False, "first_roll_points": 0, "only_as_joker": False}
+
+
+def per_variant(fn):
+    """functools.cache for a function of one Variant, keyed by the object itself: for the lookups on the path of
+    every parsed card or roll, where hashing a Variant (a Python __hash__) costs more than the lookup."""
+    kept: dict[int, object] = {}  # id -> the answer; the variant is held with it, so its id stays its own
+
+    @functools.wraps(fn)
+    def cached(variant):
+        hit = kept.get(id(variant))
+        if hit is None:
+            hit = kept[id(variant)] = (variant, fn(variant))
+        return hit[1]
+
+    return cached
 
 
 def _drop_defaults(fields: dict, later: dict) -> None:

@@ -8,7 +8,7 @@ import pytest
 from helpers import BruteForce, random_card
 
 from solver.advisor import Advisor, rank_options
-from solver.cards import Card, box_values
+from solver.cards import Card
 from solver.presets import PRESETS
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]
@@ -152,24 +152,6 @@ def test_near_ties_rank_and_lose_as_rank_options_says(name, scale):
                     else:
                         chosen, best = adv.decision(card, dice, roll, box=o.box, points=o.points)
                     assert (vars(chosen), vars(best)) == (vars(o), vars(options[0])), (card.format(), dice, roll)
-
-
-@pytest.mark.parametrize("name", [n for n, v in PRESETS.items() if v.identical_dice])
-def test_card_state_in_one_pass_is_the_cards_own(name):
-    """Advisor._card_state (one pass over the entries) gives Card's state and points: upper totals past every
-    bonus threshold (kismet's three, yatzy's 50) and past the cap, the joker flag, extra points. No solve."""
-    v = PRESETS[name]
-    adv = Advisor(v, _near_tie_table(v, 0.0))
-    rng = random.Random(name)
-    bonuses = 0
-    for _ in range(400):
-        card = random_card(v, rng, rng.randrange(0, len(v.boxes) + 1))
-        for b in [b for b in card.filled if v.boxes[b].is_upper and rng.random() < 0.6]:
-            card.filled[b] = max(box_values(v, b))  # high upper totals: the bonuses
-        card.extra = rng.choice([0, v.extra_points, 3 * v.extra_points])
-        assert adv._card_state(card) == (*card.state, card.points), card.format()
-        bonuses += card.bonus > 0
-    assert bonuses > 50 or not v.bonuses
 
 
 def test_best_action_calls_its_compiled_kernel_without_dispatch_after_the_first_call(solved):

@@ -110,6 +110,8 @@ def test_whole_card_consistency():
     assert parse_card(KNIFFEL, full_jokers).extra == 600  # twelve jokers, each box at its maximum
     with pytest.raises(RuleError, match="hold points such a roll"):
         parse_card(YAHTZEE, "yahtzee=50,full house=0,extra=200")  # forced joker: Full House takes 25, never 0
+    with pytest.raises(RuleError, match="twice"):  # each entry as format() writes it, one box twice
+        parse_card(YAHTZEE, "ones=3,chance=22,ones=3")
 
 
 # -- dice -----------------------------------------------------------------------------
@@ -131,6 +133,9 @@ def test_dice_parser_gives_dice_or_a_kniffel_error(variant):
         except KniffelError:
             return
         assert len(dice) == variant.n_dice and all(d in die for d, die in zip(dice, variant.dice))
+        raw = text.strip()
+        if len(raw) == variant.n_dice and raw.isascii() and raw.isdigit():  # one digit per die: those faces
+            assert dice == tuple(map(int, raw))
 
     check()
 
