@@ -15,6 +15,7 @@ The CLI is a thin layer on top of these calls.
 
 from __future__ import annotations
 
+import operator
 import os
 import time
 from collections.abc import Mapping, Sequence
@@ -27,7 +28,7 @@ import numpy as np
 from . import simulation as _simulation
 from . import solving, tables
 from .advisor import Advisor, Option, make_advisor
-from .cards import Card, parse_card, without_pending_bonus
+from .cards import Card, Entries, parse_card, without_pending_bonus
 from .dice import MAX_SEED
 from .dice_input import parse_dice
 from .errors import KniffelError
@@ -57,13 +58,21 @@ def as_card(variant: Variant, card: CardLike) -> Card:
     if card is None:
         return Card(variant)
     if isinstance(card, Card):
-        if card.variant != variant:
+        filled = card.filled
+        if type(filled) is Entries and filled.checked == (variant, card.extra) and card.variant is variant:
+            return card  # checked as it is, unchanged since
+        if card.variant is not variant and card.variant != variant:  # equal variants: a slow comparison
             raise RuleError(f"that card belongs to {card.variant.name}, not {variant.name}")
         n_boxes = len(variant.boxes)
-        for box in card.filled:
+        for box in filled:
             if isinstance(box, bool) or not isinstance(box, int | np.integer) or not 0 <= box < n_boxes:
                 raise RuleError(f"Card entry key {box!r}: a box index 0-{n_boxes - 1} of {variant.name}")
-        return parse_card(variant, card.format())  # re-validated like any other input
+        parsed = parse_card(variant, card.format())  # re-validated like any other input
+        plain = type(card.extra) is int and all(type(b) is int and type(p) is int for b, p in filled.items())
+        if type(filled) is not Entries or not plain or parsed != card:
+            return parsed  # the card as parsed (numbers made plain ints)
+        filled.checked = (variant, card.extra)  # the card itself is valid: used as it is until it changes
+        return card
     if isinstance(card, str):
         return parse_card(variant, card)
     if isinstance(card, Mapping):
@@ -82,6 +91,9 @@ def as_dice(variant: Variant, dice: DiceLike) -> tuple[int, ...]:
     """Validated dice (faces in die order) from a string or a sequence of faces."""
     if isinstance(dice, str):
         return parse_dice(variant, dice)
+    if type(dice) is tuple and len(dice) == len(variant.dice) and all(type(f) is int for f in dice):
+        if all(map(operator.contains, variant.dice, dice)):  # the common case: a face of each die
+            return dice
     if isinstance(dice, Sequence | np.ndarray):
         faces: list[Any] = list(dice)
         if not all(isinstance(f, int | np.integer) and not isinstance(f, bool) for f in faces):

@@ -16,41 +16,43 @@ def box_values(variant: Variant, box_index: int) -> tuple[int, ...]:
 
 
 class Entries(dict):
-    """A card's entries, box index -> points. Every change drops `summary` (what Card.summary worked out from
-    them), so that a card asked about again is not read again and a changed card is."""
+    """A card's entries, box index -> points. Every change drops what was worked out from them (`summary`:
+    Card.summary's; `checked`: the variant and extra points a whole check passed with, api.as_card's), so that a
+    card asked about again is not read again and a changed card is."""
 
     summary: tuple | None = None  # (variant, mask, capped upper total, joker flag, points but the extras)
+    checked: tuple | None = None  # (variant, extra)
 
     def __setitem__(self, box, points):
-        self.summary = None
+        self.summary = self.checked = None
         super().__setitem__(box, points)
 
     def __delitem__(self, box):
-        self.summary = None
+        self.summary = self.checked = None
         super().__delitem__(box)
 
     def __ior__(self, other: Any) -> Self:  # type: ignore[misc]  # typeshed ties it to dict.__or__
-        self.summary = None
+        self.summary = self.checked = None
         return super().__ior__(other)
 
     def clear(self):
-        self.summary = None
+        self.summary = self.checked = None
         super().clear()
 
     def pop(self, *args):
-        self.summary = None
+        self.summary = self.checked = None
         return super().pop(*args)
 
     def popitem(self):
-        self.summary = None
+        self.summary = self.checked = None
         return super().popitem()
 
     def setdefault(self, box, points=None):
-        self.summary = None
+        self.summary = self.checked = None
         return super().setdefault(box, points)
 
     def update(self, *args, **kwargs):
-        self.summary = None
+        self.summary = self.checked = None
         super().update(*args, **kwargs)
 
 

@@ -183,3 +183,33 @@ def test_best_action_through_the_table_is_advise_best(table):
     for bad in [("chance=22", "3351", 1), ("chance=99", "33516", 1), ("chance=22", "33516", 0), ("", "33516", True)]:
         with pytest.raises(solver.KniffelError):
             table.best_action(*bad)
+
+
+def test_a_card_object_checked_once_is_checked_again_after_any_change(table):
+    """A valid Card is used as it is from its first check on, until it changes in any way: then it is checked
+    again, and a change that makes it invalid is refused. A card with numpy numbers is answered from a copy."""
+    v = table.variant
+    card = table.card("einser=3,chance=22")
+    assert table.card(card) is card and table.card(card) is card  # checked, then used as it is
+    dice = (1, 1, 1, 2, 6)
+    assert vars(table.best_action(card, dice, 2)) == vars(table.advise("einser=3,chance=22", "11126", 2).best)
+    changes = [
+        lambda c: c.filled.__setitem__(v.find_box("chance"), 99),  # no Chance holds 99
+        lambda c: c.filled.update({v.find_box("zweier"): 7}),  # 7 is no multiple of 2
+        lambda c: setattr(c, "extra", 50),  # a bonus without a Kniffel
+        lambda c: c.filled.setdefault(v.find_box("dreier"), 4),
+        lambda c: setattr(c, "variant", PRESETS["yahtzee"]),
+    ]
+    for change in changes:
+        changed = table.card("einser=3,chance=22")
+        assert table.card(changed) is changed
+        change(changed)
+        with pytest.raises(solver.KniffelError):
+            table.best_action(changed, dice, 2)
+    changed = table.card("einser=3,chance=22")
+    table.card(changed)
+    changed.filled.pop(v.find_box("chance"))  # still a valid card: answered as the card it now is
+    assert vars(table.best_action(changed, dice, 2)) == vars(table.advise("einser=3", "11126", 2).best)
+    numpy_card = Card(v, {0: np.int64(3)})
+    assert table.card(numpy_card) is not numpy_card and table.card(numpy_card).filled == {0: 3}
+    assert type(table.card(numpy_card).filled[0]) is int

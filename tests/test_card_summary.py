@@ -13,7 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from solver.cards import Card, box_values
+from solver.api import as_card
+from solver.cards import Card, box_values, parse_card
+from solver.errors import KniffelError
 from solver.presets import PRESETS
 
 
@@ -47,7 +49,7 @@ def test_summary_is_the_cards_definitions(name):
 
 YAHTZEE, YATZY = PRESETS["yahtzee"], PRESETS["yatzy"]
 boxes = st.integers(0, len(YAHTZEE.boxes) - 1)
-points = st.sampled_from([0, 1, 3, 5, 6, 12, 18, 25, 30, 40, 50])
+points = st.sampled_from([0, 1, 3, 5, 6, 12, 18, 25, 30, 40, 50])  # some fit some boxes: valid cards too
 
 
 class CardChanges(RuleBasedStateMachine):
@@ -61,6 +63,15 @@ class CardChanges(RuleBasedStateMachine):
     @invariant()
     def summary_is_fresh(self):
         assert self.card.summary() == plain_summary(self.card), (self.card.filled, self.card.extra)
+
+    @invariant()
+    def a_card_used_as_it_is_is_valid_as_it_is(self):
+        """as_card marks a valid card checked; a change must drop the mark (else a now invalid card passes)."""
+        try:
+            checked = as_card(YAHTZEE, self.card)
+        except KniffelError:
+            return
+        assert checked == parse_card(YAHTZEE, self.card.format())
 
     @rule(box=boxes, p=points)
     def set_item(self, box, p):
