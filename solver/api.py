@@ -28,7 +28,7 @@ import numpy as np
 from . import simulation as _simulation
 from . import solving, tables
 from .advisor import Advisor, Option, make_advisor
-from .cards import Card, Entries, parse_card, without_pending_bonus
+from .cards import Card, Entries, check_entries, parse_card, without_pending_bonus
 from .dice import MAX_SEED
 from .dice_input import parse_dice
 from .errors import KniffelError
@@ -65,12 +65,12 @@ def as_card(variant: Variant, card: CardLike) -> Card:
             raise RuleError(f"that card belongs to {card.variant.name}, not {variant.name}")
         n_boxes = len(variant.boxes)
         for box in filled:
-            if isinstance(box, bool) or not isinstance(box, int | np.integer) or not 0 <= box < n_boxes:
+            if not (type(box) is int or isinstance(box, np.integer)) or not 0 <= box < n_boxes:  # bool: refused
                 raise RuleError(f"Card entry key {box!r}: a box index 0-{n_boxes - 1} of {variant.name}")
-        parsed = parse_card(variant, card.format())  # re-validated like any other input
         plain = type(card.extra) is int and all(type(b) is int and type(p) is int for b, p in filled.items())
-        if type(filled) is not Entries or not plain or parsed != card:
-            return parsed  # the card as parsed (numbers made plain ints)
+        if type(filled) is not Entries or not plain:
+            return parse_card(variant, card.format())  # re-validated like any other input, numbers made ints
+        check_entries(card if card.variant is variant else Card(variant, filled, card.extra))
         filled.checked = (variant, card.extra)  # the card itself is valid: used as it is until it changes
         return card
     if isinstance(card, str):

@@ -196,6 +196,21 @@ def parse_card(variant: Variant, text: str | None) -> Card:
     return card
 
 
+def check_entries(card: Card) -> None:
+    """parse_card's checks on a Card's own entries (box indexes in range, plain ints): RuleError, with
+    parse_card's message, unless each box holds points it can hold and the card passes the whole-card checks."""
+    allowed = _allowed_points(card.variant)
+    if not all(p in allowed[b] for b, p in card.filled.items()):
+        parse_card(card.variant, card.format())  # raises, naming the entry
+    _check_extra(card)
+    check_whole_card(card)
+
+
+@per_variant
+def _allowed_points(variant: Variant) -> tuple[frozenset[int], ...]:
+    return tuple(frozenset(box_values(variant, b)) for b in range(len(variant.boxes)))
+
+
 @per_variant
 def _canonical_entries(variant: Variant) -> dict[str, tuple[int, int]]:
     """'key=points' (as Card.format writes an entry) -> (box, points), for every points the box can hold:

@@ -210,6 +210,10 @@ def test_a_card_object_checked_once_is_checked_again_after_any_change(table):
     table.card(changed)
     changed.filled.pop(v.find_box("chance"))  # still a valid card: answered as the card it now is
     assert vars(table.best_action(changed, dice, 2)) == vars(table.advise("einser=3", "11126", 2).best)
+    with pytest.raises(solver.KniffelError, match="chance=99"):  # parse_card's message, naming the entry
+        table.card(Card(v, {v.find_box("chance"): 99}))
+    with pytest.raises(solver.KniffelError, match="Chance"):  # restricted scratching: Chance first
+        table.card(Card(v, {0: 0}))
     numpy_card = Card(v, {0: np.int64(3)})
     assert table.card(numpy_card) is not numpy_card and table.card(numpy_card).filled == {0: 3}
     assert type(table.card(numpy_card).filled[0]) is int
