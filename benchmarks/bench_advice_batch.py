@@ -13,7 +13,8 @@ Advisor.best_action and a full Advisor.advise (every option, ranked) per call on
 per call, of several runs, and the same through Table with the card and the dice as strings (parsing and
 checking included). The same situations are asked in every run, so from the second run on best_action finds
 each Card object's state and each text's parse remembered; best_action is also timed on situations drawn
-anew for each run (what a stream of new cards costs). Last, per roll (1, 2, 3): best_action on the same card
+anew for each run (what a stream of new cards costs), through Table too, as texts and as new Card objects
+with dice tuples. Last, per roll (1, 2, 3): best_action on the same card
 asked with new dice (its turn remembered after the first call), on a new card each call (nothing remembered),
 and the peer's text best_action on situations at that roll, their runs interleaved; the load average is
 printed before and after.
@@ -199,6 +200,7 @@ def bench(ruleset, args, tmp: Path) -> dict:
     # situations never asked before in each run (best_action remembers Card objects and texts it has seen)
     fresh = [random_cards(v, values, args.calls, args.seed + 1 + run) for run in range(args.call_runs)]
     fresh_texts = [[(c.format(), "".join(map(str, d)), r) for c, d, r in run] for run in fresh]
+    fresh_again = [random_cards(v, values, args.calls, args.seed + 101 + run) for run in range(args.call_runs)]
     n = args.n
     peer_med = statistics.median(peer_ts)
     return {
@@ -216,6 +218,7 @@ def bench(ruleset, args, tmp: Path) -> dict:
         "table_advise_us": per_call(table.advise, texts, args.call_runs),
         "best_action_fresh_us": per_call_runs(adv.best_action, sits[:100], fresh),
         "table_best_action_fresh_us": per_call_runs(table.best_action, texts[:100], fresh_texts),
+        "table_objects_fresh_us": per_call_runs(table.best_action, [], fresh_again),
         "peer_text_best_action_us": peer_json["text"]["best_action_median_us"],
         "peer_text_option_values_us": peer_json["text"]["option_values_median_us"],
         "by_roll": by_roll(ruleset, v, values, args, tmp),
@@ -257,7 +260,8 @@ def main():
             f"Table (card and dice as strings): best_action {' '.join(f'{x:.1f}' for x in r['table_best_action_us'])}, "
             f"advise {' '.join(f'{x:.1f}' for x in r['table_advise_us'])}; "
             f"best_action on situations new in each run: {' '.join(f'{x:.1f}' for x in r['best_action_fresh_us'])}, "
-            f"through Table {' '.join(f'{x:.1f}' for x in r['table_best_action_fresh_us'])}; "
+            f"through Table {' '.join(f'{x:.1f}' for x in r['table_best_action_fresh_us'])}, "
+            f"as Card objects and dice tuples {' '.join(f'{x:.1f}' for x in r['table_objects_fresh_us'])}; "
             f"peer text best_action {r['peer_text_best_action_us']:.1f}, option_values "
             f"{r['peer_text_option_values_us']:.1f}"
         )
