@@ -9,6 +9,8 @@ second, one turn interpreted a few hundredths); anything heavy refuses to run so
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import numba_setup
 from ..errors import KniffelError
 
@@ -34,6 +36,14 @@ def unmasked(x):
     v is smaller, drops that store and vectorises the rest as a masked store (vmaskmovpd), which AMD Zen
     microcodes: such a loop ran 4x slower than with the plain store that + 0.0 keeps."""
     return x + 0.0
+
+
+@njit(inline="always")
+def unsigned(i):
+    """i (an index that is never negative) as an unsigned integer, for a gathered load a[unsigned(idx[k])]: Numba
+    then leaves out its wrap-around of negative indices (three instructions a load, as many as the load's own
+    in the one-column lattice passes). Only as an index: unsigned and signed arithmetic mixes into float64."""
+    return np.uint64(i)
 
 
 def entry_point(kernel, args):
@@ -63,4 +73,4 @@ def require_jit(what: str) -> None:
         raise KniffelError(f"{what} needs the compiled kernels; unset KNIFFEL_JIT=0 (it serves single answers)")
 
 
-__all__ = ["entry_point", "njit", "prange", "require_jit", "thread_count", "unmasked"]
+__all__ = ["entry_point", "njit", "prange", "require_jit", "thread_count", "unmasked", "unsigned"]
