@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..dice import KeepLattice
-from .compile import njit, prange, unmasked, unsigned
+from .compile import buffer_view, njit, prange, unmasked, unsigned
 from .entries import (
     _final_roll_values,
     _first_roll_rules,
@@ -301,22 +301,29 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
 
 # The single-situation kernels' arrays in two buffers (an array argument costs a few tenths of a µs to pass):
 # each buffer starts with the offset of each of its arrays, in the order below; an array is its shape, then
-# its items. A kernel makes views of the arrays it reads only. A 1-D view costs next to nothing, a 2-D one
-# 0.02-0.04 µs (Numba's reshape), so Rules' six (R, B) tables are one (6, R, B) array, a row each.
-BY_ROLL = ("score", "joker_score", "norm_move", "joker_move", "first_score", "first_joker_score")
+# its items. A kernel reads an array through a view without a reference count (compile.buffer_view), made
+# where it reads it.
 INT_ARRAYS = (
-    "by_roll",  # (6, R, B): the tables BY_ROLL names
-    *(f for f in Rules._fields if f != "bonus_cum" and f not in BY_ROLL),
+    *(f for f in Rules._fields if f != "bonus_cum"),
     *KeepLattice._fields[1:4],  # size_start, add, sub
     *AdviceTables._fields,
     "tie_rank",  # pack_best's, for best_one: the keeps' places in the tie rule's order
     "move_t",  # (B, R): the normal moves by box
     "sub_or_none",  # the lattice's sub with K (a row holding -inf) for a missing face
     "const_move",  # (B,): each box's move when all rolls make the same one, else -1
+    "pair_of",  # (B, R): which of the box's distinct (normal score, move) pairs roll r makes (box_pairs)
+    "pair_move",  # (B, PAIRS): the move of each pair (the first PAIRS)
+    "n_pairs",  # (B,): the box's number of distinct pairs
 )
-FLOAT_ARRAYS = ("bonus_cum", "roll_prob", "score_t")  # score_t (B, R): the normal scores by box (pack_best's)
+FLOAT_ARRAYS = (
+    "bonus_cum",
+    "roll_prob",
+    "score_t",  # (B, R): the normal scores by box (pack_best's)
+    "pair_score",  # (B, PAIRS): the score of each pair (the first PAIRS)
+)
 (
-    I_BY_ROLL,
+    I_SCORE,
+    I_JOKER_SCORE,
     I_JOKER_ROLL,
     I_JOKER_UPPER,
     I_IS_UPPER,
@@ -324,7 +331,11 @@ FLOAT_ARRAYS = ("bonus_cum", "roll_prob", "score_t")  # score_t (B, R): the norm
     I_MOVE_BOX,
     I_MOVE_INC,
     I_MOVE_FLAG,
+    I_NORM_MOVE,
+    I_JOKER_MOVE,
     I_ZERO_MOVE,
+    I_FIRST_SCORE,
+    I_FIRST_JOKER_SCORE,
     I_SIZE_START,
     I_ADD,
     I_SUB,
@@ -335,14 +346,11 @@ FLOAT_ARRAYS = ("bonus_cum", "roll_prob", "score_t")  # score_t (B, R): the norm
     I_MOVE_T,
     I_SUB_OR_NONE,
     I_CONST_MOVE,
+    I_PAIR_OF,
+    I_PAIR_MOVE,
+    I_N_PAIRS,
 ) = range(len(INT_ARRAYS))
-F_BONUS_CUM, F_ROLL_PROB, F_SCORE_T = range(len(FLOAT_ARRAYS))
-
-
-def _named_arrays(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> dict:
-    named = {**rules._asdict(), **lattice._asdict(), **tabs._asdict()}
-    named["by_roll"] = np.stack([named[name].astype(np.int64) for name in BY_ROLL])
-    return named
+F_BONUS_CUM, F_ROLL_PROB, F_SCORE_T, F_PAIR_SCORE = range(len(FLOAT_ARRAYS))
 
 
 def _pack(arrays: list[np.ndarray], dtype) -> np.ndarray:
@@ -354,7 +362,7 @@ def _pack(arrays: list[np.ndarray], dtype) -> np.ndarray:
 
 def pack_single(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[np.ndarray, np.ndarray]:
     """(ints, floats): every array the advice kernel reads, in two buffers (for _advise_one; see INT_ARRAYS)."""
-    named = _named_arrays(rules, lattice, tabs)
+    named = {**rules._asdict(), **lattice._asdict(), **tabs._asdict()}
     return (
         _pack([named[name] for name in INT_ARRAYS[:I_TIE_RANK]], np.int64),
         _pack([named[name] for name in FLOAT_ARRAYS[:F_SCORE_T]], np.float64),
@@ -365,44 +373,34 @@ def pack_single(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple
 def _arr1(buf, i):
     """Array i of a buffer (one dimension)."""
     o = int(buf[i])
-    return buf[o + 1 : o + 1 + int(buf[o])]
+    return buffer_view(buf, o + 1, (int(buf[o]),))
 
 
 @njit(cache=True)
 def _arr2(buf, i):
     """Array i of a buffer (two dimensions)."""
     o = int(buf[i])
-    n0, n1 = int(buf[o]), int(buf[o + 1])
-    return buf[o + 2 : o + 2 + n0 * n1].reshape((n0, n1))
+    return buffer_view(buf, o + 2, (int(buf[o]), int(buf[o + 1])))
 
 
 @njit(cache=True)
 def _dim(buf, i, d):
-    """Dimension d of array i of a buffer, without a view."""
+    """Dimension d of array i of a buffer."""
     return int(buf[int(buf[i]) + d])
 
 
 @njit(cache=True)
 def _item(buf, i, j):
-    """Item j of array i (one dimension) of a buffer, without a view."""
+    """Item j of array i (one dimension) of a buffer."""
     return buf[int(buf[i]) + 1 + j]
-
-
-@njit(cache=True)
-def _arr3(buf, i):
-    """Array i of a buffer (three dimensions)."""
-    o = int(buf[i])
-    n0, n1, n2 = int(buf[o]), int(buf[o + 1]), int(buf[o + 2])
-    return buf[o + 3 : o + 3 + n0 * n1 * n2].reshape((n0, n1, n2))
 
 
 @njit(cache=True)
 def _unpack_rules(ints, floats):
     """Rules as views of the buffers."""
-    by_roll = _arr3(ints, I_BY_ROLL)  # score, joker_score, norm_move, joker_move, first_score, first_joker_score
     return Rules(
-        by_roll[0],
-        by_roll[1],
+        _arr2(ints, I_SCORE),
+        _arr2(ints, I_JOKER_SCORE),
         _arr1(ints, I_JOKER_ROLL),
         _arr1(ints, I_JOKER_UPPER),
         _arr1(ints, I_IS_UPPER),
@@ -411,11 +409,11 @@ def _unpack_rules(ints, floats):
         _arr1(ints, I_MOVE_BOX),
         _arr1(ints, I_MOVE_INC),
         _arr1(ints, I_MOVE_FLAG),
-        by_roll[2],
-        by_roll[3],
+        _arr2(ints, I_NORM_MOVE),
+        _arr2(ints, I_JOKER_MOVE),
         _arr1(ints, I_ZERO_MOVE),
-        by_roll[4],
-        by_roll[5],
+        _arr2(ints, I_FIRST_SCORE),
+        _arr2(ints, I_FIRST_JOKER_SCORE),
     )
 
 
@@ -451,9 +449,33 @@ def tie_ranks(lattice: KeepLattice) -> np.ndarray:
     return ranks
 
 
+PAIRS = 6  # the (score, move) pairs _final_values_by_box picks from with selects (n_dice + 1 in an upper box)
+
+
+def box_pairs(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each box's distinct (normal score, move) pairs over the rolls, in the order rolls first make them:
+    (pair_of (B, R): the pair roll r makes, pair_score (B, PAIRS) float, pair_move (B, PAIRS): the first PAIRS
+    pairs (pair 0 again in unused places), n_pairs (B,))."""
+    n_rolls, n_boxes = rules.score.shape
+    pair_of = np.zeros((n_boxes, n_rolls), dtype=np.int64)
+    pair_score = np.zeros((n_boxes, PAIRS))
+    pair_move = np.zeros((n_boxes, PAIRS), dtype=np.int64)
+    n_pairs = np.zeros(n_boxes, dtype=np.int64)
+    for b in range(n_boxes):
+        pairs: dict[tuple[int, int], int] = {}
+        for r in range(n_rolls):
+            pair_of[b, r] = pairs.setdefault((int(rules.score[r, b]), int(rules.norm_move[r, b])), len(pairs))
+        listed = list(pairs)[:PAIRS]
+        listed += listed[:1] * (PAIRS - len(listed))
+        pair_score[b] = [score for score, _ in listed]
+        pair_move[b] = [move for _, move in listed]
+        n_pairs[b] = len(pairs)
+    return pair_of, pair_score, pair_move, n_pairs
+
+
 def pack_best(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[np.ndarray, np.ndarray]:
     """pack_single's buffers with the arrays best_one reads besides (INT_ARRAYS and FLOAT_ARRAYS name them)."""
-    named = _named_arrays(rules, lattice, tabs)
+    named = {**rules._asdict(), **lattice._asdict(), **tabs._asdict()}
     n_keeps = lattice.sub.shape[0]
     moves = rules.norm_move.T
     named["tie_rank"] = tie_ranks(lattice)
@@ -461,17 +483,45 @@ def pack_best(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[n
     named["sub_or_none"] = np.where(lattice.sub >= 0, lattice.sub, n_keeps)
     named["const_move"] = np.where((moves == moves[:, :1]).all(axis=1), moves[:, 0], -1)
     named["score_t"] = rules.score.T
+    named["pair_of"], named["pair_score"], named["pair_move"], named["n_pairs"] = box_pairs(rules)
     return _pack([named[name] for name in INT_ARRAYS], np.int64), _pack([named[n] for n in FLOAT_ARRAYS], np.float64)
 
 
+class BoxTables(NamedTuple):
+    """The normal scores and moves by box (pack_best's arrays of these names), for _final_values_by_box."""
+
+    score_t: np.ndarray
+    move_t: np.ndarray
+    const_move: np.ndarray
+    pair_of: np.ndarray
+    pair_score: np.ndarray
+    pair_move: np.ndarray
+    n_pairs: np.ndarray
+
+
 @njit(cache=True)
-def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, out):
+def _box_tables(ints, floats):
+    return BoxTables(
+        _arr2(floats, F_SCORE_T),
+        _arr2(ints, I_MOVE_T),
+        _arr1(ints, I_CONST_MOVE),
+        _arr2(ints, I_PAIR_OF),
+        _arr2(floats, F_PAIR_SCORE),
+        _arr2(ints, I_PAIR_MOVE),
+        _arr1(ints, I_N_PAIRS),
+    )
+
+
+@njit(cache=True)
+def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, by_box, out):
     """out[r]: the value of ending the turn with roll r, the same sums and maxima as _final_roll_values_one,
-    looping over the rolls inside a loop over the free boxes (rows of score_t (float), move_t: (B, R) by
-    box). A box whose rolls all make one move (const_move[b] >= 0: the lower boxes but the joker's) adds
-    one number to its scores: a vector loop."""
+    looping over the rolls inside a loop over the free boxes (by_box: BoxTables). A box whose rolls all make
+    one move (const_move[b] >= 0: the lower boxes but the joker's) adds one number to its scores: a vector
+    loop. A box whose rolls make at most PAIRS (score, move) pairs (the upper boxes, the joker's) picks its
+    value by pair with selects: a vector loop too, where looking up each roll's move is not."""
     n_rolls, n_boxes = rules.score.shape
     params = rules.params
+    score_t, move_t, const_move, pair_of, pair_score, pair_move, n_pairs = by_box
     upper_totals = np.full(1, capped_upper)
     vecs = np.empty((rules.move_box.shape[0], 1))
     _move_values(mask, joker_scored, upper_totals, rules, values, vecs)
@@ -487,6 +537,24 @@ def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_
             c = vec[m]
             for r in range(n_rolls):
                 v = s_row[r] + c
+                o = out[r]
+                out[r] = unmasked(v if v > o else o)
+        elif n_pairs[b] <= PAIRS:  # the same sums as below, one per pair
+            g0 = pair_score[b, 0] + vec[pair_move[b, 0]]
+            g1 = pair_score[b, 1] + vec[pair_move[b, 1]]
+            g2 = pair_score[b, 2] + vec[pair_move[b, 2]]
+            g3 = pair_score[b, 3] + vec[pair_move[b, 3]]
+            g4 = pair_score[b, 4] + vec[pair_move[b, 4]]
+            g5 = pair_score[b, 5] + vec[pair_move[b, 5]]
+            p_row = pair_of[b]
+            for r in range(n_rolls):
+                p = p_row[r]
+                v = g0
+                v = g1 if p == 1 else v
+                v = g2 if p == 2 else v
+                v = g3 if p == 3 else v
+                v = g4 if p == 4 else v
+                v = g5 if p == 5 else v
                 o = out[r]
                 out[r] = unmasked(v if v > o else o)
         else:
@@ -506,23 +574,31 @@ def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_
 
 
 @njit(cache=True)
-def _best_sub_keeps_one(by_keep, sub_or_none, lo, hi):
-    """_best_sub_keeps for one column, rows lo:hi, without a branch per face: a missing face reads row K
-    (-inf). As _keep_means_one: six faces written out (a tree of maxima, exact in any order), indices unsigned."""
+def _best_sub_keeps_one(src, dst, sub_or_none, lo, hi):
+    """_best_sub_keeps for one column, rows lo:hi, from src into dst (the rest of src copied; a copy first and
+    the pass in place cost 0.2 us more): dst[k] is the best of src[k] and dst at the keeps inside k. Without a
+    branch per face: a missing face reads row K (dst[K] = -inf). Six faces are written out (a tree of maxima,
+    exact in any order) and the indices read unsigned, as in _keep_means_one."""
+    n_keeps = dst.shape[0] - 1
+    for k in range(lo):
+        dst[k] = src[k]
+    for k in range(hi, n_keeps):
+        dst[k] = src[k]
+    dst[n_keeps] = -np.inf
     n_faces = sub_or_none.shape[1]
     if n_faces == 6:
         for k in range(lo, hi):
-            a, b = by_keep[unsigned(sub_or_none[k, 0])], by_keep[unsigned(sub_or_none[k, 1])]
-            c, d = by_keep[unsigned(sub_or_none[k, 2])], by_keep[unsigned(sub_or_none[k, 3])]
-            e, f = by_keep[unsigned(sub_or_none[k, 4])], by_keep[unsigned(sub_or_none[k, 5])]
-            by_keep[k] = max(max(max(by_keep[k], a), max(b, c)), max(max(d, e), f))
+            a, b = dst[unsigned(sub_or_none[k, 0])], dst[unsigned(sub_or_none[k, 1])]
+            c, d = dst[unsigned(sub_or_none[k, 2])], dst[unsigned(sub_or_none[k, 3])]
+            e, f = dst[unsigned(sub_or_none[k, 4])], dst[unsigned(sub_or_none[k, 5])]
+            dst[k] = max(max(max(src[k], a), max(b, c)), max(max(d, e), f))
         return
     for k in range(lo, hi):
-        acc = by_keep[k]
+        acc = src[k]
         for f in range(n_faces):
-            candidate = by_keep[unsigned(sub_or_none[k, f])]
+            candidate = dst[unsigned(sub_or_none[k, f])]
             acc = candidate if candidate > acc else acc
-        by_keep[k] = acc
+        dst[k] = acc
 
 
 # The turns best_one keeps (11 KB each with 5 dice). A turn is asked again within its 3 rolls; 16 stay in the
@@ -571,16 +647,13 @@ def _fill_turn(mask, capped_upper, joker_scored, roll, values, ints, floats, tur
     n = size_start.shape[0] - 2
     if need_final:
         final = turn[0, size_start[n] : n_keeps]
-        score_t, move_t, const_move = _arr2(floats, F_SCORE_T), _arr2(ints, I_MOVE_T), _arr1(ints, I_CONST_MOVE)
-        _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, final)
+        _final_values_by_box(mask, joker_scored, capped_upper, rules, values, _box_tables(ints, floats), final)
         _keep_means_one(turn[0], add, size_start)  # keep values after roll 2
         turn[0, n_keeps] = -np.inf
     if need_first:
-        turn[1, :] = turn[0, :]
         lo, hi = size_start[rules.params[P_MIN_KEEP] + 1], size_start[n + 1]
-        _best_sub_keeps_one(turn[1], _arr2(ints, I_SUB_OR_NONE), lo, hi)
+        _best_sub_keeps_one(turn[0], turn[1], _arr2(ints, I_SUB_OR_NONE), lo, hi)  # sets the flag (-inf)
         _keep_means_one(turn[1], add, size_start)  # keep values after roll 1
-        turn[1, n_keeps] = -np.inf
 
 
 @njit(cache=True)
@@ -626,7 +699,7 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
                 return int(codes[0, o]), float(base + vals[0, o]), int(pts[0, o])  # plain numbers, interpreted too
     turn = _turn_of(turns, mask, capped_upper, joker_scored)
     _fill_turn(mask, capped_upper, joker_scored, roll, values, ints, floats, turn)
-    n_rolls, n_boxes = _dim(ints, I_BY_ROLL, 1), _dim(ints, I_BY_ROLL, 2)  # (6, R, B)
+    n_rolls, n_boxes = _dim(ints, I_SCORE, 0), _dim(ints, I_SCORE, 1)
     roll_subs, n_subs, keep_size = _arr2(ints, I_ROLL_SUBS), _arr1(ints, I_N_SUBS), _arr1(ints, I_KEEP_SIZE)
     tie_rank = _arr1(ints, I_TIE_RANK)
     final_r = turn[0, turn.shape[1] - 1 - n_rolls + r]  # the value of stopping now (the rolls: the last R keeps)
