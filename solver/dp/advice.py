@@ -384,18 +384,6 @@ def _arr2(buf, i):
 
 
 @njit(cache=True)
-def _dim(buf, i, d):
-    """Dimension d of array i of a buffer."""
-    return int(buf[int(buf[i]) + d])
-
-
-@njit(cache=True)
-def _item(buf, i, j):
-    """Item j of array i (one dimension) of a buffer."""
-    return buf[int(buf[i]) + 1 + j]
-
-
-@njit(cache=True)
 def _unpack_rules(ints, floats):
     """Rules as views of the buffers."""
     return Rules(
@@ -699,12 +687,12 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
                 return int(codes[0, o]), float(base + vals[0, o]), int(pts[0, o])  # plain numbers, interpreted too
     turn = _turn_of(turns, mask, capped_upper, joker_scored)
     _fill_turn(mask, capped_upper, joker_scored, roll, values, ints, floats, turn)
-    n_rolls, n_boxes = _dim(ints, I_SCORE, 0), _dim(ints, I_SCORE, 1)
+    n_rolls, n_boxes = _arr2(ints, I_SCORE).shape
     roll_subs, n_subs, keep_size = _arr2(ints, I_ROLL_SUBS), _arr1(ints, I_N_SUBS), _arr1(ints, I_KEEP_SIZE)
     tie_rank = _arr1(ints, I_TIE_RANK)
     final_r = turn[0, turn.shape[1] - 1 - n_rolls + r]  # the value of stopping now (the rolls: the last R keeps)
     by_keep = turn[0] if roll == 2 else turn[1]
-    min_keep = _item(ints, I_PARAMS, P_MIN_KEEP) if roll == 2 else 0
+    min_keep = _arr1(ints, I_PARAMS)[P_MIN_KEEP] if roll == 2 else 0
     last = n_subs[r] - 1
     top = -np.inf
     for t in range(n_subs[r]):  # the highest, as _keep_option_values finds it
