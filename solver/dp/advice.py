@@ -81,7 +81,7 @@ def _box_option_values(
     params, bonus_cum = rules.params, rules.bonus_cum
     cap = params[P_CAP]
     free = _free_boxes(mask, n_boxes)
-    _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option)
+    _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option, free)
     n = n_option[0]
     implicit = n < 0
     if implicit:
@@ -558,7 +558,7 @@ def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, by_box
     if restricted:
         for r in range(n_rolls):
             out[r] = unmasked(fit[r] if fit[r] > -np.inf else out[r])
-    _joker_roll_values(mask, joker_scored, rules, vec, out)
+    _joker_roll_values(mask, joker_scored, rules, vec, out, free)
 
 
 @njit(cache=True)

@@ -200,16 +200,17 @@ def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
             if s > 0:
                 fit = max(fit, v)
         out[first + r, 0] = fit if restricted and fit > -np.inf else best
-    _joker_roll_values(mask, joker_scored, rules, vecs[:, 0], out[first:, 0])
+    _joker_roll_values(mask, joker_scored, rules, vecs[:, 0], out[first:, 0], free)
 
 
 @njit(cache=True)
-def _joker_roll_values(mask, joker_scored, rules, vec, out):
+def _joker_roll_values(mask, joker_scored, rules, vec, out, free):
     """The one-column final-roll values' joker rolls (vec[m]: bonus crossed + next value of move m; out[r]: the
-    value of final roll r, every other roll already done): their entries from _roll_range_options, then the
-    extra points of a further joker. Skipped where no roll can be a joker in this state (the state's half of
-    _roll_range_options' test: the modes that need points in the joker box see joker_scored, the others a
-    filled joker box): the entries it lists then are the ones the caller's normal pass took the maximum of."""
+    value of final roll r, every other roll already done; free: _free_boxes(mask), the caller's): their entries
+    from _roll_range_options, then the extra points of a further joker. Skipped where no roll can be a joker in
+    this state (the state's half of _roll_range_options' test: the modes that need points in the joker box see
+    joker_scored, the others a filled joker box): the entries it lists then are the ones the caller's normal
+    pass took the maximum of."""
     params, joker_roll = rules.params, rules.joker_roll
     n_rolls, n_boxes = rules.score.shape
     mode, jb = params[P_JOKER], params[P_JOKER_BOX]
@@ -227,7 +228,6 @@ def _joker_roll_values(mask, joker_scored, rules, vec, out):
         option_move = np.empty((n_joker, n_boxes), dtype=np.int64)
         option_points = np.empty((n_joker, n_boxes), dtype=np.int64)
         n_option = np.empty(n_joker, dtype=np.int64)
-        free = _free_boxes(mask, n_boxes)
         _roll_range_options(mask, joker_scored, rules, 0, n_joker, option_move, option_points, n_option, free, rolls)
         for o in range(n_joker):
             if n_option[o] >= 0:  # else the implicit case: every free box, normal score (as above)
