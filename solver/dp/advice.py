@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..dice import KeepLattice
-from .compile import njit, prange, unmasked
+from .compile import buffer_view, njit, prange, unmasked, unsigned
 from .entries import (
     _final_roll_values,
     _first_roll_rules,
@@ -37,7 +37,7 @@ from .entries import (
     _roll_range_options,
 )
 from .forward import TIE
-from .identical import _best_sub_keeps, _keep_means
+from .identical import _best_sub_keeps, _keep_means, _keep_means_one
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP, P_RESTRICTED, Rules
 
 ENTRY_AFTER_FIRST = 4  # the roll code of the entries of a turn stopped after roll 1
@@ -81,7 +81,7 @@ def _box_option_values(
     params, bonus_cum = rules.params, rules.bonus_cum
     cap = params[P_CAP]
     free = _free_boxes(mask, n_boxes)
-    _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option)
+    _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option, free)
     n = n_option[0]
     implicit = n < 0
     if implicit:
@@ -299,75 +299,119 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
     return n_options[0], best[0]
 
 
-@njit(cache=True)
-def _arr1(buf, o):
-    n = int(buf[o])
-    return buf[o + 1 : o + 1 + n], o + 1 + n
+# The single-situation kernels' arrays in two buffers (an array argument costs a few tenths of a µs to pass):
+# each buffer starts with the offset of each of its arrays, in the order below; an array is its shape, then
+# its items. A kernel reads an array through a view without a reference count (compile.buffer_view), made
+# where it reads it.
+INT_ARRAYS = (
+    *(f for f in Rules._fields if f != "bonus_cum"),
+    *KeepLattice._fields[1:4],  # size_start, add, sub
+    *AdviceTables._fields,
+    "tie_rank",  # pack_best's, for best_one: the keeps' places in the tie rule's order
+    "move_t",  # (B, R): the normal moves by box
+    "sub_or_none",  # the lattice's sub with K (a row holding -inf) for a missing face
+    "const_move",  # (B,): each box's move when all rolls make the same one, else -1
+    "pair_of",  # (B, R): which of the box's distinct (normal score, move) pairs roll r makes (box_pairs)
+    "pair_move",  # (B, PAIRS): the move of each pair (the first PAIRS)
+    "n_pairs",  # (B,): the box's number of distinct pairs
+)
+FLOAT_ARRAYS = (
+    "bonus_cum",
+    "roll_prob",
+    "score_t",  # (B, R): the normal scores by box (pack_best's)
+    "pair_score",  # (B, PAIRS): the score of each pair (the first PAIRS)
+)
+(
+    I_SCORE,
+    I_JOKER_SCORE,
+    I_JOKER_ROLL,
+    I_JOKER_UPPER,
+    I_IS_UPPER,
+    I_PARAMS,
+    I_MOVE_BOX,
+    I_MOVE_INC,
+    I_MOVE_FLAG,
+    I_NORM_MOVE,
+    I_JOKER_MOVE,
+    I_ZERO_MOVE,
+    I_FIRST_SCORE,
+    I_FIRST_JOKER_SCORE,
+    I_SIZE_START,
+    I_ADD,
+    I_SUB,
+    I_ROLL_SUBS,
+    I_N_SUBS,
+    I_KEEP_SIZE,
+    I_TIE_RANK,
+    I_MOVE_T,
+    I_SUB_OR_NONE,
+    I_CONST_MOVE,
+    I_PAIR_OF,
+    I_PAIR_MOVE,
+    I_N_PAIRS,
+) = range(len(INT_ARRAYS))
+F_BONUS_CUM, F_ROLL_PROB, F_SCORE_T, F_PAIR_SCORE = range(len(FLOAT_ARRAYS))
+
+
+def _pack(arrays: list[np.ndarray], dtype) -> np.ndarray:
+    """One buffer: the offset of each array, then each array's shape and items."""
+    parts = [np.concatenate([np.shape(a), np.ravel(a)]).astype(dtype) for a in arrays]
+    offsets = len(arrays) + np.cumsum([0] + [part.shape[0] for part in parts[:-1]])
+    return np.concatenate([offsets.astype(dtype), *parts])
+
+
+def pack_single(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[np.ndarray, np.ndarray]:
+    """(ints, floats): every array the advice kernel reads, in two buffers (for _advise_one; see INT_ARRAYS)."""
+    named = {**rules._asdict(), **lattice._asdict(), **tabs._asdict()}
+    return (
+        _pack([named[name] for name in INT_ARRAYS[:I_TIE_RANK]], np.int64),
+        _pack([named[name] for name in FLOAT_ARRAYS[:F_SCORE_T]], np.float64),
+    )
 
 
 @njit(cache=True)
-def _arr2(buf, o):
-    n0, n1 = int(buf[o]), int(buf[o + 1])
-    return buf[o + 2 : o + 2 + n0 * n1].reshape((n0, n1)), o + 2 + n0 * n1
+def _arr1(buf, i):
+    """Array i of a buffer (one dimension)."""
+    o = int(buf[i])
+    return buffer_view(buf, o + 1, (int(buf[o]),))
+
+
+@njit(cache=True)
+def _arr2(buf, i):
+    """Array i of a buffer (two dimensions)."""
+    o = int(buf[i])
+    return buffer_view(buf, o + 2, (int(buf[o]), int(buf[o + 1])))
+
+
+@njit(cache=True)
+def _unpack_rules(ints, floats):
+    """Rules as views of the buffers."""
+    return Rules(
+        _arr2(ints, I_SCORE),
+        _arr2(ints, I_JOKER_SCORE),
+        _arr1(ints, I_JOKER_ROLL),
+        _arr1(ints, I_JOKER_UPPER),
+        _arr1(ints, I_IS_UPPER),
+        _arr1(floats, F_BONUS_CUM),
+        _arr1(ints, I_PARAMS),
+        _arr1(ints, I_MOVE_BOX),
+        _arr1(ints, I_MOVE_INC),
+        _arr1(ints, I_MOVE_FLAG),
+        _arr2(ints, I_NORM_MOVE),
+        _arr2(ints, I_JOKER_MOVE),
+        _arr1(ints, I_ZERO_MOVE),
+        _arr2(ints, I_FIRST_SCORE),
+        _arr2(ints, I_FIRST_JOKER_SCORE),
+    )
 
 
 @njit(cache=True)
 def _unpack(ints, floats):
     """The inverse of pack_single: Rules, KeepLattice and AdviceTables as views of two buffers."""
-    score, o = _arr2(ints, 0)
-    joker_score, o = _arr2(ints, o)
-    joker_roll, o = _arr1(ints, o)
-    joker_upper, o = _arr1(ints, o)
-    is_upper, o = _arr1(ints, o)
-    params, o = _arr1(ints, o)
-    move_box, o = _arr1(ints, o)
-    move_inc, o = _arr1(ints, o)
-    move_flag, o = _arr1(ints, o)
-    norm_move, o = _arr2(ints, o)
-    joker_move, o = _arr2(ints, o)
-    zero_move, o = _arr1(ints, o)
-    first_score, o = _arr2(ints, o)
-    first_joker_score, o = _arr2(ints, o)
-    size_start, o = _arr1(ints, o)
-    add, o = _arr2(ints, o)
-    sub, o = _arr2(ints, o)
-    roll_subs, o = _arr2(ints, o)
-    n_subs, o = _arr1(ints, o)
-    keep_size, o = _arr1(ints, o)
-    bonus_cum, p = _arr1(floats, 0)
-    roll_prob, p = _arr1(floats, p)
-    rules = Rules(
-        score,
-        joker_score,
-        joker_roll,
-        joker_upper,
-        is_upper,
-        bonus_cum,
-        params,
-        move_box,
-        move_inc,
-        move_flag,
-        norm_move,
-        joker_move,
-        zero_move,
-        first_score,
-        first_joker_score,
-    )
-    lattice = KeepLattice(add[:0], size_start, add, sub, roll_prob)  # counts: unused by the kernels
-    return rules, lattice, AdviceTables(roll_subs, n_subs, keep_size)
-
-
-def pack_single(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[np.ndarray, np.ndarray]:
-    """(ints, floats): every array the advice kernel reads, in two buffers (for _advise_one)."""
-    ints: list[np.ndarray] = []
-    floats: list[np.ndarray] = []
-    arrays = [*rules, *lattice[1:], *tabs]
-    for a in arrays:
-        a = np.asarray(a)
-        buf = floats if a.dtype.kind == "f" else ints
-        buf.append(np.array(a.shape, dtype=np.int64))
-        buf.append(a.ravel().astype(np.float64 if a.dtype.kind == "f" else np.int64))
-    return np.concatenate(ints), np.concatenate(floats)
+    add = _arr2(ints, I_ADD)
+    lattice = KeepLattice(add[:0], _arr1(ints, I_SIZE_START), add, _arr2(ints, I_SUB), _arr1(floats, F_ROLL_PROB))
+    tabs = AdviceTables(_arr2(ints, I_ROLL_SUBS), _arr1(ints, I_N_SUBS), _arr1(ints, I_KEEP_SIZE))
+    return _unpack_rules(ints, floats), lattice, tabs  # lattice.counts: unused by the kernels
 
 
 def advise_one(
@@ -393,33 +437,79 @@ def tie_ranks(lattice: KeepLattice) -> np.ndarray:
     return ranks
 
 
+PAIRS = 6  # the (score, move) pairs _final_values_by_box picks from with selects (n_dice + 1 in an upper box)
+
+
+def box_pairs(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each box's distinct (normal score, move) pairs over the rolls, in the order rolls first make them:
+    (pair_of (B, R): the pair roll r makes, pair_score (B, PAIRS) float, pair_move (B, PAIRS): the first PAIRS
+    pairs (pair 0 again in unused places), n_pairs (B,))."""
+    n_rolls, n_boxes = rules.score.shape
+    pair_of = np.zeros((n_boxes, n_rolls), dtype=np.int64)
+    pair_score = np.zeros((n_boxes, PAIRS))
+    pair_move = np.zeros((n_boxes, PAIRS), dtype=np.int64)
+    n_pairs = np.zeros(n_boxes, dtype=np.int64)
+    for b in range(n_boxes):
+        pairs: dict[tuple[int, int], int] = {}
+        for r in range(n_rolls):
+            pair_of[b, r] = pairs.setdefault((int(rules.score[r, b]), int(rules.norm_move[r, b])), len(pairs))
+        listed = list(pairs)[:PAIRS]
+        listed += listed[:1] * (PAIRS - len(listed))
+        pair_score[b] = [score for score, _ in listed]
+        pair_move[b] = [move for _, move in listed]
+        n_pairs[b] = len(pairs)
+    return pair_of, pair_score, pair_move, n_pairs
+
+
 def pack_best(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple[np.ndarray, np.ndarray]:
-    """pack_single's buffers with what best_one reads besides. Appended to the ints: the keeps' tie ranks,
-    the normal moves by box (B, R), the lattice's sub with K (a row holding -inf) for a missing face, each
-    box's move when all rolls make the same one (else -1), and where the floats' extra starts; the last int
-    is where these start. Appended to the floats: the normal scores by box (B, R)."""
-    ints, floats = pack_single(rules, lattice, tabs)
+    """pack_single's buffers with the arrays best_one reads besides (INT_ARRAYS and FLOAT_ARRAYS name them)."""
+    named = {**rules._asdict(), **lattice._asdict(), **tabs._asdict()}
     n_keeps = lattice.sub.shape[0]
-    sub_or_none = np.where(lattice.sub >= 0, lattice.sub, n_keeps)
     moves = rules.norm_move.T
-    const_move = np.where((moves == moves[:, :1]).all(axis=1), moves[:, 0], -1)
-    extras = [tie_ranks(lattice), moves, sub_or_none, const_move, np.array([floats.shape[0]])]
-    parts = [ints]
-    for array in extras:
-        parts += [np.array(array.shape, dtype=np.int64), array.ravel().astype(np.int64)]
-    parts.append(np.array([ints.shape[0]], dtype=np.int64))
-    score_t = rules.score.T
-    return np.concatenate(parts), np.concatenate([floats, score_t.shape, score_t.ravel().astype(np.float64)])
+    named["tie_rank"] = tie_ranks(lattice)
+    named["move_t"] = moves
+    named["sub_or_none"] = np.where(lattice.sub >= 0, lattice.sub, n_keeps)
+    named["const_move"] = np.where((moves == moves[:, :1]).all(axis=1), moves[:, 0], -1)
+    named["score_t"] = rules.score.T
+    named["pair_of"], named["pair_score"], named["pair_move"], named["n_pairs"] = box_pairs(rules)
+    return _pack([named[name] for name in INT_ARRAYS], np.int64), _pack([named[n] for n in FLOAT_ARRAYS], np.float64)
+
+
+class BoxTables(NamedTuple):
+    """The normal scores and moves by box (pack_best's arrays of these names), for _final_values_by_box."""
+
+    score_t: np.ndarray
+    move_t: np.ndarray
+    const_move: np.ndarray
+    pair_of: np.ndarray
+    pair_score: np.ndarray
+    pair_move: np.ndarray
+    n_pairs: np.ndarray
 
 
 @njit(cache=True)
-def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, out):
+def _box_tables(ints, floats):
+    return BoxTables(
+        _arr2(floats, F_SCORE_T),
+        _arr2(ints, I_MOVE_T),
+        _arr1(ints, I_CONST_MOVE),
+        _arr2(ints, I_PAIR_OF),
+        _arr2(floats, F_PAIR_SCORE),
+        _arr2(ints, I_PAIR_MOVE),
+        _arr1(ints, I_N_PAIRS),
+    )
+
+
+@njit(cache=True)
+def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, by_box, out):
     """out[r]: the value of ending the turn with roll r, the same sums and maxima as _final_roll_values_one,
-    looping over the rolls inside a loop over the free boxes (rows of score_t (float), move_t: (B, R) by
-    box). A box whose rolls all make one move (const_move[b] >= 0: the lower boxes but the joker's) adds
-    one number to its scores: a vector loop."""
+    looping over the rolls inside a loop over the free boxes (by_box: BoxTables). A box whose rolls all make
+    one move (const_move[b] >= 0: the lower boxes but the joker's) adds one number to its scores: a vector
+    loop. A box whose rolls make at most PAIRS (score, move) pairs (the upper boxes, the joker's) picks its
+    value by pair with selects: a vector loop too, where looking up each roll's move is not."""
     n_rolls, n_boxes = rules.score.shape
     params = rules.params
+    score_t, move_t, const_move, pair_of, pair_score, pair_move, n_pairs = by_box
     upper_totals = np.full(1, capped_upper)
     vecs = np.empty((rules.move_box.shape[0], 1))
     _move_values(mask, joker_scored, upper_totals, rules, values, vecs)
@@ -437,6 +527,24 @@ def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_
                 v = s_row[r] + c
                 o = out[r]
                 out[r] = unmasked(v if v > o else o)
+        elif n_pairs[b] <= PAIRS:  # the same sums as below, one per pair
+            g0 = pair_score[b, 0] + vec[pair_move[b, 0]]
+            g1 = pair_score[b, 1] + vec[pair_move[b, 1]]
+            g2 = pair_score[b, 2] + vec[pair_move[b, 2]]
+            g3 = pair_score[b, 3] + vec[pair_move[b, 3]]
+            g4 = pair_score[b, 4] + vec[pair_move[b, 4]]
+            g5 = pair_score[b, 5] + vec[pair_move[b, 5]]
+            p_row = pair_of[b]
+            for r in range(n_rolls):
+                p = p_row[r]
+                v = g0
+                v = g1 if p == 1 else v
+                v = g2 if p == 2 else v
+                v = g3 if p == 3 else v
+                v = g4 if p == 4 else v
+                v = g5 if p == 5 else v
+                o = out[r]
+                out[r] = unmasked(v if v > o else o)
         else:
             for r in range(n_rolls):
                 v = s_row[r] + vec[m_row[r]]
@@ -450,20 +558,35 @@ def _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_
     if restricted:
         for r in range(n_rolls):
             out[r] = unmasked(fit[r] if fit[r] > -np.inf else out[r])
-    _joker_roll_values(mask, joker_scored, rules, vec, out)
+    _joker_roll_values(mask, joker_scored, rules, vec, out, free)
 
 
 @njit(cache=True)
-def _best_sub_keeps_one(by_keep, sub_or_none, lo, hi):
-    """_best_sub_keeps for one column, rows lo:hi, without a branch per face: a missing face reads row K
-    (-inf)."""
+def _best_sub_keeps_one(src, dst, sub_or_none, lo, hi):
+    """_best_sub_keeps for one column, rows lo:hi, from src into dst (the rest of src copied; a copy first and
+    the pass in place cost 0.2 us more): dst[k] is the best of src[k] and dst at the keeps inside k. Without a
+    branch per face: a missing face reads row K (dst[K] = -inf). Six faces are written out (a tree of maxima,
+    exact in any order) and the indices read unsigned, as in _keep_means_one."""
+    n_keeps = dst.shape[0] - 1
+    for k in range(lo):
+        dst[k] = src[k]
+    for k in range(hi, n_keeps):
+        dst[k] = src[k]
+    dst[n_keeps] = -np.inf
     n_faces = sub_or_none.shape[1]
+    if n_faces == 6:
+        for k in range(lo, hi):
+            a, b = dst[unsigned(sub_or_none[k, 0])], dst[unsigned(sub_or_none[k, 1])]
+            c, d = dst[unsigned(sub_or_none[k, 2])], dst[unsigned(sub_or_none[k, 3])]
+            e, f = dst[unsigned(sub_or_none[k, 4])], dst[unsigned(sub_or_none[k, 5])]
+            dst[k] = max(max(max(src[k], a), max(b, c)), max(max(d, e), f))
+        return
     for k in range(lo, hi):
-        acc = by_keep[k]
+        acc = src[k]
         for f in range(n_faces):
-            candidate = by_keep[sub_or_none[k, f]]
+            candidate = dst[unsigned(sub_or_none[k, f])]
             acc = candidate if candidate > acc else acc
-        by_keep[k] = acc
+        dst[k] = acc
 
 
 # The turns best_one keeps (11 KB each with 5 dice). A turn is asked again within its 3 rolls; 16 stay in the
@@ -497,30 +620,28 @@ def _turn_of(pool, mask, capped_upper, joker_scored):
 
 
 @njit(cache=True)
-def _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, ints, floats, turn):
+def _fill_turn(mask, capped_upper, joker_scored, roll, values, ints, floats, turn):
     """The rows of turn (a slot of new_turn_pool's) that roll 1 or 2 needs and that are not there yet: the same
     sums in the same order as the whole turn in one column, so the values do not depend on which call made
     them. A row's flag (column K: -inf, what sub_or_none reads for a face the keep lacks) is set when it is
-    done."""
-    _, size_start, add, _, _ = lattice
-    n_keeps = add.shape[0]
+    done. The arrays are read from the buffers only when a row is missing."""
+    n_keeps = turn.shape[1] - 1
+    need_final = not turn[0, n_keeps] == -np.inf
+    need_first = roll == 1 and not turn[1, n_keeps] == -np.inf
+    if not (need_final or need_first):
+        return
+    rules = _unpack_rules(ints, floats)
+    size_start, add = _arr1(ints, I_SIZE_START), _arr2(ints, I_ADD)
     n = size_start.shape[0] - 2
-    o = ints[ints.shape[0] - 1]
-    _, o = _arr1(ints, o)  # the tie ranks
-    move_t, o = _arr2(ints, o)
-    sub_or_none, o = _arr2(ints, o)
-    const_move, o = _arr1(ints, o)
-    floats_at, o = _arr1(ints, o)
-    if not turn[0, n_keeps] == -np.inf:
-        score_t, _ = _arr2(floats, floats_at[0])
+    if need_final:
         final = turn[0, size_start[n] : n_keeps]
-        _final_values_by_box(mask, joker_scored, capped_upper, rules, values, score_t, move_t, const_move, final)
-        _keep_means(turn[0].reshape((n_keeps + 1, 1)), add, size_start)  # keep values after roll 2
+        _final_values_by_box(mask, joker_scored, capped_upper, rules, values, _box_tables(ints, floats), final)
+        _keep_means_one(turn[0], add, size_start)  # keep values after roll 2
         turn[0, n_keeps] = -np.inf
-    if roll == 1 and not turn[1, n_keeps] == -np.inf:
-        turn[1, :] = turn[0, :]
-        _best_sub_keeps_one(turn[1], sub_or_none, size_start[rules.params[P_MIN_KEEP] + 1], size_start[n + 1])
-        _keep_means(turn[1].reshape((n_keeps + 1, 1)), add, size_start)  # keep values after roll 1
+    if need_first:
+        lo, hi = size_start[rules.params[P_MIN_KEEP] + 1], size_start[n + 1]
+        _best_sub_keeps_one(turn[0], turn[1], _arr2(ints, I_SUB_OR_NONE), lo, hi)  # sets the flag (-inf)
+        _keep_means_one(turn[1], add, size_start)  # keep values after roll 1
 
 
 @njit(cache=True)
@@ -535,9 +656,9 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
     """
     if not np.isfinite(values[mask, capped_upper, joker_scored]):
         return -1, np.nan, 0
-    rules, lattice, tabs = _unpack(ints, floats)
-    n_boxes = rules.score.shape[1]
     if roll == 3:
+        rules = _unpack_rules(ints, floats)
+        n_boxes = rules.score.shape[1]
         codes = np.empty((1, n_boxes), dtype=np.int64)
         vals = np.empty((1, n_boxes))
         pts = np.empty((1, n_boxes), dtype=np.int64)
@@ -565,14 +686,13 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
             if base + vals[0, o] >= top - TIE:
                 return int(codes[0, o]), float(base + vals[0, o]), int(pts[0, o])  # plain numbers, interpreted too
     turn = _turn_of(turns, mask, capped_upper, joker_scored)
-    _fill_turn(mask, capped_upper, joker_scored, roll, rules, values, lattice, ints, floats, turn)
-    tie_rank, _ = _arr1(ints, ints[ints.shape[0] - 1])
-    size_start = lattice.size_start
-    roll_subs, n_subs, keep_size = tabs
-    first_roll = size_start[size_start.shape[0] - 2]
-    final_r = turn[0, first_roll + r]  # the value of stopping now
+    _fill_turn(mask, capped_upper, joker_scored, roll, values, ints, floats, turn)
+    n_rolls, n_boxes = _arr2(ints, I_SCORE).shape
+    roll_subs, n_subs, keep_size = _arr2(ints, I_ROLL_SUBS), _arr1(ints, I_N_SUBS), _arr1(ints, I_KEEP_SIZE)
+    tie_rank = _arr1(ints, I_TIE_RANK)
+    final_r = turn[0, turn.shape[1] - 1 - n_rolls + r]  # the value of stopping now (the rolls: the last R keeps)
     by_keep = turn[0] if roll == 2 else turn[1]
-    min_keep = rules.params[P_MIN_KEEP] if roll == 2 else 0
+    min_keep = _arr1(ints, I_PARAMS)[P_MIN_KEEP] if roll == 2 else 0
     last = n_subs[r] - 1
     top = -np.inf
     for t in range(n_subs[r]):  # the highest, as _keep_option_values finds it

@@ -33,10 +33,13 @@ def _box_options(mask, joker_scored, rules, option_move, option_points, n_option
 
 
 @njit(cache=True)
-def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, option_points, n_options, free=None):
-    """_box_options for the final rolls r_lo <= r < r_hi only, into rows r - r_lo. This is the one place
-    where the scratching and joker rules act. (A range of rolls in one call: a call per roll costs more
-    than its work; free: _free_boxes(mask), from a caller that asks roll after roll.)
+def _roll_range_options(
+    mask, joker_scored, rules, r_lo, r_hi, option_move, option_points, n_options, free=None, rolls=None
+):
+    """_box_options for the final rolls r_lo <= r < r_hi only, into rows r - r_lo (with rolls, an array of
+    rolls: for the rolls rolls[r_lo:r_hi]). This is the one place where the scratching and joker rules act.
+    (A range or list of rolls in one call: a call costs more than a roll's work, 0.1-0.2 us of reference
+    counts of the rules' arrays; free: _free_boxes(mask), from a caller that has it.)
     """
     score, joker_score, joker_roll, joker_upper, is_upper = rules[:5]
     params, norm_move, joker_move, zero_move = rules.params, rules.norm_move, rules.joker_move, rules.zero_move
@@ -48,8 +51,9 @@ def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, opti
     if free is None:
         free = _free_boxes(mask, n_boxes)
     n_free = free.shape[0]
-    for r in range(r_lo, r_hi):
-        o = r - r_lo
+    for i in range(r_lo, r_hi):
+        r = i if rolls is None else rolls[i]
+        o = i - r_lo
         joker = False
         if mode != 0 and joker_roll[r]:
             if mode == 1 or mode == 4 or mode == 5:  # box maximum / fixed score / fits: while the box holds points
@@ -196,16 +200,17 @@ def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
             if s > 0:
                 fit = max(fit, v)
         out[first + r, 0] = fit if restricted and fit > -np.inf else best
-    _joker_roll_values(mask, joker_scored, rules, vecs[:, 0], out[first:, 0])
+    _joker_roll_values(mask, joker_scored, rules, vecs[:, 0], out[first:, 0], free)
 
 
 @njit(cache=True)
-def _joker_roll_values(mask, joker_scored, rules, vec, out):
+def _joker_roll_values(mask, joker_scored, rules, vec, out, free):
     """The one-column final-roll values' joker rolls (vec[m]: bonus crossed + next value of move m; out[r]: the
-    value of final roll r, every other roll already done): their entries from _roll_range_options, then the
-    extra points of a further joker. Skipped where no roll can be a joker in this state (the state's half of
-    _roll_range_options' test: the modes that need points in the joker box see joker_scored, the others a
-    filled joker box): the entries it lists then are the ones the caller's normal pass took the maximum of."""
+    value of final roll r, every other roll already done; free: _free_boxes(mask), the caller's): their entries
+    from _roll_range_options, then the extra points of a further joker. Skipped where no roll can be a joker in
+    this state (the state's half of _roll_range_options' test: the modes that need points in the joker box see
+    joker_scored, the others a filled joker box): the entries it lists then are the ones the caller's normal
+    pass took the maximum of."""
     params, joker_roll = rules.params, rules.joker_roll
     n_rolls, n_boxes = rules.score.shape
     mode, jb = params[P_JOKER], params[P_JOKER_BOX]
@@ -214,18 +219,22 @@ def _joker_roll_values(mask, joker_scored, rules, vec, out):
     else:
         may_joker = mode != 0 and jb >= 0 and (mask >> jb) & 1 == 1
     if may_joker:
-        option_move = np.empty((1, n_boxes), dtype=np.int64)
-        option_points = np.empty((1, n_boxes), dtype=np.int64)
-        n_option = np.empty(1, dtype=np.int64)
-        free = _free_boxes(mask, n_boxes)
+        rolls = np.empty(n_rolls, dtype=np.int64)
+        n_joker = 0
         for r in range(n_rolls):
             if joker_roll[r]:
-                _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option, free)
-                if n_option[0] >= 0:  # else the implicit case: every free box, normal score (as above)
-                    best = -np.inf
-                    for i in range(n_option[0]):
-                        best = max(best, float(option_points[0, i]) + vec[option_move[0, i]])
-                    out[r] = best
+                rolls[n_joker] = r
+                n_joker += 1
+        option_move = np.empty((n_joker, n_boxes), dtype=np.int64)
+        option_points = np.empty((n_joker, n_boxes), dtype=np.int64)
+        n_option = np.empty(n_joker, dtype=np.int64)
+        _roll_range_options(mask, joker_scored, rules, 0, n_joker, option_move, option_points, n_option, free, rolls)
+        for o in range(n_joker):
+            if n_option[o] >= 0:  # else the implicit case: every free box, normal score (as above)
+                best = -np.inf
+                for i in range(n_option[o]):
+                    best = max(best, float(option_points[o, i]) + vec[option_move[o, i]])
+                out[rolls[o]] = best
     if joker_scored == 1:
         extra = float(params[P_EXTRA])
         for r in range(n_rolls):

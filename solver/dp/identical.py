@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit, prange, unmasked
+from .compile import njit, prange, unmasked, unsigned
 from .entries import _final_roll_values, _first_roll_stops
 from .rules import P_MIN_KEEP, PAD
 
@@ -24,14 +24,8 @@ def _keep_means(by_keep, add, size_start):
     n = size_start.shape[0] - 2
     nj = by_keep.shape[1]
     inv = 1.0 / n_faces
-    if nj == 1:  # one column (advice): the same sums in the same order, as scalars
-        for k in range(size_start[n] - 1, -1, -1):
-            acc = by_keep[add[k, 0], 0] + by_keep[add[k, 1], 0] + by_keep[add[k, 2], 0]
-            for f in range(3, n_faces - 2, 3):
-                acc += by_keep[add[k, f], 0] + by_keep[add[k, f + 1], 0] + by_keep[add[k, f + 2], 0]
-            for f in range(n_faces - n_faces % 3, n_faces):
-                acc += by_keep[add[k, f], 0]
-            by_keep[k, 0] = acc * inv
+    if nj == 1:  # one column (advice)
+        _keep_means_one(by_keep[:, 0], add, size_start)
         return
     if n_faces == 6:  # one pass over row k: the same sums in the same order as the loop below
         for k in range(size_start[n] - 1, -1, -1):
@@ -55,6 +49,31 @@ def _keep_means(by_keep, add, size_start):
                 by_keep[k, j] += by_keep[a, j]
         for j in range(nj):
             by_keep[k, j] *= inv
+
+
+@njit(cache=True)
+def _keep_means_one(by_keep, add, size_start):
+    """_keep_means of one column (by_keep (K,)): the same sums in the same order, as scalars. The loads are
+    the work (an index and a value per face), so six faces are written out and the indices read unsigned."""
+    n_faces = add.shape[1]
+    n = size_start.shape[0] - 2
+    inv = 1.0 / n_faces
+    if n_faces == 6:
+        for k in range(size_start[n] - 1, -1, -1):
+            by_keep[k] = (
+                by_keep[unsigned(add[k, 0])]
+                + by_keep[unsigned(add[k, 1])]
+                + by_keep[unsigned(add[k, 2])]
+                + (by_keep[unsigned(add[k, 3])] + by_keep[unsigned(add[k, 4])] + by_keep[unsigned(add[k, 5])])
+            ) * inv
+        return
+    for k in range(size_start[n] - 1, -1, -1):
+        acc = by_keep[unsigned(add[k, 0])] + by_keep[unsigned(add[k, 1])] + by_keep[unsigned(add[k, 2])]
+        for f in range(3, n_faces - 2, 3):
+            acc += by_keep[unsigned(add[k, f])] + by_keep[unsigned(add[k, f + 1])] + by_keep[unsigned(add[k, f + 2])]
+        for f in range(n_faces - n_faces % 3, n_faces):
+            acc += by_keep[unsigned(add[k, f])]
+        by_keep[k] = acc * inv
 
 
 @njit(cache=True)
