@@ -196,8 +196,12 @@ class Table:
         return float(value)
 
     def best_action(self, card: CardLike = None, dice: DiceLike = "", roll: int = 1) -> Option:
-        """The best option only (what advise(...).best is), without building the others. Cards and dice given
-        as strings are parsed once per Table (a bot or a server asks the same ones again)."""
+        """The best option only (what advise(...).best is), without building the others."""
+        return self.advisor.best_action(*self._situation(card, dice, roll))
+
+    def _situation(self, card: CardLike, dice: DiceLike, roll: int) -> tuple[Card, tuple[int, ...], int]:
+        """The card as advice counts it, the dice and the roll, checked. Cards and dice given as strings are
+        parsed once per Table (a bot or a server asks the same ones again)."""
         cards, rolls = self._parsed
         parsed = cards.get(card) if type(card) is str else None
         if parsed is None:
@@ -215,7 +219,7 @@ class Table:
             or roll not in (1, 2, 3)
         ):
             raise RuleError(f"roll must be 1, 2 or 3, not {roll!r}")
-        return self.advisor.best_action(parsed, rolled, int(roll))
+        return parsed, rolled, int(roll)
 
     def state_values(self, mask, upper, joker) -> np.ndarray:
         """Points still to come at the start of a turn for arrays of states (a checked lookup)."""
@@ -240,20 +244,18 @@ class Table:
         (identical dice; from a second-moment table built once beside the table, see spread.py).
         A card whose latest bonus waits for its box (`yahtzee=50,extra=100`) is advised as the rules count
         it: that bonus is paid with the box (Advice.card shows the card without it)."""
-        parsed = self._counted_card(card)
-        rolled = as_dice(self.variant, dice)
-        if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or roll not in (1, 2, 3):
-            raise RuleError(f"roll must be 1, 2 or 3, not {roll!r}")
-        action, options = self.advisor.advise(parsed, rolled, int(roll), box_now)
+        parsed, rolled, roll = self._situation(card, dice, roll)
+        action, options = self.advisor.advise(parsed, rolled, roll, box_now)
         then = None
         if action == "keep" and len(options[0].keep) == self.variant.n_dice:
-            then = self.advisor.box_options(parsed, rolled, int(roll))[0]  # stopping: the box comes next
+            then = self.advisor.box_options(parsed, rolled, roll)[0]  # stopping: the box comes next
         if spread and self.variant.identical_dice:
-            self._add_stds(parsed, rolled, int(roll) if action == "keep" else 3, options)
+            self._add_stds(parsed, rolled, roll if action == "keep" else 3, options)
             if then is not None:
                 self._add_stds(parsed, rolled, 3, [then])
+        own = Card(parsed.variant, dict(parsed.filled), parsed.extra)  # the advice's own: parsed is kept for reuse
         return Advice(
-            self.variant, parsed, rolled, int(roll), action, self.advisor.expected_final(parsed), tuple(options), then
+            self.variant, own, rolled, roll, action, self.advisor.expected_final(parsed), tuple(options), then
         )
 
     def distribution(self, card: CardLike = None, at_least: Sequence[int] = ()):

@@ -217,3 +217,15 @@ def test_a_card_object_checked_once_is_checked_again_after_any_change(table):
     numpy_card = Card(v, {0: np.int64(3)})
     assert table.card(numpy_card) is not numpy_card and table.card(numpy_card).filled == {0: 3}
     assert type(table.card(numpy_card).filled[0]) is int
+
+
+def test_advice_card_is_its_own(table):
+    """Cards given as text are parsed once per Table; the card an Advice shows is a copy, so that changing it
+    changes no later answer."""
+    first = table.advise("einser=3,chance=22", "11126", 2)
+    first.card.filled[table.variant.find_box("zweier")] = 8
+    first.card.extra = 50
+    again = table.advise("einser=3,chance=22", "11126", 2)
+    assert again.card.format() == table.card("einser=3,chance=22").format()
+    assert vars(again.best) == vars(first.best)
+    assert vars(table.best_action("einser=3,chance=22", "11126", 2)) == vars(first.best)
