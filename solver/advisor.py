@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import numba_setup
 from .batch import prepare
 from .cards import Card
 from .dp import ENTRY_AFTER_FIRST, advise_one, make_engine
@@ -23,6 +24,18 @@ from .rules import RuleError, Variant
 from .texts import t
 
 TIE = 1e-9
+
+
+def _one_call_at_a_time(kernel):
+    """An interpreted kernel (KNIFFEL_JIT=0) behind a lock: best_one claims a slot of the turn pool and fills it in
+    one call, which holds the GIL when compiled, but interpreted another thread could claim the slot meanwhile."""
+    lock = threading.Lock()
+
+    def call(*args):
+        with lock:
+            return kernel(*args)
+
+    return call
 
 
 @dataclass
@@ -125,7 +138,7 @@ class Advisor:
         # another card in that state) is a look-up while no other state has taken its slot
         self._lattice = lat
         self._turn_pool: np.ndarray | None = None
-        self._best_one = best_one
+        self._best_one = best_one if numba_setup.JIT else _one_call_at_a_time(best_one)
 
     # -- values -----------------------------------------------------------
     def future(self, card: Card) -> float:

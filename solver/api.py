@@ -59,19 +59,26 @@ def as_card(variant: Variant, card: CardLike) -> Card:
         return Card(variant)
     if isinstance(card, Card):
         filled = card.filled
-        if type(filled) is Entries and filled.checked == (variant, card.extra) and card.variant is variant:
-            return card  # checked as it is, unchanged since
+        extra = card.extra
+        if (
+            type(filled) is Entries
+            and type(extra) is int
+            and filled.checked == (variant, extra)
+            and card.variant is variant
+        ):
+            return card  # checked as it is, unchanged since (extra's type too: 50.0 == 50)
         if card.variant is not variant and card.variant != variant:  # equal variants: a slow comparison
             raise RuleError(f"that card belongs to {card.variant.name}, not {variant.name}")
         n_boxes = len(variant.boxes)
         for box in filled:
-            if not (type(box) is int or isinstance(box, np.integer)) or not 0 <= box < n_boxes:  # bool: refused
+            index = type(box) is int or isinstance(box, int | np.integer) and not isinstance(box, bool)  # IntEnum too
+            if not index or not 0 <= box < n_boxes:
                 raise RuleError(f"Card entry key {box!r}: a box index 0-{n_boxes - 1} of {variant.name}")
-        plain = type(card.extra) is int and all(type(b) is int and type(p) is int for b, p in filled.items())
+        plain = type(extra) is int and all(type(b) is int and type(p) is int for b, p in filled.items())
         if type(filled) is not Entries or not plain:
             return parse_card(variant, card.format())  # re-validated like any other input, numbers made ints
-        check_entries(card if card.variant is variant else Card(variant, filled, card.extra))
-        filled.checked = (variant, card.extra)  # the card itself is valid: used as it is until it changes
+        check_entries(card if card.variant is variant else Card(variant, filled, extra))
+        filled.checked = (variant, extra)  # the card itself is valid: used as it is until it changes
         return card
     if isinstance(card, str):
         return parse_card(variant, card)

@@ -319,6 +319,9 @@ LATER_VARIANT_FIELDS = {"colours": ()}
 LATER_BOX_FIELDS = {"same_colour": False, "first_roll_points": 0, "only_as_joker": False}
 
 
+PER_VARIANT_KEPT = 64  # variants per_variant keeps answers for (the presets are a dozen)
+
+
 def per_variant(fn):
     """functools.cache for a function of one Variant, keyed by the object itself: for the lookups on the path of
     every parsed card or roll, where hashing a Variant (a Python __hash__) costs more than the lookup."""
@@ -328,6 +331,8 @@ def per_variant(fn):
     def cached(variant):
         hit = kept.get(id(variant))
         if hit is None:
+            if len(kept) >= PER_VARIANT_KEPT:  # equal copies (unpickled, deep-copied) are kept apart: a bound
+                kept.clear()
             hit = kept[id(variant)] = (variant, fn(variant))
         return hit[1]
 

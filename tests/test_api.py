@@ -1,5 +1,6 @@
 """The public API: the README's example, structured and string inputs alike, installs that work anywhere."""
 
+import enum
 import os
 import re
 import subprocess
@@ -229,3 +230,35 @@ def test_advice_card_is_its_own(table):
     assert again.card.format() == table.card("einser=3,chance=22").format()
     assert vars(again.best) == vars(first.best)
     assert vars(table.best_action("einser=3,chance=22", "11126", 2)) == vars(first.best)
+
+
+def test_a_checked_card_whose_extra_changes_type_is_checked_again(table):
+    """extra=50 checked, then set to 50.0 or numpy's 50 (equal numbers, so an equality test of the mark passes):
+    answered as a new Card with that extra is (refused, or read from a copy with plain ints), never used as it
+    is (an Advice would show 'extra=50.0', a card text that no parser takes)."""
+    text = "kniffel=50,sechser=30,extra=50"
+    card = table.card(text)
+    assert table.card(card) is card
+    card.extra = 50.0
+    with pytest.raises(solver.KniffelError, match="whole number"):
+        table.card(card)
+    card = table.card(text)
+    assert table.card(card) is card
+    card.extra = np.int64(50)
+    assert type(table.card(card).extra) is int and table.card(card) == table.card(text)
+    assert table.advise(card, "11126", 2).as_dict()["card"] == "sixes=30,kniffel=50,extra=50"
+
+
+def test_card_keys_of_an_int_subclass_are_box_indexes(table):
+    """IntEnum box indexes (a program's names for the boxes) are box indexes, as they were before a Card object was
+    checked on its own entries; bools are not."""
+
+    class Box(enum.IntEnum):
+        ONES = 0
+        CHANCE = 12
+
+    card = Card(table.variant, {Box.ONES: 3, Box.CHANCE: 22})
+    assert table.card(card) == table.card("einser=3,chance=22")
+    assert vars(table.best_action(card, "11126", 2)) == vars(table.advise("einser=3,chance=22", "11126", 2).best)
+    with pytest.raises(solver.KniffelError, match="box index"):
+        table.card(Card(table.variant, {True: 2}))

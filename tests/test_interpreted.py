@@ -82,7 +82,8 @@ ANSWER = textwrap.dedent(
         card = Card(v, {int(b): p for b, p in filled.items()})
         action, options = adv.advise(card, tuple(dice), roll)
         second, first = turn_moments(adv.engine, values, m2, *card.state)
-        out.append([action, [[o.text, o.expected_final_score] for o in options], second.tolist(), first.tolist()])
+        best = vars(adv.best_action(card, tuple(dice), roll))  # best_one: the pool of turns, views of the buffers
+        out.append([action, [[o.text, o.expected_final_score] for o in options], second.tolist(), first.tolist(), best])
     print(json.dumps({"numba_loaded": "numba" in sys.modules, "answers": out}))
     """
 )
@@ -102,13 +103,14 @@ def test_interpreted_kernels_answer_like_compiled(name, tmp_path):
     got = json.loads(run.stdout)
     assert not got["numba_loaded"]
     adv = Advisor(v, values)
-    for (filled, dice, roll), (action, options, second, first) in zip(sits, got["answers"]):
+    for (filled, dice, roll), (action, options, second, first, best) in zip(sits, got["answers"]):
         card = Card(v, dict(filled))
         want_action, want = adv.advise(card, tuple(dice), roll)
         assert action == want_action
         assert options == [[o.text, o.expected_final_score] for o in want]
         want_second, want_first = turn_moments(adv.engine, values, m2, *card.state)
         assert second == want_second.tolist() and first == want_first.tolist()
+        assert best == json.loads(json.dumps(vars(adv.best_action(card, tuple(dice), roll))))  # tuples as lists
 
 
 def test_interpreted_kernels_refuse_heavy_work():
@@ -129,3 +131,46 @@ def test_interpret_switches_before_the_kernels_load():
     env = {k: v for k, v in os.environ.items() if k != "KNIFFEL_JIT"}
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
+
+
+THREADS = textwrap.dedent(
+    """
+    import json, sys, threading
+    import numpy as np
+    from solver.advisor import Advisor
+    from solver.cards import Card
+    from solver.presets import PRESETS
+
+    name, values_path, situations = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    v, values = PRESETS[name], np.load(values_path)
+    cards = [(Card(v, {int(b): p for b, p in filled.items()}), tuple(dice), roll) for filled, dice, roll in situations]
+    want = [vars(Advisor(v, values).best_action(*c)) for c in cards]  # one at a time
+    shared = Advisor(v, values)
+    sys.setswitchinterval(1e-6)  # threads switch often: a race shows within a few calls
+    wrong = []
+
+    def ask(seed):
+        for i in np.random.default_rng(seed).integers(0, len(cards), 20):
+            if vars(shared.best_action(*cards[i])) != want[i]:
+                wrong.append(situations[i])
+
+    threads = [threading.Thread(target=ask, args=(seed,)) for seed in range(6)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    print(json.dumps({"numba_loaded": "numba" in sys.modules, "wrong": wrong}))
+    """
+)
+
+
+def test_interpreted_best_action_is_right_from_many_threads(tmp_path):
+    """best_one's pool of remembered turns is claimed and filled within one kernel call: compiled, that call holds the
+    GIL; interpreted, another thread can claim the same slot meanwhile (wrong answers, before calls were serialized)."""
+    v = PRESETS["kniffel"]
+    np.save(tmp_path / "values.npy", random_table(v, 6))
+    sits = [s for s in situations(v, 7, 24) if s[2] in (1, 2)]
+    env = {**os.environ, "KNIFFEL_JIT": "0"}
+    args = ["kniffel", str(tmp_path / "values.npy"), json.dumps(sits)]
+    run = subprocess.run([sys.executable, "-c", THREADS, *args], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    got = json.loads(run.stdout)
+    assert not got["numba_loaded"] and got["wrong"] == []

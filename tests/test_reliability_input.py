@@ -1,11 +1,14 @@
 """Issue 10: every parser fed anything (Hypothesis): a valid object or KniffelError, never another
 exception and never a hang; game records replayed through the rules; the CLI's option checks."""
 
+import gc
 import json
 import os
+import pickle
 import re
 import subprocess
 import sys
+import weakref
 from datetime import timedelta
 from pathlib import Path
 
@@ -112,6 +115,21 @@ def test_whole_card_consistency():
         parse_card(YAHTZEE, "yahtzee=50,full house=0,extra=200")  # forced joker: Full House takes 25, never 0
     with pytest.raises(RuleError, match="twice"):  # each entry as format() writes it, one box twice
         parse_card(YAHTZEE, "ones=3,chance=22,ones=3")
+
+
+def test_parsing_with_many_copies_of_a_variant_keeps_none_of_them():
+    """parse_card and parse_dice keep their lookups per Variant object: a program that parses with a fresh copy each
+    time (unpickled from a worker, deep-copied) must not keep every copy and its lookups (tens of KB each)."""
+    parse_card(YAHTZEE, "ones=3,chance=22")  # the lookups functools.cache shares between equal variants: made once
+    blob = pickle.dumps(YAHTZEE)
+    first = pickle.loads(blob)
+    gone = weakref.ref(first)
+    for copy in [first] + [pickle.loads(blob) for _ in range(200)]:
+        assert parse_card(copy, "ones=3,chance=22").format() == "ones=3,chance=22"
+        assert parse_dice(copy, "33516") == (3, 3, 5, 1, 6)
+    del first, copy
+    gc.collect()
+    assert gone() is None
 
 
 # -- dice -----------------------------------------------------------------------------
