@@ -122,9 +122,22 @@ class Card:
         return ",".join(parts)
 
 
+@per_variant
+def _card_reading(variant: Variant) -> tuple[list[int], list[bool], tuple[tuple[int, int], ...], int, int]:
+    """What _summary reads a card with: each box's bit, whether it is an upper box, the bonuses (threshold,
+    points), the upper cap, and the joker box whose points set the flag (-1: no flag)."""
+    return (
+        [1 << b for b in range(len(variant.boxes))],
+        [box.is_upper for box in variant.boxes],
+        tuple((bonus.threshold, bonus.points) for bonus in variant.bonuses),
+        variant.upper_cap,
+        variant.joker_index if variant.has_flag else -1,
+    )
+
+
 def _summary(variant: Variant, filled: dict[int, int]) -> tuple:
     """Entries.summary of these entries: one loop, as this is on the advice's path for every new card."""
-    bits, is_upper, bonuses, cap, joker_box = variant.card_reading
+    bits, is_upper, bonuses, cap, joker_box = _card_reading(variant)
     mask = upper = 0
     for b, points in filled.items():
         mask |= bits[b]

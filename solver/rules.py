@@ -185,19 +185,6 @@ class Variant:
     def joker_index(self) -> int:
         return -1 if self.joker_box is None else self.box_index(self.joker_box)
 
-    @functools.cached_property
-    def card_reading(self) -> tuple[list[int], list[bool], tuple[tuple[int, int], ...], int, int]:
-        """What Card.summary reads a card with, kept here (a lookup by variant costs more than the reading):
-        each box's bit, whether it is an upper box, the bonuses (threshold, points), the upper cap, and the
-        joker box whose points set the flag (-1: no flag)."""
-        return (
-            [1 << b for b in range(len(self.boxes))],
-            [box.is_upper for box in self.boxes],
-            tuple((bonus.threshold, bonus.points) for bonus in self.bonuses),
-            self.upper_cap,
-            self.joker_index if self.has_flag else -1,
-        )
-
     @property
     def has_flag(self) -> bool:
         """Does the future depend on whether the joker box holds points?"""
