@@ -99,10 +99,11 @@ def os_reason(exc: OSError) -> str:
 
 
 def os_error_text(exc: OSError) -> str:
-    """One line for an OSError: what was done (files.FileOperationError knows it), to which path, why."""
+    """One line for an OSError: what was done (files.FileOperationError knows it), to which path, why. The
+    project's own file operations name their file; an OSError without one is a write to stdout or stderr."""
     operation = getattr(exc, "operation", None)
     if exc.filename is None:
-        return t("os_plain", reason=os_reason(exc))
+        return t("os_output", reason=os_reason(exc))
     return t(f"os_{operation}" if operation else "os_path", path=exc.filename, reason=os_reason(exc))
 
 

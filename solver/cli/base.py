@@ -185,23 +185,51 @@ class _PipeClosed(Exception):
 PIPE_CLOSED_EXIT = 128 + 13  # what a shell reports for a program ended by SIGPIPE, as `yes | head -1` does
 
 
-def _quiet_exit_after_closed_pipe() -> None:
-    """Python's recipe (docs: signal, "Note on SIGPIPE"): point stdout at devnull, so that the interpreter's
-    last flush of what is still buffered cannot fail again, and leave without a word."""
+class InputClosed(KniffelError):
+    """Started with stdin closed (`<&-`) by a command that reads the player's moves."""
+
+
+def require_input() -> None:
+    """A command that reads stdin refuses a closed one at once (Python's sys.stdin is then None)."""
+    if sys.stdin is None:
+        raise InputClosed(t("stdin_closed"))
+
+
+def _silence(stream) -> None:
+    """Python's recipe (docs: signal, "Note on SIGPIPE"): point a stream that refused a write at devnull, so
+    that the interpreter's last flush of what is still buffered cannot fail again ("Exception ignored ...")."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor: nothing to flush into
+        os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError, AttributeError):  # a stream without a file descriptor: nothing to flush into
         pass
-    sys.exit(PIPE_CLOSED_EXIT)
 
 
 LINE_BREAKS = str.maketrans({"\n": "\\n", "\r": "\\r"})
 
 
-def _say_error(message: str) -> None:
-    """One line on stderr, whatever the message quotes (a folder name may hold a line break)."""
-    click.echo("kniffel: error: " + message.translate(LINE_BREAKS), err=True)
+def _error_line(message: str) -> str:
+    """One line, whatever the message quotes (a folder name may hold a line break)."""
+    return "kniffel: error: " + message.translate(LINE_BREAKS)
+
+
+def _finish(code: int, line: str | None) -> int:
+    """Write what stdout still holds and the line for stderr; the exit code. Output that cannot be written is
+    an error (exit code 2), never a success; a reader that went away (EPIPE) ends quietly, as SIGPIPE would."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()  # here, not at exit, so that a failed write is told
+    except OSError as exc:
+        _silence(sys.stdout)
+        if code == 0:
+            closed = isinstance(exc, BrokenPipeError)
+            code, line = (PIPE_CLOSED_EXIT, None) if closed else (2, _error_line(os_error_text(exc)))
+    if line:
+        try:
+            click.echo(line, err=True)
+        except OSError:  # stderr refuses too (a full device, a closed pipe): the exit code alone tells
+            _silence(sys.stderr)
+    return code
 
 
 def _interrupted(exc: BaseException) -> bool:
@@ -211,10 +239,10 @@ def _interrupted(exc: BaseException) -> bool:
 
 
 class OneLineErrors(CatalogueGroup):
-    """Every user error (KniffelError, click's usage errors, OSError) is one line on stderr and exit
-    code 2; Ctrl-C is `kniffel: interrupted` and exit code 130; a closed stdout (`| head -1`) ends quietly
-    with exit code 141, as SIGPIPE would. Anything else is a bug and keeps its traceback. Every --help, the
-    group's and its commands', comes from the catalogue (help.py)."""
+    """Every user error (KniffelError, click's usage errors, OSError, output that cannot be written) is one
+    line on stderr and exit code 2; Ctrl-C is `kniffel: interrupted` and exit code 130; a closed pipe on stdout
+    (`| head -1`) ends quietly with exit code 141, as SIGPIPE would. Anything else is a bug and keeps its
+    traceback. Every --help, the group's and its commands', comes from the catalogue (help.py)."""
 
     command_class = CatalogueHelp
 
@@ -237,33 +265,32 @@ class OneLineErrors(CatalogueGroup):
     def main(self, args=None, prog_name=None, **extra):
         extra.pop("standalone_mode", None)
         args = list(sys.argv[1:] if args is None else args)
-        if not args:
-            args = ["--help"]  # `kniffel` alone: the help, exit code 0
+        sys.exit(_finish(*self._outcome(args or ["--help"], prog_name, extra)))  # `kniffel` alone: the help
+
+    def _outcome(self, args: list[str], prog_name, extra) -> tuple[int, str | None]:
+        """The command's exit code and the line it leaves for stderr (None: nothing to say)."""
+        if sys.stdout is None:  # started with stdout closed (`>&-`): every answer would be lost unseen
+            set_language(_usage_language(args))
+            return 2, _error_line(t("stdout_closed"))
         try:
             code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
-            if sys.stdout is not None:  # None when started with stdout closed (`>&-`)
-                sys.stdout.flush()  # here, not at exit, so that a closed pipe ends as below
         except (_PipeClosed, BrokenPipeError):
-            _quiet_exit_after_closed_pipe()
+            _silence(sys.stdout)
+            return PIPE_CLOSED_EXIT, None
         except (_Interrupted, KeyboardInterrupt):  # in the language the command spoke (or was to speak)
-            click.echo("kniffel: " + t("interrupted"), err=True)
-            sys.exit(130)
+            return 130, "kniffel: " + t("interrupted")
         except click.exceptions.Abort as exc:
-            click.echo("kniffel: " + t("interrupted" if _interrupted(exc) else "aborted_eof"), err=True)
-            sys.exit(130)
+            return 130, "kniffel: " + t("interrupted" if _interrupted(exc) else "aborted_eof")
         except click.ClickException as exc:
             message = exc.format_message()
             if isinstance(exc, click.UsageError):  # click's own English: in the player's language
                 message = click_message(message, _usage_language(args))
-            _say_error(message)
-            sys.exit(exc.exit_code or 2)
+            return exc.exit_code or 2, _error_line(message)
         except KniffelError as exc:
-            _say_error(str(exc))
-            sys.exit(2)
+            return 2, _error_line(str(exc))
         except OSError as exc:  # the operating system's own English, in the player's language
-            _say_error(os_error_text(exc))
-            sys.exit(2)
-        sys.exit(code if isinstance(code, int) else 0)
+            return 2, _error_line(os_error_text(exc))
+        return (code if isinstance(code, int) else 0), None
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})

@@ -24,6 +24,7 @@ from .base import (
     cli,
     get_target_table,
     lang_option,
+    require_input,
 )
 
 
@@ -85,6 +86,7 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
             table_seed = secrets.randbelow(2**31) if seed is None and roll_for_me else seed
             game = TableGame(variant, names, seed=table_seed, roll_for_me=roll_for_me)
     _speak(ctx, game.variant, game.lang)
+    require_input()  # before the game file is written
     if not isinstance(game, TableGame) and (advice != "expected" or no_odds):
         raise RuleError(t("play_advice_alone"))
     game.lang = language()  # saved with the game: a resumed game speaks it again (unless --lang says otherwise)

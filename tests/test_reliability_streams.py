@@ -1,0 +1,114 @@
+"""Issue 25, item 5: closed and failing streams, in real processes. Output that cannot be written is an error
+(one line on stderr where stderr works, exit code 2), never a success and never a traceback."""
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+KNIFFEL = Path(sys.executable).with_name("kniffel")
+
+
+@pytest.fixture(scope="module")
+def empty_tables(tmp_path_factory):
+    """A tables folder with nothing in it: none of these commands gets as far as a table."""
+    return tmp_path_factory.mktemp("streams_tables")
+
+
+def shell(command: str, tables: Path, **kw) -> subprocess.CompletedProcess:
+    """`kniffel --tables TABLES --lang en COMMAND` as sh runs it (redirections included)."""
+    assert KNIFFEL.exists(), "install the project (pip install -e .) to get the kniffel script"
+    line = command.replace("kniffel ", f'"{KNIFFEL}" --tables "{tables}" --lang en ', 1)
+    return subprocess.run(["sh", "-c", line], capture_output=True, timeout=120, **kw)
+
+
+def assert_one_line(res: subprocess.CompletedProcess, *fragments: str) -> None:
+    err = res.stderr.decode()
+    assert res.returncode == 2, (res.returncode, err)
+    assert err.count("\n") == 1 and err.startswith("kniffel: error: "), err
+    for fragment in fragments:
+        assert fragment in err, err
+
+
+def test_play_with_stdin_closed(empty_tables, tmp_path):
+    """Was: AttributeError ('NoneType' object has no attribute 'isatty'), and a game file written."""
+    res = shell("kniffel play kniffel --roll-for-me <&-", empty_tables, cwd=tmp_path)
+    assert_one_line(res, "standard input is closed")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_play_with_stdout_closed(empty_tables, tmp_path):
+    """Was: RuntimeError (input(): lost sys.stdout)."""
+    res = shell("yes '' | kniffel play kniffel --roll-for-me >&-", empty_tables, cwd=tmp_path)
+    assert_one_line(res, "standard output is closed")
+
+
+@pytest.mark.parametrize("args", ["advise kniffel 33516", "variants", "--help"])
+def test_a_closed_stdout_is_an_error(empty_tables, args):
+    """Was: exit code 0 with the answer lost."""
+    assert_one_line(shell(f"kniffel {args} >&-", empty_tables), "standard output is closed")
+
+
+def test_the_closed_stdout_speaks_the_variants_language(empty_tables):
+    res = subprocess.run(
+        ["sh", "-c", f'"{KNIFFEL}" --tables "{empty_tables}" advise kniffel 33516 >&-'],
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "LC_ALL": "", "LC_MESSAGES": "", "LANG": ""},
+    )
+    assert_one_line(res, "Standardausgabe ist geschlossen")
+
+
+@pytest.fixture
+def full_device(tmp_path):
+    """A device node like /dev/full (char 1, 7: every write fails with ENOSPC), made in a temp folder."""
+    path = tmp_path / "full"
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+        with open(path, "wb") as f:
+            f.write(b"x")
+            f.flush()
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+    except OSError as exc:  # the node works: writes fail as they should
+        if exc.errno != 28:
+            pytest.skip(f"no working device node here: {exc}")
+    return path
+
+
+@pytest.mark.parametrize("args", ["variants", "--help", "advise kniffel 999"])
+def test_stderr_on_a_full_device(empty_tables, full_device, args):
+    """The error cannot be told: exit code 2 all the same (was 1, from the traceback of the failed message),
+    and no `Exception ignored` at exit (stdout works: a successful command keeps exit code 0)."""
+    res = shell(f'kniffel {args} 2>"{full_device}"', empty_tables)
+    assert res.returncode == (2 if "advise" in args else 0), res.returncode
+
+
+@pytest.mark.parametrize("args", ["variants", "--help", "variants --json"])
+def test_stdout_on_a_full_device(empty_tables, full_device, args):
+    res = shell(f'kniffel {args} >"{full_device}"', empty_tables)
+    assert_one_line(res, "the output cannot be written: no space left on the device")
+
+
+def test_both_streams_on_a_full_device(empty_tables, full_device):
+    res = shell(f'kniffel variants >"{full_device}" 2>&1', empty_tables)
+    assert res.returncode == 2
+
+
+def test_stderr_into_a_closed_pipe(empty_tables):
+    """An error for a reader of stderr that is gone (EPIPE on stderr): exit code 2, no traceback anywhere."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        res = subprocess.run(
+            [str(KNIFFEL), "--tables", str(empty_tables), "advise", "kniffel", "999"],
+            stdout=subprocess.PIPE,
+            stderr=write_end,
+            timeout=120,
+        )
+    finally:
+        os.close(write_end)
+    assert res.returncode == 2 and res.stdout == b""
