@@ -16,6 +16,7 @@ from .dp import make_engine
 from .dp.compile import require_jit
 from .dp.forward import forward_pmf
 from .errors import KniffelError
+from .game import check_names
 from .rules import Variant
 from .scoring import possible_points
 from .texts import t
@@ -182,8 +183,7 @@ def check_players(cards: list[Card], names: list[str] | None) -> list[str]:
         names = [f"Player {i + 1}" for i in range(len(cards))]  # data, as --json keeps it in every language
     if len(names) != len(cards):
         raise DistributionError(t("odds_names_count", names=len(names), cards=len(cards)))
-    if any(not n for n in names):
-        raise DistributionError(t("odds_name_empty"))
+    check_names(names, "--names", DistributionError)
     turns = {len(c.filled) for c in cards}
     if len(turns) > 1:
         raise DistributionError(t("odds_same_round", counts=", ".join(str(len(c.filled)) for c in cards)))

@@ -25,14 +25,13 @@ from .cards import Card
 from .distribution import win_alone
 from .errors import KniffelError
 from .files import atomic_write_bytes
-from .game import FORMAT, Game, GameFileError, Situation, _is_int, _short, read_record, record_header
+from .game import FORMAT, Game, GameFileError, Situation, _is_int, _short, check_names, read_record, record_header
 from .game import VERSION as ONE_PLAYER_VERSION
 from .rules import Variant
 from .texts import t
 
 VERSION = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-MAX_NAME = 20
 SEED_STRIDE = 8  # player i rolls with seed * SEED_STRIDE + i: every player has dice of their own
 
 
@@ -47,16 +46,6 @@ def parse_players(text: str) -> list[str]:
         raise PlayersError(t("players_count", text=text, count=len(names), least=MIN_PLAYERS, most=MAX_PLAYERS))
     check_names(names, f"--players {text!r}", PlayersError)
     return names
-
-
-def check_names(names: list, where: str, error: type[KniffelError]) -> None:
-    for name in names:
-        if not isinstance(name, str) or not name or len(name) > MAX_NAME or not name.isprintable():
-            raise error(t("players_name", where=where, name=_short(name), most=MAX_NAME))
-    folded = [n.casefold() for n in names]
-    if len(set(folded)) != len(folded):
-        twice = next(n for n in names if folded.count(n.casefold()) > 1)
-        raise error(t("players_twice", where=where, name=twice))
 
 
 class TableGame:

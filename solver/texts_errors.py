@@ -174,7 +174,6 @@ EN_ERRORS = {
     "odds_player": "Player {number}",
     "odds_players_count": "odds need 2 to {most} players (one --card each), not {count}",
     "odds_names_count": "{names} names for {cards} cards: give one name per --card",
-    "odds_name_empty": "empty player name: give one name per --card, comma-separated",
     "odds_same_round": "the cards are not at the start of the same round: they have {counts} boxes filled",
     "table_game_version": "{where} has version {version}; this program reads {one} (one player) and {table} (a table)",
     # -- the operating system's refusals (OSError), and Ctrl-C -------------------------------------
@@ -391,7 +390,6 @@ DE_ERRORS = {
     "odds_player": "Spieler {number}",
     "odds_players_count": "odds braucht 2 bis {most} Spieler (je ein --card), nicht {count}",
     "odds_names_count": "{names} Namen für {cards} Zettel: bitte einen Namen je --card",
-    "odds_name_empty": "leerer Spielername: bitte einen Namen je --card, durch Kommas getrennt",
     "odds_same_round": "die Zettel stehen nicht am Anfang derselben Runde: auf ihnen sind {counts} Felder gefüllt",
     "table_game_version": "{where} hat Version {version}; dieses Programm liest {one} (ein Spieler) und {table} (ein Tisch)",
     "interrupted": "abgebrochen",

@@ -174,7 +174,7 @@ FULL_KNIFFEL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"
         (["odds", "kniffel", "--card", ""], "odds braucht 2 bis 6 Spieler", "odds need 2 to 6"),
         (["odds", "kniffel", "--card", "", "--card", "chance=20"], "nicht am Anfang derselben Runde", "same round"),
         (["odds", "kniffel", "--card", "", "--card", "", "--names", "a"], "1 Namen für 2 Zettel", "1 names for"),
-        (["odds", "kniffel", "--card", "", "--card", "", "--names", "a,"], "leerer Spielername", "empty player"),
+        (["odds", "kniffel", "--card", "", "--card", "", "--names", "a,"], "Spielername ''", "player name ''"),
         (["distribution", "kniffel", "--at-least", "2000"], "muss zwischen 0 und 975 liegen", "between 0 and"),
         (
             ["advise", "kniffel", "12345", "--card", FULL_KNIFFEL_CARD, "--opponent", ""],

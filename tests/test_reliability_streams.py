@@ -112,3 +112,45 @@ def test_stderr_into_a_closed_pipe(empty_tables):
     finally:
         os.close(write_end)
     assert res.returncode == 2 and res.stdout == b""
+
+
+# -- item 8: nothing a user typed reaches the terminal as control bytes ----------------------------
+def invoke(*args: str):
+    """The CLI in-process with colour kept (click strips escape sequences off a stream that is no terminal:
+    on a terminal they would be sent as they are)."""
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    return CliRunner().invoke(cli, ["--lang", "en", *args], color=True)
+
+
+@pytest.mark.parametrize(
+    "names, fragment",
+    [
+        ("A\x1b[2J,B\x1b]0;x\x07", "player name 'A\\x1b[2J' must be 1 to 20 printable characters"),
+        ("A" * 3000 + ",B", "must be 1 to 20 printable characters"),
+        ("Anna,anna", "the name 'Anna' is there twice"),
+        ("Anna,", "player name '' must be 1 to 20"),
+    ],
+)
+def test_odds_names_follow_the_players_rule(names, fragment):
+    """Was: escape and bell bytes written raw, 3,000-character and duplicate names accepted."""
+    res = invoke("odds", "kniffel", "--card", "", "--card", "", "--names", names)
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1 and fragment in res.stderr, res.stderr
+    assert "\x1b" not in res.output + res.stderr and "\x07" not in res.output + res.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "kniffel", "--save", "/nonexistent/\x1b[2J\x07/game.json"],
+        ["review", "/nonexistent/\x1b]0;x\x07.json"],
+        ["--tables", "/proc/\x1b[31m", "solve", "generala"],
+    ],
+)
+def test_an_error_shows_control_characters_escaped(args):
+    """A file name is echoed in errors: its escape sequences and bells are shown (\\x1b), not sent."""
+    res = invoke(*args)
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1 and "\\x1b" in res.stderr, res.stderr
+    assert "\x1b" not in res.stderr and "\x07" not in res.stderr

@@ -205,12 +205,14 @@ def _silence(stream) -> None:
         pass
 
 
-LINE_BREAKS = str.maketrans({"\n": "\\n", "\r": "\\r"})
+CONTROL_CHARACTERS = [*range(0x20), 0x7F, *range(0x80, 0xA0)]
+ESCAPED = str.maketrans({c: repr(chr(c))[1:-1] for c in CONTROL_CHARACTERS})  # "\n", "\x1b", "\x07"
 
 
 def _error_line(message: str) -> str:
-    """One line, whatever the message quotes (a folder name may hold a line break)."""
-    return "kniffel: error: " + message.translate(LINE_BREAKS)
+    """One line, whatever the message quotes (a folder name may hold a line break), and nothing a terminal
+    would act on (an escape sequence or a bell in a file name is shown, not sent)."""
+    return "kniffel: error: " + message.translate(ESCAPED)
 
 
 def _finish(code: int, line: str | None) -> int:
