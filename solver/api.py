@@ -25,15 +25,15 @@ from typing import Any
 
 import numpy as np
 
+from . import checks, solving, tables
 from . import simulation as _simulation
-from . import solving, tables
 from .advisor import Advisor, Option, make_advisor
 from .cards import Card, Entries, check_entries, parse_card, without_pending_bonus
-from .dice import MAX_SEED
+from .dice import MAX_GAMES, MAX_SEED
 from .dice_input import parse_dice
-from .errors import KniffelError
 from .presets import PRESETS, find_variant
 from .rules import RuleError, Variant
+from .texts import t
 
 CardLike = str | Mapping[str, int] | Card | None
 DiceLike = str | Sequence[int]
@@ -48,15 +48,11 @@ def variants() -> tuple[Variant, ...]:
 def _variant(variant: str | Variant, keep_one: bool = False) -> Variant:
     if isinstance(variant, Variant):
         return variant
-    if not isinstance(variant, str):
-        raise RuleError(f"a variant is a name such as 'kniffel', not {type(variant).__name__}")
     return find_variant(variant, keep_one)
 
 
 def as_card(variant: Variant, card: CardLike) -> Card:
     """A validated Card from any of the accepted forms."""
-    if card is None:
-        return Card(variant)
     if isinstance(card, Card):
         filled = card.filled
         extra = card.extra
@@ -68,6 +64,7 @@ def as_card(variant: Variant, card: CardLike) -> Card:
         ):
             return card  # checked as it is, unchanged since (extra's type too: 50.0 == 50)
         if card.variant is not variant and card.variant != variant:  # equal variants: a slow comparison
+            checks.variant("variant", variant)
             raise RuleError(f"that card belongs to {card.variant.name}, not {variant.name}")
         n_boxes = len(variant.boxes)
         for box in filled:
@@ -80,6 +77,9 @@ def as_card(variant: Variant, card: CardLike) -> Card:
         check_entries(card if card.variant is variant else Card(variant, filled, extra))
         filled.checked = (variant, extra)  # the card itself is valid: used as it is until it changes
         return card
+    checks.variant("variant", variant)
+    if card is None:
+        return Card(variant)
     if isinstance(card, str):
         return parse_card(variant, card)
     if isinstance(card, Mapping):
@@ -96,6 +96,8 @@ def as_card(variant: Variant, card: CardLike) -> Card:
 
 def as_dice(variant: Variant, dice: DiceLike) -> tuple[int, ...]:
     """Validated dice (faces in die order) from a string or a sequence of faces."""
+    if not isinstance(variant, Variant):  # inline: the common case costs one isinstance
+        checks.variant("variant", variant)
     if isinstance(dice, str):
         return parse_dice(variant, dice)
     if type(dice) is tuple and len(dice) == len(variant.dice) and all(type(f) is int for f in dice):
@@ -103,7 +105,7 @@ def as_dice(variant: Variant, dice: DiceLike) -> tuple[int, ...]:
             return dice
     if isinstance(dice, Sequence | np.ndarray):
         faces: list[Any] = list(dice)
-        if not all(isinstance(f, int | np.integer) and not isinstance(f, bool) for f in faces):
+        if not all(map(checks.is_whole, faces)):
             raise RuleError(f"dice {faces!r}: faces must be whole numbers")
         return parse_dice(variant, ",".join(str(int(f)) for f in faces) or " ")
     raise RuleError(f"dice are a string such as '33516' or a sequence such as (3, 3, 5, 1, 6), not {dice!r}")
@@ -131,7 +133,7 @@ class Advice:
 
     def as_dict(self, all_options: bool = False) -> dict[str, Any]:
         """The object `kniffel advise --json` prints (top 10 options unless all_options)."""
-        shown = self.options if all_options else self.options[:TOP_OPTIONS]
+        shown = self.options if checks.flag("all_options", all_options) else self.options[:TOP_OPTIONS]
         v = self.variant
         return {
             "variant": v.name,
@@ -195,11 +197,12 @@ class Table:
         total, whether the joker box holds points); KniffelError for a state the rules never reach."""
         v = self.variant
         n_masks, n_upper, n_joker = self.values.shape
-        if not (0 <= int(mask) < n_masks) or int(upper) < 0 or bool(joker) not in (False, True):
-            raise RuleError(f"state ({mask}, {upper}, {joker}) is outside the table of {v.name}")
-        value = self.values[int(mask), min(int(upper), n_upper - 1), int(bool(joker)) if n_joker > 1 else 0]
+        mask = checks.whole("mask", mask, 0, n_masks - 1)
+        upper = checks.whole("upper", upper, 0)
+        joker = checks.flag("joker", joker)
+        value = self.values[mask, min(upper, n_upper - 1), int(joker) if n_joker > 1 else 0]
         if not np.isfinite(value):
-            raise RuleError(f"state (mask {mask}, upper {upper}, joker {bool(joker)}) cannot occur in {v.name}")
+            raise RuleError(f"state (mask {mask}, upper {upper}, joker {joker}) cannot occur in {v.name}")
         return float(value)
 
     def best_action(self, card: CardLike = None, dice: DiceLike = "", roll: int = 1) -> Option:
@@ -252,6 +255,7 @@ class Table:
         A card whose latest bonus waits for its box (`yahtzee=50,extra=100`) is advised as the rules count
         it: that bonus is paid with the box (Advice.card shows the card without it)."""
         parsed, rolled, roll = self._situation(card, dice, roll)
+        box_now, spread = checks.flag("box_now", box_now), checks.flag("spread", spread)
         action, options = self.advisor.advise(parsed, rolled, roll, box_now)
         then = None
         if action == "keep" and len(options[0].keep) == self.variant.n_dice:
@@ -272,6 +276,7 @@ class Table:
 
         if not self.variant.identical_dice:
             raise RuleError(f"{self.variant.name}: the exact distribution covers identical dice only")
+        at_least = [checks.whole("at_least", a, 0) for a in checks.sequence("at_least", at_least, "[250, 300]")]
         return distribution.distribution(self.variant, self.values, self.card(card), at_least, self.advisor.engine)
 
     def odds(self, cards: Sequence[CardLike], names: Sequence[str] | None = None):
@@ -280,8 +285,9 @@ class Table:
 
         if not self.variant.identical_dice:
             raise RuleError(f"{self.variant.name}: odds cover identical dice only")
-        parsed = [self.card(c) for c in cards]
-        return distribution.odds(self.variant, self.values, parsed, None if names is None else list(names))
+        parsed = [self.card(c) for c in checks.sequence("cards", cards, "['chance=22', '']")]
+        names = None if names is None else checks.sequence("names", names, "['Anna', 'Ben']")
+        return distribution.odds(self.variant, self.values, parsed, names)
 
     def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
         from .spread import moments, option_stds
@@ -308,8 +314,9 @@ def load(
     """The variant's Table from `tables_dir` (default: $KNIFFEL_TABLES, the repository's tables/ or the
     user's data folder). A missing table is solved first (progress bar on a terminal) unless
     solve=False, which raises TableMissing instead."""
-    v = _variant(variant, keep_one)
-    directory = tables.tables_dir(tables_dir)
+    v = _variant(variant, checks.flag("keep_one", keep_one))
+    solve, progress = checks.flag("solve", solve), checks.flag("progress", progress)
+    directory = tables.tables_dir(checks.folder("tables_dir", tables_dir))
     tables.check_tables_dir(directory, "tables_dir" if tables_dir else "tables folder")
     if solve:
         values, meta = solving.load_or_solve(v, directory, progress=progress)
@@ -359,13 +366,13 @@ def simulate(
 ) -> Simulation:
     """Play `games` games with the optimal strategy (reproducible for a seed, whatever the threads).
     `progress(k)`, if given, is told of k finished games."""
+    games = checks.whole("games", games, 1, MAX_GAMES)
+    seed = checks.whole("seed", seed, 0, MAX_SEED)
+    if progress is not None and not callable(progress):
+        raise RuleError(t("api_progress", value=checks.shown(progress)))
     table = variant if isinstance(variant, Table) else load(variant, tables_dir=tables_dir)
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
-        raise KniffelError(f"games must be a whole number of at least 1, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed <= MAX_SEED:
-        raise KniffelError(f"seed must be a whole number from 0 to {MAX_SEED}, not {seed!r}")
     t0 = time.perf_counter()
-    played = _simulation.simulate(table.variant, table.values, int(games), seed=seed, progress=progress)
+    played = _simulation.simulate(table.variant, table.values, games, seed=seed, progress=progress)
     seconds = time.perf_counter() - t0
     summary = _simulation.summary(played)
     summary.setdefault("extra_rate", None)

@@ -23,6 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import checks
 from .dice import KeepLattice
 from .dp import (
     AdviceTables,
@@ -81,8 +82,8 @@ _NO_POINTS = np.empty((0, 0), dtype=np.int64)
 
 def prepare(engine: Engine | Variant) -> Prepared:
     """The kernel's tables for an engine (cached per engine object); refuses dice told apart."""
-    if isinstance(engine, Variant):
-        engine = _engine_for(engine)
+    if not isinstance(engine, Engine):
+        engine = _engine_for(_variant(engine))
     hit = _PREPARED.get(id(engine))
     if hit is not None and hit.engine is engine:
         return hit
@@ -118,6 +119,12 @@ def prepare(engine: Engine | Variant) -> Prepared:
 _ENGINES: dict[Variant, Engine] = {}
 
 
+def _variant(engine) -> Variant:
+    if not isinstance(engine, Variant):
+        raise AdviceInputError(f"expected an Engine (table.advisor.engine) or a Variant, not {checks.shown(engine)}")
+    return engine
+
+
 def _engine_for(variant: Variant) -> Engine:
     if not variant.identical_dice:
         raise AdviceInputError(
@@ -129,13 +136,28 @@ def _engine_for(variant: Variant) -> Engine:
     return _ENGINES[variant]
 
 
-def _int_array(name: str, value, n: int | None, allowed: str) -> np.ndarray:
-    """value as an int64 array of shape (n,) (a scalar is repeated); refuses non-integers."""
-    a = np.asarray(value)
-    if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)):  # 3.0 is 3; [] is fine
+INT64_MAX = np.iinfo(np.int64).max
+
+
+def _integers(name: str, value, allowed: str, kinds: str = "iu") -> np.ndarray:
+    """value as a numpy array of integers (of bools too where kinds has "b"), one dtype check for the whole
+    array. Floats are refused even when whole: 1e20 has no int64, and 3.7 would become 3."""
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError, OverflowError):  # a ragged nested list
+        got = checks.shown(value)
+        raise AdviceInputError(f"{name}: expected an array of integers ({allowed}), got {got}") from None
+    if a.size == 0 and a.dtype.kind == "f":  # [] is an empty batch
         a = a.astype(np.int64)
-    if a.dtype.kind not in "iub":
-        raise AdviceInputError(f"{name}: expected integers ({allowed}), got an array of {a.dtype}")
+    if a.dtype.kind not in kinds or a.dtype == np.uint64 and a.size and a.max() > INT64_MAX:
+        got = checks.shown(value) if a.ndim == 0 else f"an array of {a.dtype}"
+        raise AdviceInputError(f"{name}: expected integers ({allowed}), got {got}")
+    return a
+
+
+def _int_array(name: str, value, n: int | None, allowed: str, kinds: str = "iu") -> np.ndarray:
+    """value as an int64 array of shape (n,) (a scalar is repeated); refuses non-integers."""
+    a = _integers(name, value, allowed, kinds)
     if a.ndim == 0 and n is not None:
         a = np.full(n, a, dtype=np.int64)
     if a.ndim != 1 or (n is not None and a.shape[0] != n):
@@ -157,7 +179,7 @@ def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | Non
     mask = _int_array("mask", mask, n, f"bit masks of the {n_boxes} boxes")
     n = mask.shape[0]
     upper = _int_array("upper", upper, n, "upper totals >= 0")
-    joker_scored = _int_array("joker", joker, n, "0 or 1")
+    joker_scored = _int_array("joker", joker, n, "0 or 1", kinds="iub")
     top = 1 << n_boxes if full_ok else (1 << n_boxes) - 1
     _refuse("mask", mask, (mask < 0) | (mask >= top), f"a mask is 0 .. {top - 1} (at least one box free)")
     _refuse("upper", upper, upper < 0, "an upper total is at least 0")
@@ -178,19 +200,15 @@ def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | Non
 
 def state_values(engine: Engine | Variant, values: np.ndarray, mask, upper, joker) -> np.ndarray:
     """Points still to come at the start of a turn, for arrays of states (a full card: 0)."""
-    engine = engine if isinstance(engine, Engine) else make_engine(engine)
+    engine = engine if isinstance(engine, Engine) else make_engine(_variant(engine))
     mask, capped_upper, joker_scored = _states(engine, values, mask, upper, joker, None, full_ok=True)
     return values[mask, capped_upper, joker_scored]
 
 
 def roll_rows(prep: Prepared, dice) -> np.ndarray:
     """The roll row of every row of dice (N, n_dice), faces checked."""
-    d = np.asarray(dice)
+    d = _integers("dice", dice, "faces")
     n = len(prep.engine.variant.dice)
-    if d.dtype.kind == "f" and np.all(np.isfinite(d)) and np.all(d == np.round(d)):
-        d = d.astype(np.int64)
-    if d.dtype.kind not in "iu":
-        raise AdviceInputError(f"dice: expected integer faces, got an array of {d.dtype}")
     if d.ndim != 2 or d.shape[1] != n:
         raise AdviceInputError(f"dice: expected shape (N, {n}), one row of {n} faces per situation, got {d.shape}")
     faces = prep.faces
@@ -210,7 +228,7 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
     require_jit("batch advice")
     prep = prepare(engine)
     engine = prep.engine
-    d = np.asarray(dice)
+    d = _integers("dice", dice, "faces")
     if d.ndim != 2:
         raise AdviceInputError(f"dice: expected shape (N, {engine.variant.n_dice}), got {d.shape}")
     n = d.shape[0]
@@ -282,11 +300,15 @@ def decode_option(engine: Engine | Variant, code: int, mask: int | None = None, 
     prep = prepare(engine)
     v = prep.engine.variant
     n_boxes = len(v.boxes)
+    if not checks.is_whole(code):
+        raise AdviceInputError(f"option code {checks.shown(code)}: a whole number (BatchAdvice.codes)")
     code = int(code)
     if 0 <= code < n_boxes:
         if dice is None or mask is None:
             return ("box", code, None, None)
-        r = int(roll_rows(prep, np.asarray(dice).reshape(1, -1))[0])
+        mask = checks.whole("mask", mask, 0, (1 << n_boxes) - 1)
+        joker = checks.flag("joker", joker)
+        r = int(roll_rows(prep, _integers("dice", dice, "faces").reshape(1, -1))[0])
         rules = prep.engine.rules
         for b, pts in roll_entries(rules, mask, joker, r):
             if b == code:

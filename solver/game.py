@@ -32,6 +32,7 @@ from pathlib import Path
 
 from .advisor import Advisor, Option
 from .cards import Card, entry_rules
+from .checks import shown as _short
 from .dice import MAX_SEED
 from .errors import KniffelError
 from .files import atomic_write_bytes, parse_json, read_bounded
@@ -367,11 +368,6 @@ def check_names(names: list, where: str, error: type[KniffelError]) -> None:
     if len(set(folded)) != len(folded):
         twice = next(n for n in names if folded.count(n.casefold()) > 1)
         raise error(t("players_twice", where=where, name=twice))
-
-
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _roll_entries(rules, mask, joker_scored, r):

@@ -455,9 +455,11 @@ PRESETS: dict[str, Variant] = {
 
 def find_variant(name: str, keep_one: bool = False) -> Variant:
     """A preset by name or alias; `keep_one` applies the seed-001 house rule (kniffel only)."""
+    from .checks import flag, text
     from .texts import did_you_mean, t
 
-    wanted = normalize(name)
+    wanted = normalize(text("variant", name, "'kniffel'"))
+    keep_one = flag("keep_one", keep_one)
     for variant in PRESETS.values():
         if wanted in {normalize(n) for n in (variant.name, *variant.aliases)}:
             break

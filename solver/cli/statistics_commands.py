@@ -10,7 +10,7 @@ import click
 import numpy as np
 
 from ..cards import parse_card
-from ..dice import MAX_SEED
+from ..dice import MAX_GAMES, MAX_SEED
 from ..errors import KniffelError
 from ..files import check_writable_file
 from ..presets import find_variant
@@ -30,7 +30,7 @@ from .base import (
 
 @cli.command()
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
-@click.option("-n", "--games", type=click.IntRange(1, 100_000_000), default=100_000, show_default=True)
+@click.option("-n", "--games", type=click.IntRange(1, MAX_GAMES), default=100_000, show_default=True)
 @click.option(
     "--seed",
     type=click.IntRange(0, MAX_SEED),
