@@ -20,7 +20,7 @@ import numpy as np
 
 from solver import dp, solving, tables
 from solver.presets import PRESETS
-from solver.simulation import simulate, summary
+from solver.simulation import simulate, summary, tally
 
 
 def main():
@@ -34,7 +34,7 @@ def main():
         v = PRESETS["yahtzee-free-joker"]
         values, _ = dp.solve(v)
         t = time.perf_counter()
-        s = summary(simulate(v, values, 1_000_000, seed=2026))
+        s = summary(tally(v, values, 1_000_000, seed=2026))
         print(
             f"yahtzee-free-joker, 1,000,000 games (seed 2026), {time.perf_counter() - t:.1f} s: mean {s['mean']:.3f} "
             f"± {s['stderr']:.3f} (table {values[0, 0, 0]:.4f}), std {s['std']:.3f}, median {s['median']:g}"
@@ -82,7 +82,7 @@ def bench_ordered(v, runs: int, games: int) -> None:
     for run in range(runs):
         yardstick.append(solve_kernel_ms_per_state(v, values))
         t, c = time.perf_counter(), time.process_time()
-        s = summary(simulate(v, values, games, seed=run))
+        s = summary(tally(v, values, games, seed=run))
         rates.append(games / (time.perf_counter() - t))
         cpu.append((time.process_time() - c) / games * 1e3)
         print(

@@ -345,11 +345,12 @@ class Simulation:
     boxes: dict[str, dict]  # per box key: name, mean, zero_rate
     extra_rate: float | None  # games with extra points (variants that pay them)
     extra_mean_count: float | None
-    scores: np.ndarray = field(repr=False, compare=False)
+    score_counts: np.ndarray = field(repr=False, compare=False)  # [s]: games that finished with s points
+    scores: np.ndarray | None = field(repr=False, compare=False)  # every game's score, up to SCORES_KEPT games
 
     def as_dict(self) -> dict[str, Any]:
-        """The object `kniffel simulate --json` prints (without the scores)."""
-        out = {k: v for k, v in self.__dict__.items() if k != "scores"}
+        """The object `kniffel simulate --json` prints (without the scores and their counts)."""
+        out = {k: v for k, v in self.__dict__.items() if k not in ("scores", "score_counts")}
         out["seconds"] = round(self.seconds, 3)
         if self.extra_rate is None:
             del out["extra_rate"], out["extra_mean_count"]
@@ -372,9 +373,9 @@ def simulate(
         raise RuleError(t("api_progress", value=checks.shown(progress)))
     table = variant if isinstance(variant, Table) else load(variant, tables_dir=tables_dir)
     t0 = time.perf_counter()
-    played = _simulation.simulate(table.variant, table.values, games, seed=seed, progress=progress)
+    counted = _simulation.tally(table.variant, table.values, games, seed=seed, progress=progress)
     seconds = time.perf_counter() - t0
-    summary = _simulation.summary(played)
+    summary = _simulation.summary(counted)
     summary.setdefault("extra_rate", None)
     summary.setdefault("extra_mean_count", None)
-    return Simulation(seed=seed, seconds=seconds, scores=played.scores, **summary)
+    return Simulation(seed=seed, seconds=seconds, score_counts=counted.score_counts, scores=counted.scores, **summary)

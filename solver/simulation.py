@@ -11,7 +11,10 @@ the seed alone, not on threads or batches.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
@@ -21,6 +24,7 @@ from .rules import Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
 BATCH = 250_000  # games in memory at once
+SCORES_KEPT = 1_000_000  # a tally keeps every game's score up to this many games (8 MB); beyond, only counts
 
 
 def _seed_streams(seed: int, start: int, count: int) -> np.ndarray:
@@ -57,14 +61,20 @@ class Games:
 
 
 def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Games:
-    """Play n_games with the optimal policy of `values`; `progress(k)` is told of k finished games
+    """Play n_games with the optimal policy of `values`, every game's boxes kept (memory: 60 bytes a game;
+    tally() counts instead)."""
+    parts = list(batches(variant, values, n_games, seed, progress))
+    boxes = np.concatenate([g.boxes for g in parts]) if parts else np.zeros((0, len(variant.boxes)), np.int32)
+    return Games(variant, boxes, np.concatenate([g.extra for g in parts]) if parts else np.zeros(0, np.int64))
+
+
+def batches(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Iterator[Games]:
+    """The games in batches of BATCH, turn by turn in lockstep; `progress(k)` is told of k finished games
     (in parts: after every turn of a batch, the games' share of it)."""
     require_jit("simulating games")
     play_turn = _ordered_turns(variant, values) if not variant.identical_dice else _identical_turns(variant, values)
     n_boxes = len(variant.boxes)
-    boxes = np.zeros((n_games, n_boxes), dtype=np.int32)
-    extra = np.zeros(n_games, dtype=np.int64)
-    for start in range(0, n_games, BATCH):  # turn by turn in lockstep, a batch of games at a time
+    for start in range(0, n_games, BATCH):
         m = min(BATCH, n_games - start)
         g_mask, g_upper, g_joker_scored, g_extra = (np.zeros(m, dtype=np.int64) for _ in range(4))
         g_boxes = np.zeros((m, n_boxes), dtype=np.int32)
@@ -76,9 +86,57 @@ def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, 
                 now = m * (turn + 1) // n_boxes
                 progress(now - told)
                 told = now
-        boxes[start : start + m] = g_boxes
-        extra[start : start + m] = g_extra
-    return Games(variant, boxes, extra)
+        yield Games(variant, g_boxes, g_extra)
+
+
+@dataclass
+class Tally:
+    """What the figures of many games need, counted batch by batch: memory bounded whatever the number of
+    games. Final scores are whole numbers, so their counts give the mean, std, median and percentiles exactly."""
+
+    variant: Variant
+    games: int = 0
+    score_counts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # [s]: games scoring s
+    box_sums: np.ndarray = field(init=False)  # (B,) points in each box, all games together
+    box_zeros: np.ndarray = field(init=False)  # (B,) games with 0 in the box
+    bonus_reached: np.ndarray = field(init=False)  # per upper bonus: games whose upper total reached it
+    extra_games: int = 0  # games with extra points
+    extra_jokers: int = 0  # further jokers that paid extra points, all games together
+    scores: np.ndarray | None = field(default_factory=lambda: np.zeros(0, np.int64))  # None past SCORES_KEPT
+
+    def __post_init__(self):
+        n_boxes = len(self.variant.boxes)
+        self.box_sums = np.zeros(n_boxes, np.int64)
+        self.box_zeros = np.zeros(n_boxes, np.int64)
+        self.bonus_reached = np.zeros(len(self.variant.bonuses), np.int64)
+
+    def add(self, games: Games) -> None:
+        scores = games.scores.astype(np.int64)
+        counts = np.bincount(scores)
+        if len(counts) > len(self.score_counts):
+            self.score_counts = np.pad(self.score_counts, (0, len(counts) - len(self.score_counts)))
+        self.score_counts[: len(counts)] += counts
+        self.games += len(scores)
+        self.box_sums += games.boxes.sum(axis=0, dtype=np.int64)
+        self.box_zeros += (games.boxes == 0).sum(axis=0)
+        upper = games.upper
+        self.bonus_reached += [int((upper >= b.threshold).sum()) for b in self.variant.bonuses]
+        self.extra_games += int((games.extra > 0).sum())
+        self.extra_jokers += int(games.extra.sum())
+        keep = self.scores is not None and self.games <= SCORES_KEPT
+        self.scores = np.concatenate([self.scores, scores]) if keep and self.scores is not None else None
+
+    def score_at(self, k: int) -> int:
+        """The k-th smallest final score (0-based)."""
+        return int(np.searchsorted(np.cumsum(self.score_counts), k, side="right"))
+
+
+def tally(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Tally:
+    """Play n_games (the same games as simulate()) and count what summary() reports."""
+    counted = Tally(variant)
+    for games in batches(variant, values, n_games, seed, progress):
+        counted.add(games)
+    return counted
 
 
 def _identical_turns(variant: Variant, values: np.ndarray):
@@ -147,44 +205,66 @@ def _ordered_turns(variant: Variant, values: np.ndarray):
     return play_turn
 
 
-def summary(games: Games) -> dict:
-    """The figures `kniffel simulate` reports."""
-    v = games.variant
-    s = games.scores.astype(np.float64)
-    n = len(s)
+def summary(counted: Tally) -> dict:
+    """The figures `kniffel simulate` reports, from the counts: mean, median and percentiles as numpy gives
+    them for the list of scores, std with the variance worked out exactly (numpy's sum of squares may differ
+    in the last bit)."""
+    v = counted.variant
+    n = counted.games
+    faces = np.arange(len(counted.score_counts))
+    total = int(faces @ counted.score_counts)
+    squares = int((faces * faces) @ counted.score_counts)
+    variance = Fraction(n * squares - total * total, n * (n - 1)) if n > 1 else Fraction(0)
+    std = math.sqrt(variance)
     pct = (1, 5, 25, 75, 95, 99)
+    low, high = counted.score_at(0), counted.score_at(n - 1)
     out = {
         "variant": v.name,
         "games": n,
-        "mean": float(s.mean()),
-        "stderr": float(s.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0,
-        "std": float(s.std(ddof=1)) if n > 1 else 0.0,
-        "median": float(np.median(s)),
-        "min": int(s.min()),
-        "max": int(s.max()),
-        "percentiles": {str(p): float(np.percentile(s, p)) for p in pct},
-        "p_at_least": {str(t): float((s >= t).mean()) for t in (200, 250, 300, 400)},
-        "upper_bonus_rate": {str(b.threshold): float((games.upper >= b.threshold).mean()) for b in v.bonuses},
+        "mean": total / n,
+        "stderr": std / math.sqrt(n) if n > 1 else 0.0,
+        "std": std,
+        "median": (counted.score_at((n - 1) // 2) + counted.score_at(n // 2)) / 2,
+        "min": low,
+        "max": high,
+        "percentiles": {str(p): _percentile(counted, p) for p in pct},
+        "p_at_least": {str(t): int(counted.score_counts[t:].sum()) / n for t in (200, 250, 300, 400)},
+        "upper_bonus_rate": {str(b.threshold): int(k) / n for b, k in zip(v.bonuses, counted.bonus_reached)},
         "boxes": {
             b.key: {
                 "name": v.box_name(i),
-                "mean": float(games.boxes[:, i].mean()),
-                "zero_rate": float((games.boxes[:, i] == 0).mean()),
+                "mean": int(counted.box_sums[i]) / n,
+                "zero_rate": int(counted.box_zeros[i]) / n,
             }
             for i, b in enumerate(v.boxes)
         },
     }
     if v.extra_points:
-        out["extra_rate"] = float((games.extra > 0).mean())
-        out["extra_mean_count"] = float(games.extra.mean())
+        out["extra_rate"] = counted.extra_games / n
+        out["extra_mean_count"] = counted.extra_jokers / n
     return out
 
 
-def text_histogram(scores: np.ndarray, bins: int = 20, width: int = 50) -> str:
-    lo, hi = int(scores.min()), int(scores.max())
+def _percentile(counted: Tally, p: int) -> float:
+    """np.percentile(scores, p) from the counts, with numpy's arithmetic ('linear': (n - 1) * q, then the
+    lerp of the two neighbours that numpy's _lerp does), so that the figures stay those of the list."""
+    n = counted.games
+    virtual = (n - 1) * (p / 100)
+    if virtual >= n - 1:
+        return float(counted.score_at(n - 1))
+    below = math.floor(virtual)
+    a, b = float(counted.score_at(below)), float(counted.score_at(below + 1))
+    gamma = virtual - below
+    return b - (b - a) * (1 - gamma) if gamma >= 0.5 else a + (b - a) * gamma
+
+
+def text_histogram(score_counts: np.ndarray, bins: int = 20, width: int = 50) -> str:
+    """The scores' histogram as text, from their counts ([s]: games that scored s)."""
+    seen = np.flatnonzero(score_counts)
+    lo, hi = int(seen[0]), int(seen[-1])
     step = max(1, -(-(hi - lo + 1) // bins))
     edges = np.arange(lo - lo % step, hi + step + 1, step)
-    counts, _ = np.histogram(scores, bins=edges)
+    counts = np.array([score_counts[a:b].sum() for a, b in zip(edges[:-1], edges[1:])])
     top = counts.max()
     rows = []
     for left, c in zip(edges[:-1], counts):

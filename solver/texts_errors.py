@@ -188,6 +188,7 @@ EN_ERRORS = {
     "api_progress": "progress must be None or a function that is told of finished games, not {value}",
     # -- the operating system's refusals (OSError), and Ctrl-C -------------------------------------
     "interrupted": "interrupted",
+    "out_of_memory": "out of memory: the operating system gives this command no more",
     "aborted_eof": "aborted (end of input)",
     "os_write": "cannot write {path}: {reason}",
     "os_read": "cannot read {path}: {reason}",
@@ -412,6 +413,7 @@ DE_ERRORS = {
     "api_variant": "{name} muss eine Variante sein (solver.find_variant('kniffel')), nicht {value}",
     "api_progress": "progress muss None oder eine Funktion sein, der die fertigen Spiele gemeldet werden, nicht {value}",
     "interrupted": "abgebrochen",
+    "out_of_memory": "kein Speicher mehr: das Betriebssystem gibt diesem Befehl nicht mehr",
     "aborted_eof": "abgebrochen (Ende der Eingabe)",
     "os_write": "{path} kann nicht geschrieben werden: {reason}",
     "os_read": "{path} kann nicht gelesen werden: {reason}",

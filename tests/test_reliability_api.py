@@ -149,3 +149,53 @@ ENTRY_POINTS = {
 @given(value=junk)
 def test_junk_gives_an_answer_or_kniffel_error(table, entry, value):
     answers_or_refuses(lambda: ENTRY_POINTS[entry](table, value))
+
+
+# -- item 6: simulation in bounded memory ----------------------------------------------------------
+def numpy_summary(scores: np.ndarray) -> dict:
+    """The figures as 0.1.0 computed them from every game's score (solver/simulation.py, summary)."""
+    s = scores.astype(np.float64)
+    return {
+        "mean": float(s.mean()),
+        "std": float(s.std(ddof=1)) if len(s) > 1 else 0.0,
+        "median": float(np.median(s)),
+        "min": int(s.min()),
+        "max": int(s.max()),
+        "percentiles": {str(p): float(np.percentile(s, p)) for p in (1, 5, 25, 75, 95, 99)},
+        "p_at_least": {str(t): float((s >= t).mean()) for t in (200, 250, 300, 400)},
+    }
+
+
+RUNS = [("kniffel", 1, 1), ("kniffel", 2, 3), ("kniffel", 777, 5), ("kniffel", 4000, 7), ("yahtzee", 1001, 2)]
+
+
+@pytest.mark.parametrize("variant, games, seed", [*RUNS, ("yatzy", 2500, 9)])
+def test_counts_give_the_figures_of_the_scores(solved, monkeypatch, variant, games, seed):
+    """Counted batch by batch, the figures are those numpy gives for the list of scores: identical, but for
+    std, whose variance is now exact (numpy's sum of squares may differ in the last bit)."""
+    from solver import simulation as sim
+    from solver.presets import PRESETS
+
+    v, values = PRESETS[variant], solved(variant)
+    every = sim.simulate(v, values, games, seed=seed)
+    monkeypatch.setattr(sim, "BATCH", 300)  # many batches: the counts add up across them
+    got = sim.summary(sim.tally(v, values, games, seed=seed))
+    want = numpy_summary(every.scores)
+    assert got["std"] == pytest.approx(want.pop("std"), rel=1e-13, abs=1e-13)
+    assert {k: got[k] for k in want} == want
+    for i, b in enumerate(v.boxes):
+        assert got["boxes"][b.key]["mean"] == float(every.boxes[:, i].mean())
+        assert got["boxes"][b.key]["zero_rate"] == float((every.boxes[:, i] == 0).mean())
+
+
+def test_scores_are_kept_for_small_runs_only(solved, monkeypatch):
+    from solver import simulation as sim
+    from solver.presets import KNIFFEL
+
+    monkeypatch.setattr(sim, "BATCH", 100)
+    monkeypatch.setattr(sim, "SCORES_KEPT", 250)
+    values = solved("kniffel")
+    small, large = sim.tally(KNIFFEL, values, 250, seed=1), sim.tally(KNIFFEL, values, 251, seed=1)
+    assert np.array_equal(small.scores, sim.simulate(KNIFFEL, values, 250, seed=1).scores)
+    assert large.scores is None and large.score_counts.sum() == 251
+    assert (large.score_counts[: len(small.score_counts)] >= small.score_counts).all()  # one game more

@@ -154,3 +154,27 @@ def test_an_error_shows_control_characters_escaped(args):
     res = invoke(*args)
     assert res.exit_code == 2 and res.stderr.count("\n") == 1 and "\\x1b" in res.stderr, res.stderr
     assert "\x1b" not in res.stderr and "\x07" not in res.stderr
+
+
+# -- item 6: a huge simulation runs in bounded memory, and Ctrl-C stops it --------------------------
+@pytest.mark.slow  # solves kniffel's table first (about 20 s)
+def test_a_huge_simulation_runs_in_bounded_memory_and_stops_at_ctrl_c(tmp_path):
+    """`(ulimit -v 4000000; kniffel simulate kniffel -n 100000000)` was a numpy traceback at once (4.8 GiB
+    allocated up front); now it runs, in batches, until interrupted."""
+    import resource
+    import signal
+    import time
+
+    solved = subprocess.run([str(KNIFFEL), "--tables", str(tmp_path), "--no-progress", "solve", "kniffel"], timeout=300)
+    assert solved.returncode == 0
+
+    def four_gb():
+        resource.setrlimit(resource.RLIMIT_AS, (4_000_000 * 1024, 4_000_000 * 1024))
+
+    command = [str(KNIFFEL), "--tables", str(tmp_path), "--lang", "en", "simulate", "kniffel", "-n", "100000000"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=four_gb)
+    time.sleep(15)  # loading, the first batches
+    assert proc.poll() is None, proc.stderr.read().decode()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.decode().splitlines()[-1] == "kniffel: interrupted", err.decode()

@@ -241,10 +241,10 @@ def _interrupted(exc: BaseException) -> bool:
 
 
 class OneLineErrors(CatalogueGroup):
-    """Every user error (KniffelError, click's usage errors, OSError, output that cannot be written) is one
-    line on stderr and exit code 2; Ctrl-C is `kniffel: interrupted` and exit code 130; a closed pipe on stdout
-    (`| head -1`) ends quietly with exit code 141, as SIGPIPE would. Anything else is a bug and keeps its
-    traceback. Every --help, the group's and its commands', comes from the catalogue (help.py)."""
+    """Every user error (KniffelError, click's usage errors, OSError, output that cannot be written, memory
+    running out) is one line on stderr and exit code 2; Ctrl-C is `kniffel: interrupted` and exit code 130;
+    a closed pipe on stdout (`| head -1`) ends quietly with exit code 141, as SIGPIPE would. Anything else is
+    a bug and keeps its traceback. Every --help, the group's and its commands', comes from the catalogue (help.py)."""
 
     command_class = CatalogueHelp
 
@@ -292,6 +292,8 @@ class OneLineErrors(CatalogueGroup):
             return 2, _error_line(str(exc))
         except OSError as exc:  # the operating system's own English, in the player's language
             return 2, _error_line(os_error_text(exc))
+        except MemoryError:  # simulate counts in batches: only a machine short of memory gets here
+            return 2, _error_line(t("out_of_memory"))
         return (code if isinstance(code, int) else 0), None
 
 

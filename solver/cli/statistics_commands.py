@@ -67,15 +67,15 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
     values, meta = get_table(variant, settings)
     t0 = time.perf_counter()
     with progress_bar(settings, games, t("progress_simulate", variant=variant.name), "game", unit_scale=True) as bar:
-        played = sim.simulate(variant, values, games, seed=seed, progress=bar.update)
+        counted = sim.tally(variant, values, games, seed=seed, progress=bar.update)
     seconds = time.perf_counter() - t0
-    out = sim.summary(played)
+    out = sim.summary(counted)
     out.update(seed=seed, seconds=round(seconds, 3), table_start_value=meta["start_value"])
-    _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
+    _print_simulation(variant, games, seed, seconds, meta, out, counted.score_counts, as_json)
     if plot:
         fig, ax = plt.subplots(figsize=(8, 4.5))
-        scores = played.scores
-        ax.hist(scores, bins=np.arange(scores.min(), scores.max() + 2) - 0.5, color="#3465a4")
+        seen = slice(out["min"], out["max"] + 1)
+        ax.bar(np.arange(len(counted.score_counts))[seen], counted.score_counts[seen], width=1.0, color="#3465a4")
         ax.axvline(out["mean"], color="#cc0000", label=t("plot_mean", mean=out["mean"]))
         title = t("plot_sim_title", title=variant_title(variant), games=count_text(games))
         ax.set(xlabel=t("plot_score_axis"), ylabel=t("plot_games_axis"), title=title)
@@ -103,7 +103,7 @@ def _plot_backend(path: Path):
     return plt
 
 
-def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json) -> None:
+def _print_simulation(variant, games, seed, seconds, meta, out, score_counts, as_json) -> None:
     from .. import simulation as sim
 
     if as_json:
@@ -131,7 +131,7 @@ def _print_simulation(variant, games, seed, seconds, meta, out, played, as_json)
     click.echo(f"{box:<{width}} {mean:>7} {zero:>7}")
     for name, b in zip(names, out["boxes"].values()):
         click.echo(f"{name:<{width}} {b['mean']:>7.2f} {b['zero_rate']:>7.1%}")
-    click.echo(sim.text_histogram(played.scores))
+    click.echo(sim.text_histogram(score_counts))
 
 
 @cli.command()
