@@ -418,3 +418,50 @@ def test_every_written_file_has_the_mode_of_a_new_file(tmp_path, umask, mode):
         os.umask(old)
     modes = {name: oct(os.stat(tmp_path / name).st_mode & 0o777) for name in [*WRITTEN, "game.json"]}
     assert modes == dict.fromkeys(modes, oct(mode))
+
+
+def game_record(version: int, **extra) -> dict:
+    if version == 1:
+        return {**Game(KNIFFEL).to_json(), **extra}
+    from solver.table_game import TableGame
+
+    return {**TableGame(KNIFFEL, ["Anna", "Ben"]).to_json(), **extra}
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_game_record_with_an_unknown_key_is_refused_naming_it(kdir, tmp_path, version):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game_record(version, colour="blue")))
+    res = run(kdir, "play", "--resume", str(path))
+    line = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    one_line_error(res, str(path), "'colour'", "events")
+    assert "players" in line[0] if version == 2 else "players" not in line[0]
+
+
+@pytest.mark.parametrize("option", ["--save", "--resume"])
+def test_an_empty_game_file_name_is_refused(kdir, tmp_path, option, monkeypatch):
+    """`--save ''` used to save to kniffel-game.json (and `--resume ''` to start a new game)."""
+    monkeypatch.chdir(tmp_path)
+    res = run(kdir, "play", "kniffel", "--roll-for-me", option, "")
+    one_line_error(res, option)
+    assert not list(tmp_path.iterdir())
+
+
+def bad_box_record() -> str:
+    game = Game(KNIFFEL)
+    game.add_roll((1, 2, 3, 4, 5))
+    return json.dumps({**game.to_json(), "events": [*game.events, {"box": "nix", "points": 0}]})
+
+
+@pytest.mark.parametrize(
+    "content, said",
+    [("not json", "ist kein JSON"), ("x" * 2_000_000, "ist größer als"), (bad_box_record(), "hat kein Feld 'nix'")],
+    ids=["not-json", "too-large", "unknown-box"],
+)
+def test_a_bad_game_file_of_a_german_game_is_refused_in_german(kdir, tmp_path, content, said):
+    """`play kniffel --resume FILE` speaks German; a file it could not parse was refused in English."""
+    path = tmp_path / "game.json"
+    path.write_text(content)
+    no_locale = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
+    res = CliRunner(env=no_locale).invoke(cli, ["--tables", str(kdir), "play", "kniffel", "--resume", str(path)])
+    one_line_error(res, "Spieldatei", said)
