@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 
+from .errors import KniffelError
+from .files import atomic_write_bytes, read_json
 from .rules import Variant
+from .texts import t
 
 MAX_STATES = 64
 MAX_BYTES = 16 << 20
@@ -36,16 +38,22 @@ def _entries_digest(entries: dict) -> str:
     return hashlib.sha256(json.dumps(entries, sort_keys=True).encode()).hexdigest()
 
 
+def _load(path: Path):
+    """The parsed cache file (files.read_json: a regular file of at most MAX_BYTES), or None."""
+    try:
+        return read_json(path, MAX_BYTES, t("word_file"), KniffelError)
+    except KniffelError:
+        return None
+
+
 def _read(path: Path, digest: str) -> dict:
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return {}
-        data = json.loads(path.read_text())
+        data = _load(path)
         entries = data["entries"]
         if data.get("values_sha256") != digest or data.get("sha256") != _entries_digest(entries):
             return {}
         return entries if isinstance(entries, dict) else {}
-    except (OSError, ValueError, KeyError, TypeError):
+    except (KeyError, TypeError):
         return {}
 
 
@@ -65,11 +73,9 @@ def has_state(path: Path, table_sha256, state) -> bool:
     """Whether the cache holds `state` for the value table whose file has checksum `table_sha256` (its
     sidecar's): a quick look that loads no table (target_quick.py)."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return False
-        data = json.loads(path.read_text())
+        data = _load(path)
         return data.get("table_sha256") == table_sha256 is not None and _key(state) in data["entries"]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (KeyError, TypeError, AttributeError):
         return False
 
 
@@ -91,9 +97,7 @@ def store_rest(
         "sha256": _entries_digest(entries),
         "entries": entries,
     }
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps(data))
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
+        atomic_write_bytes(path, json.dumps(data).encode())
+    except (OSError, KniffelError):
+        pass  # best effort: a read-only folder, or something not a file in the way, only means no cache

@@ -1,10 +1,18 @@
 """Files from and to the outside, written so that nothing is ever half written and read so that
 nothing is ever trusted.
 
-* `atomic_write(path, write)`: a temporary file `.<name>.<pid>.tmp` in the same folder, flushed
-  and fsynced, then renamed over `path` (and the folder fsynced): a reader sees the old file or
-  the new one, never a part. Temporary files left by dead processes (SIGKILL, power loss) are
-  removed on the next write to the same name.
+* `atomic_write_files([(path, data or write), ...])`: each file first to a temporary file
+  `.<name>.<pid>.tmp` in the same folder (mode 0666 less the umask, as any new file), flushed and
+  fsynced, then all renamed over their paths (and the folders fsynced): a reader sees the old file or
+  the new one, never a part. Temporary files left by dead processes (SIGKILL, power loss) are removed
+  on the next write to the same name. Every file the program writes goes through here.
+* `writable_target(path, what)`: a write lands only in a regular file or under a new name. A device,
+  FIFO, socket or folder is refused (the rename would put a regular file where `/dev/null` was); a
+  symlink is written through: the file it points to is replaced and the link stays a link (to a
+  device or the like: refused as that).
+* `open_regular(path, limit, what, error)`: every file from outside is opened here: a regular file
+  (opened with O_NONBLOCK, so a FIFO is refused rather than waited on) of at most `limit` bytes
+  (checked before reading: a sparse 5 GB file or /dev/zero behind a symlink is never read).
 * `no_interrupts()`: Ctrl-C (SIGINT) while inside is held back and raised as KeyboardInterrupt
   when the block ends, so a pair of files (a table and its sidecar) is written as a unit.
 * `read_json(path, limit, what, error)`: a bounded read and a parse that turns every failure
@@ -13,10 +21,12 @@ nothing is ever trusted.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import signal
+import stat
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -104,50 +114,49 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: Path, write: Callable[[IO[bytes]], Any]) -> None:
-    """Write `path` through `write(file)` atomically: temp file, fsync, rename."""
-    path = Path(path)
-    remove_stale_temps(path)
-    tmp = temp_path(path)
+def writable_target(path: Path, what: str) -> Path:
+    """The file a write to `path` replaces: `path` itself when it is a regular file or new, through a
+    symlink the file it points to (the link stays a link). Anything else (a device, FIFO, socket, folder,
+    or a link to one) is refused: the rename would put a regular file where it was."""
+    real = Path(os.path.realpath(path))
     try:
-        with naming_failures("write", path):
-            with open(tmp, "wb") as fh:
-                write(fh)
+        mode = os.stat(real).st_mode
+    except OSError:
+        return real  # new (or unreachable: the write itself then names why)
+    if not stat.S_ISREG(mode):
+        raise KniffelError(t("out_not_regular", what=what, path=path, kind=_kind(mode)))
+    return real
+
+
+def atomic_write_files(items: list[tuple[Path, bytes | Callable[[IO[bytes]], Any]]]) -> None:
+    """Files given as bytes or as `write(file)`: every temp file written and fsynced first, then renamed
+    in the given order. A process killed between two renames leaves the later files complete as temp
+    files, so a reader can finish the job (tables.load does, for a table's sidecar)."""
+    targets = [writable_target(Path(path), t("word_file")) for path, _ in items]
+    temps: list[Path] = []
+    try:
+        for (path, data), target in zip(items, targets):
+            remove_stale_temps(target)
+            temps.append(temp_path(target))
+            with naming_failures("write", path), open(temps[-1], "wb") as fh:  # 0666 less the umask
+                if isinstance(data, bytes):
+                    fh.write(data)
+                else:
+                    data(fh)
                 fh.flush()
                 os.fsync(fh.fileno())
-            os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_folder(path.parent)
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    atomic_write(path, lambda fh: fh.write(data))
-
-
-def atomic_write_files(items: list[tuple[Path, bytes]]) -> None:
-    """Several files: every temp file written and fsynced first, then renamed in the given order.
-    A process killed between two renames leaves the later files complete as temp files, so a
-    reader can finish the job (tables.load does, for a table's sidecar)."""
-    temps = []
-    try:
-        for path, data in items:
-            remove_stale_temps(Path(path))
-            tmp = temp_path(Path(path))
-            temps.append(tmp)
-            with naming_failures("write", path), open(tmp, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-        for (path, _), tmp in zip(items, temps):
+        for (path, _), target, tmp in zip(items, targets, temps):
             with naming_failures("write", path):
-                os.replace(tmp, path)
+                os.replace(tmp, target)
     finally:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
-    for folder in {Path(path).parent for path, _ in items}:
+    for folder in {target.parent for target in targets}:
         _fsync_folder(folder)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    atomic_write_files([(path, data)])
 
 
 @contextmanager
@@ -174,26 +183,56 @@ def no_interrupts() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-def read_bounded(path: Path, limit: int, what: str, error: type[KniffelError]) -> bytearray:
-    """The bytes of a file of at most `limit` bytes, else `error` naming the file. One read into one
-    buffer (a 22 MB table costs what np.load costs)."""
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return t("kind_folder")
+    if stat.S_ISFIFO(mode):
+        return t("kind_fifo")
+    if stat.S_ISSOCK(mode):
+        return t("kind_socket")
+    return t("kind_device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "kind_other")
+
+
+@contextmanager
+def open_regular(path: Path, limit: int, what: str, error: type[KniffelError]) -> Iterator[io.FileIO]:
+    """`path` opened for reading when it is a regular file of at most `limit` bytes, else `error` naming
+    it. O_NONBLOCK: a FIFO opens at once (and is refused) instead of waiting for a writer for ever."""
     try:
-        with open(path, "rb", buffering=0) as fh:
-            size = os.fstat(fh.fileno()).st_size  # a guide only: a device says 0, a file may grow
-            if size > limit:
-                raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
-            data = bytearray(size + 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        try:  # a socket cannot be opened at all (ENXIO): say what it is
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if stat.S_ISREG(mode):
+            raise error(t("file_unreadable", what=what, path=path, error=os_reason(exc))) from None
+        raise error(t("file_not_regular", what=what, path=path, kind=_kind(mode))) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        os.close(fd)  # checked before fdopen, which refuses a folder with an exception of its own
+        if stat.S_ISREG(info.st_mode):
+            raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
+        raise error(t("file_not_regular", what=what, path=path, kind=_kind(info.st_mode)))
+    with os.fdopen(fd, "rb", buffering=0) as fh:
+        yield fh
+
+
+def read_bounded(path: Path, limit: int, what: str, error: type[KniffelError]) -> bytearray:
+    """The bytes of a regular file of at most `limit` bytes (open_regular), else `error` naming the file.
+    One read into one buffer (a 22 MB table costs what np.load costs)."""
+    with open_regular(path, limit, what, error) as fh:
+        try:
+            data = bytearray(os.fstat(fh.fileno()).st_size + 1)
             n = fh.readinto(data) or 0
             del data[n:]
-            while len(data) <= limit:
+            while len(data) <= limit:  # a file may grow while it is read
                 more = fh.read(limit + 1 - len(data))
                 if not more:
                     break
                 data += more
-    except IsADirectoryError:
-        raise error(t("file_is_folder", what=what, path=path)) from None
-    except OSError as exc:
-        raise error(t("file_unreadable", what=what, path=path, error=os_reason(exc))) from None
+        except OSError as exc:
+            raise error(t("file_unreadable", what=what, path=path, error=os_reason(exc))) from None
     if len(data) > limit:
         raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
     return data
@@ -219,13 +258,10 @@ def read_json(path: Path, limit: int, what: str, error: type[KniffelError]) -> A
 
 def check_writable_file(path: Path, what: str) -> None:
     """Refuse up front an output path that cannot be written (before any long work)."""
-    path = Path(path)
-    if path.is_dir():
-        raise KniffelError(t("out_is_folder", what=what, path=path))
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise KniffelError(t("out_no_folder", what=what, path=path, folder=folder))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise KniffelError(t("out_folder_readonly", what=what, path=path, folder=folder))
-    if path.exists() and not os.access(path, os.W_OK):
+    real = writable_target(Path(path), what)
+    if not real.parent.is_dir():
+        raise KniffelError(t("out_no_folder", what=what, path=path, folder=real.parent))
+    if not os.access(real.parent, os.W_OK | os.X_OK):
+        raise KniffelError(t("out_folder_readonly", what=what, path=path, folder=real.parent))
+    if real.exists() and not os.access(real, os.W_OK):
         raise KniffelError(t("out_readonly", what=what, path=path))

@@ -235,7 +235,7 @@ class Game:
     def from_json(cls, data, where: str | None = None) -> Game:
         """A game from a parsed record, validated completely (see the module's docstring)."""
         where = where or t("game_where_record")
-        variant, seed, roll_for_me, lang = record_header(data, where, VERSION)
+        variant, seed, roll_for_me, lang = record_header(data, where, VERSION, ("events", "finished", "score"))
         events = data.get("events")
         if not isinstance(events, list):
             raise GameFileError(t("game_no_events", where=where))
@@ -298,14 +298,26 @@ class Game:
             self.add_box(v.box_index(box), points, extra)
 
 
-def record_header(data, where: str, expected: int) -> tuple[Variant, int | None, bool, str | None]:
+HEADER_FIELDS = ("format", "version", "variant", "fingerprint", "seed", "roll_for_me", "lang")
+
+
+def record_header(
+    data, where: str, expected: int, fields: tuple[str, ...]
+) -> tuple[Variant, int | None, bool, str | None]:
     """(variant, seed, roll_for_me, lang) of a game record of version `expected`, every field checked
-    (one player's record and a table's share this part)."""
+    (one player's record and a table's share this part); `fields`: the version's others. A field
+    of no version is refused (a misspelt "seed" would otherwise be a game without its seed)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GameFileError(t("game_not_record", where=where, format=FORMAT))
     version = data.get("version")
     if not _is_int(version) or version != expected:
         raise GameFileError(t("game_version", where=where, version=repr(version), reads=expected))
+    allowed = HEADER_FIELDS + fields
+    unknown = [key for key in data if key not in allowed]
+    if unknown:
+        raise GameFileError(
+            t("game_field", where=where, field=_short(unknown[0]), version=expected, allowed=", ".join(allowed))
+        )
     name = data.get("variant")
     variant = PRESETS.get(name) if isinstance(name, str) else None
     if variant is None:

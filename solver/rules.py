@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import KniffelError
+from .texts import t
 
 
 class BoxKind(str, Enum):
@@ -198,7 +199,7 @@ class Variant:
         for i, box in enumerate(self.boxes):
             if box.key == key:
                 return i
-        raise RuleError(f"variant {self.name} has no box {key!r}")
+        raise RuleError(t("rules_no_box", variant=self.name, box=key, boxes=", ".join(b.key for b in self.boxes)))
 
     def fingerprint(self) -> str:
         """Hash of every rule field (not of names), so a stale table is detected."""

@@ -9,8 +9,6 @@ that a damaged file is computed again rather than trusted).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import zlib
 from pathlib import Path
 
@@ -19,7 +17,8 @@ import numpy as np
 from . import tables
 from .cards import Card
 from .errors import KniffelError
-from .files import read_json
+from .files import atomic_write_files, open_regular, read_json
+from .texts import t
 
 SIDECAR_LIMIT = 64 * 1024
 
@@ -34,7 +33,7 @@ def _paths(variant, directory: Path) -> tuple[Path, Path]:
 
 def _sidecar(variant, directory: Path) -> dict | None:
     try:
-        info = read_json(_paths(variant, directory)[1], SIDECAR_LIMIT, "moments sidecar", KniffelError)
+        info = read_json(_paths(variant, directory)[1], SIDECAR_LIMIT, t("word_file"), KniffelError)
     except KniffelError:
         return None
     return info if isinstance(info, dict) and info.get("fingerprint") == variant.fingerprint() else None
@@ -56,10 +55,11 @@ def moments(variant, values: np.ndarray, directory: Path | None, engine=None, ta
         info = _sidecar(variant, directory)
         if info is not None and info.get("values_crc32") == crc:
             try:
-                m2 = np.load(npy, allow_pickle=False)
+                with open_regular(npy, values.nbytes + tables.HEADER_LIMIT, t("word_file"), KniffelError) as fh:
+                    m2 = np.load(fh, allow_pickle=False)
                 if m2.shape == values.shape and m2.dtype == np.float64 and info.get("m2_crc32") == _crc(m2):
                     return m2
-            except (OSError, ValueError):
+            except (OSError, ValueError, KniffelError):
                 pass
     from .dp import make_engine
     from .dp.moments import moments_table
@@ -69,24 +69,10 @@ def moments(variant, values: np.ndarray, directory: Path | None, engine=None, ta
         info = {"variant": variant.name, "fingerprint": variant.fingerprint(), "values_crc32": crc}
         info.update(m2_crc32=_crc(m2), table_sha256=table_sha256)
         try:
-            _save(m2, npy, meta, info)
-        except OSError:
-            pass  # a read-only tables folder: computed again next time
+            atomic_write_files([(npy, lambda f: np.save(f, m2, allow_pickle=False)), (meta, json.dumps(info).encode())])
+        except (OSError, KniffelError):
+            pass  # a read-only tables folder, or something not a file in the way: computed again next time
     return m2
-
-
-def _save(m2: np.ndarray, npy: Path, meta: Path, info: dict) -> None:
-    for path, write in ((npy, lambda f: np.save(f, m2)), (meta, lambda f: f.write(json.dumps(info).encode()))):
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                write(f)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
 
 
 def _std(m2: float, mean: float) -> float:

@@ -159,7 +159,9 @@ class TableGame:
     @classmethod
     def from_json(cls, data, where: str = "game record") -> TableGame:
         """A table game from a parsed record, validated completely by replaying every event."""
-        variant, seed, roll_for_me, lang = record_header(data, where, VERSION)
+        variant, seed, roll_for_me, lang = record_header(
+            data, where, VERSION, ("players", "events", "finished", "scores")
+        )
         names = data.get("players")
         if not isinstance(names, list) or not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise GameFileError(t("table_record_players", where=where, least=MIN_PLAYERS, most=MAX_PLAYERS))

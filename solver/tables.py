@@ -26,7 +26,16 @@ import numpy as np
 
 from . import __version__
 from .errors import KniffelError
-from .files import _TEMP, _alive, atomic_write_files, make_folder, no_interrupts, read_bounded, read_json
+from .files import (
+    _TEMP,
+    _alive,
+    atomic_write_files,
+    make_folder,
+    no_interrupts,
+    read_bounded,
+    read_json,
+    writable_target,
+)
 from .rules import Variant
 from .texts import os_reason, t
 
@@ -74,12 +83,11 @@ def check_tables_dir(directory: Path, source: str) -> None:
 
 def check_writable_folder(directory: Path, files: tuple[Path, ...] = ()) -> None:
     """Before seconds to minutes of solving: the folder the result goes to exists (made if need be) and takes a
-    file, and none of the result's `files` is a folder. A real write, not os.access: root passes every
-    permission check, but not a read-only mount."""
+    file (a real write, not os.access: root passes every permission check, but not a read-only mount), and
+    each of the result's `files` is a regular file or new (files.writable_target)."""
     make_folder(directory)  # a folder that cannot be made names itself (files.FileOperationError)
     for path in files:
-        if path.is_dir():
-            raise TableError(t("file_is_folder", what=t("word_table"), path=path))
+        writable_target(path, t("word_table"))
     try:
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".kniffel-write-check."):
             pass
@@ -162,14 +170,22 @@ def read_meta(variant: Variant, directory: Path) -> dict | None:
     return meta if _meta_problem(meta, variant) is None else None
 
 
-def _read_npy(npy: Path, variant: Variant, digest: str, fix: str) -> np.ndarray:
-    """The array of a table file whose bytes have this SHA-256; anything else is TableDamaged."""
+def _shape(variant: Variant) -> tuple[int, ...]:
     from .dp import table_shape  # here, not at the top: reading a folder's name must not start Numba
 
-    shape = table_shape(variant)
-    limit = int(np.prod(shape)) * 8 + HEADER_LIMIT
+    return table_shape(variant)
+
+
+def _size_limit(shape: tuple[int, ...]) -> int:
+    """The most bytes a .npy file of this float64 shape takes (its header included)."""
+    return int(np.prod(shape)) * 8 + HEADER_LIMIT
+
+
+def _read_npy(npy: Path, variant: Variant, digest: str, fix: str) -> np.ndarray:
+    """The array of a table file whose bytes have this SHA-256; anything else is TableDamaged."""
+    shape = _shape(variant)
     try:
-        data = read_bounded(npy, limit, t("word_table"), TableDamaged)
+        data = read_bounded(npy, _size_limit(shape), t("word_table"), TableDamaged)
     except TableDamaged as exc:
         raise TableDamaged(f"{exc}; {fix}") from None
     if data[:2] == b"PK":
@@ -197,7 +213,10 @@ def _complete_interrupted_save(npy: Path, meta_path: Path, variant: Variant) -> 
     """A save killed between its two renames leaves the new sidecar as a temp file whose checksum
     matches the new table: finish that save. True if it did."""
     try:
-        data = npy.read_bytes()
+        data = read_bounded(npy, _size_limit(_shape(variant)), t("word_table"), TableError)
+    except TableError:
+        return False  # not a table file of this size: nothing to complete
+    try:
         candidates = [
             p for p in meta_path.parent.iterdir() if (m := _TEMP.match(p.name)) and m["name"] == meta_path.name
         ]

@@ -11,23 +11,26 @@ forward pass would take hours). A wrong "yes" would only be slow, never wrong: t
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from .errors import KniffelError
 from .expected_play_cache import cache_path, has_state
+from .files import read_json
 from .rules import Variant
+from .texts import t
 
 TARGET_FORMAT = 2  # target_tables.TARGET_FORMAT (not imported: that module loads solver.dp)
 MAX_SIDECAR_BYTES = 1 << 20
 
 
 def _target_sidecar(variant: Variant, directory: Path) -> dict | None:
-    path = directory / f"{variant.name}.target.json"
+    if not (directory / f"{variant.name}.target.npy").exists():
+        return None
     try:
-        if path.stat().st_size > MAX_SIDECAR_BYTES or not (directory / f"{variant.name}.target.npy").exists():
-            return None
-        meta = json.loads(path.read_text())
-    except (OSError, ValueError):
+        meta = read_json(
+            directory / f"{variant.name}.target.json", MAX_SIDECAR_BYTES, t("word_target_sidecar"), KniffelError
+        )
+    except KniffelError:
         return None
     ok = isinstance(meta, dict) and meta.get("format") == TARGET_FORMAT
     return meta if ok and meta.get("fingerprint") == variant.fingerprint() else None

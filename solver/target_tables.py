@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from pathlib import Path
 
@@ -32,8 +31,9 @@ from . import __version__
 from .dp import Engine
 from .dp.target import TargetLayout, layout_order, target_layout
 from .errors import KniffelError
-from .files import make_folder, naming_failures
+from .files import atomic_write_bytes, atomic_write_files, make_folder, open_regular, read_json
 from .rules import Variant
+from .tables import HEADER_LIMIT
 from .target_layers import choose_dropped, layer_sizes, pack
 from .texts import t
 
@@ -57,19 +57,23 @@ def target_paths(variant: Variant, directory: Path) -> tuple[Path, Path]:
     return directory / f"{variant.name}.target.npy", directory / f"{variant.name}.target.json"
 
 
-def _sha256(path: Path) -> str:
+def _sha256(path: Path, limit: int) -> str:
+    """The checksum of a regular file of at most `limit` bytes (files.open_regular), read in chunks."""
     digest = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_regular(path, limit, t("word_target_table"), TargetTableError) as fh:
         for chunk in iter(lambda: fh.read(1 << 22), b""):
             digest.update(chunk)
     return digest.hexdigest()
 
 
-def _write_synced(path: Path, write) -> None:
-    with open(path, "wb") as fh:
-        write(fh)
-        fh.flush()
-        os.fsync(fh.fileno())
+class _Digest:
+    """A file-like sink: np.save into it gives the SHA-256 of the file np.save would write."""
+
+    def __init__(self):
+        self.sha256 = hashlib.sha256()
+
+    def write(self, data) -> None:
+        self.sha256.update(data)
 
 
 def _lengths_digest(lengths: list[int]) -> str:
@@ -88,25 +92,22 @@ def _file_identity(path: Path) -> list[int]:
 def _write_stamp(npy: Path, digest: str) -> None:
     """Remember that `npy` (as it is now) has checksum `digest`; best effort (a read-only folder
     only means hashing again next time)."""
-    stamp = _stamp_path(npy)
-    tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps({"sha256": digest, "file": _file_identity(npy)}))
-        os.replace(tmp, stamp)
-    except OSError:
-        tmp.unlink(missing_ok=True)
+        atomic_write_bytes(_stamp_path(npy), json.dumps({"sha256": digest, "file": _file_identity(npy)}).encode())
+    except (OSError, KniffelError):
+        pass
 
 
-def _verified(npy: Path, digest: str) -> bool:
+def _verified(npy: Path, digest: str, limit: int) -> bool:
     """Whether `npy` has checksum `digest`: from its stamp when the file is unchanged since it was
     hashed, else by hashing it (and stamping it when it matches)."""
     try:
-        stamp = json.loads(_stamp_path(npy).read_text())
+        stamp = read_json(_stamp_path(npy), MAX_SIDECAR_BYTES, t("word_target_table"), TargetTableError)
         if stamp == {"sha256": digest, "file": _file_identity(npy)}:
             return True
-    except (OSError, ValueError):
+    except (OSError, TargetTableError):
         pass
-    if _sha256(npy) != digest:
+    if _sha256(npy, limit) != digest:
         return False
     _write_stamp(npy, digest)
     return True
@@ -123,42 +124,36 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
     and its sidecar atomically; return the sidecar."""
     make_folder(directory)
     npy, meta_path = target_paths(variant, directory)
-    tmp_npy = npy.with_name(f".{npy.name}.{os.getpid()}.tmp")
-    tmp_meta = meta_path.with_name(f".{meta_path.name}.{os.getpid()}.tmp")
     dropped = choose_dropped(layer_sizes(variant, layout))
     values = stored(pack(variant, layout, flat, dropped))
-    try:
-        with naming_failures("write", npy):
-            _write_synced(tmp_npy, lambda fh: np.save(fh, values))
-        masks, jokers_scored = layout_order(variant)
-        lengths = layout.length[masks, jokers_scored].tolist()
-        meta = {
-            "variant": variant.name,
-            "kind": "target",
-            "fingerprint": variant.fingerprint(),
-            "format": TARGET_FORMAT,
-            "solver_version": __version__,
-            "n_max": int(layout.n_max),
-            "layout": LAYOUT,
-            "size": int(values.shape[0]),
-            "dropped_layers": list(dropped),  # boxes filled; a pure function of the lengths
-            "dtype": np.dtype(STORED_DTYPE).name,
-            "sha256": _sha256(tmp_npy),
-            "seconds": round(float(seconds), 3),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "lengths_sha256": _lengths_digest(lengths),
-            "lengths": lengths,  # L of each work item in layout_order (solver/dp/target.py)
-        }
-        with naming_failures("write", meta_path):
-            _write_synced(tmp_meta, lambda fh: fh.write((json.dumps(meta, indent=2) + "\n").encode()))
-        with naming_failures("write", npy):
-            os.replace(tmp_npy, npy)  # the table first: a sidecar never describes an older table
-        with naming_failures("write", meta_path):
-            os.replace(tmp_meta, meta_path)
-        _write_stamp(npy, meta["sha256"])
-    finally:
-        for tmp in (tmp_npy, tmp_meta):
-            tmp.unlink(missing_ok=True)
+    digest = _Digest()
+    np.save(digest, values, allow_pickle=False)  # np.save is deterministic: the same bytes go to the file
+    masks, jokers_scored = layout_order(variant)
+    lengths = layout.length[masks, jokers_scored].tolist()
+    meta = {
+        "variant": variant.name,
+        "kind": "target",
+        "fingerprint": variant.fingerprint(),
+        "format": TARGET_FORMAT,
+        "solver_version": __version__,
+        "n_max": int(layout.n_max),
+        "layout": LAYOUT,
+        "size": int(values.shape[0]),
+        "dropped_layers": list(dropped),  # boxes filled; a pure function of the lengths
+        "dtype": np.dtype(STORED_DTYPE).name,
+        "sha256": digest.sha256.hexdigest(),
+        "seconds": round(float(seconds), 3),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "lengths_sha256": _lengths_digest(lengths),
+        "lengths": lengths,  # L of each work item in layout_order (solver/dp/target.py)
+    }
+    atomic_write_files(  # the table first: a sidecar never describes an older table
+        [
+            (npy, lambda fh: np.save(fh, values, allow_pickle=False)),
+            (meta_path, (json.dumps(meta, indent=2) + "\n").encode()),
+        ]
+    )
+    _write_stamp(npy, meta["sha256"])
     return meta
 
 
@@ -169,11 +164,9 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
     if not npy.exists() or not meta_path.exists():
         raise TargetTableMissing(t("target_missing", variant=variant.name, directory=directory))
     try:
-        if meta_path.stat().st_size > MAX_SIDECAR_BYTES:
-            raise ValueError("too large")
-        meta = json.loads(meta_path.read_text())
-    except (OSError, ValueError) as exc:
-        raise TargetTableError(t("target_sidecar_unreadable", path=meta_path, error=exc, fix=fix)) from None
+        meta = read_json(meta_path, MAX_SIDECAR_BYTES, t("word_target_sidecar"), TargetTableError)
+    except TargetTableError as exc:
+        raise TargetTableError(f"{exc}; {fix}") from None
     lengths = meta.get("lengths") if isinstance(meta, dict) else None
     if (
         not isinstance(meta, dict)
@@ -190,12 +183,6 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
         or meta.get("fingerprint") != variant.fingerprint()
     ):
         raise TargetTableError(t("target_other_rules", path=npy, fix=fix))
-    if not _verified(npy, meta["sha256"]):
-        raise TargetTableError(t("target_checksum", path=npy, fix=fix))
-    try:
-        flat = np.load(npy, allow_pickle=False, mmap_mode="r")
-    except (OSError, ValueError) as exc:
-        raise TargetTableError(t("target_damaged", path=npy, error=exc, fix=fix)) from None
     masks, jokers_scored = layout_order(variant)
     if len(lengths) != len(masks):
         raise TargetTableError(t("target_states", path=meta_path, fix=fix))
@@ -205,6 +192,16 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
     if meta.get("dropped_layers") != list(dropped):
         raise TargetTableError(t("target_sidecar_damaged", path=meta_path, fix=fix))
     layout = target_layout(engine, meta["n_max"], length, dropped)
+    try:  # hashed through files.open_regular (or stamped so, unchanged since): regular, the layout's size
+        verified = _verified(npy, meta["sha256"], layout.size * np.dtype(STORED_DTYPE).itemsize + HEADER_LIMIT)
+    except TargetTableError as exc:
+        raise TargetTableError(f"{exc}; {fix}") from None
+    if not verified:
+        raise TargetTableError(t("target_checksum", path=npy, fix=fix))
+    try:
+        flat = np.load(npy, allow_pickle=False, mmap_mode="r")
+    except (OSError, ValueError) as exc:
+        raise TargetTableError(t("target_damaged", path=npy, error=exc, fix=fix)) from None
     if flat.ndim != 1 or flat.dtype != STORED_DTYPE or flat.shape[0] != layout.size:
         expected = f"({layout.size},) {np.dtype(STORED_DTYPE).name}"
         raise TargetTableError(

@@ -71,14 +71,13 @@ def rest_pmf(variant: Variant, values: np.ndarray, card: Card, directory: Path, 
 def _table_file_sha256(variant: Variant, directory: Path, digest: str) -> str | None:
     """The value table file's checksum (its sidecar's) when that file holds exactly the values of
     `digest`, else None (target_quick trusts the cache only for the table on disk)."""
-    from .tables import paths, read_meta
+    from .tables import TableError, load
 
-    meta = read_meta(variant, directory)
     try:
-        on_disk = np.load(paths(variant, directory)[0], allow_pickle=False)
-    except (OSError, ValueError):
+        on_disk, meta = load(variant, directory)  # every check of a table load (files.open_regular among them)
+    except TableError:
         return None
-    return meta.get("sha256") if meta is not None and values_digest(on_disk) == digest else None
+    return meta["sha256"] if values_digest(on_disk) == digest else None
 
 
 def check_opponent(card: Card, opponent: Card) -> None:

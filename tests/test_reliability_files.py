@@ -325,3 +325,143 @@ def test_ctrl_c_at_a_play_prompt_is_interrupted_not_aborted(kdir, tmp_path, lang
     err = proc.stderr.read()
     proc.stdin.close()
     assert proc.returncode == 130 and err.decode().strip() == said, err
+
+
+# -- issue 25: every writer of big files cleans up after killed processes; modes; game records ------
+TINY = KNIFFEL.reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3, name="tiny")
+
+
+def build_tiny_target(d: Path) -> None:
+    """The tiny variant's target table (a fraction of a second), saved as `solve --target` saves it."""
+    from solver import target_tables, targets
+    from solver.dp.target import item_lengths, solve_target, target_layout
+
+    engine = targets.target_engine(TINY)
+    n = targets.default_n(TINY, engine)
+    layout = target_layout(engine, n, item_lengths(engine, n))
+    target_tables.save_target(TINY, solve_target(engine, layout, lambda k: None), layout, d, seconds=0.0)
+
+
+def every_writer(d: Path) -> None:
+    """Every file the program writes beside the game records: the table and its sidecar, the second
+    moments, the expected-play cache, the target table, its sidecar and its verified stamp."""
+    from solver import spread, win
+    from solver.cards import Card
+
+    values = dp.solve(TINY)[0]
+    tables.save(TINY, values, d, states=0, seconds=0.0)
+    spread.moments(TINY, values, d)
+    win.rest_pmf(TINY, values, Card(TINY), d)
+    build_tiny_target(d)
+
+
+WRITTEN = [
+    "tiny.npy",
+    "tiny.json",
+    "tiny.m2.npy",
+    "tiny.m2.json",
+    "tiny.expected-play.json",
+    "tiny.target.npy",
+    "tiny.target.json",
+    ".tiny.target.verified",
+]
+
+
+def test_every_writer_removes_the_temp_files_of_dead_processes(tmp_path):
+    """Item 9: a target-table build killed mid-write left its temp file (107-397 MB for the presets) for
+    ever; every big file is now written as the table saves are (files.atomic_write_files)."""
+    stale = [tmp_path / f".{name}.{dead_pid()}.tmp" for name in WRITTEN]
+    for path in stale:
+        path.write_bytes(b"half a file")
+    every_writer(tmp_path)
+    assert [p.name for p in stale if p.exists()] == []
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+KILLED_TARGET_BUILD = textwrap.dedent(
+    """
+    import os, signal, sys
+    from pathlib import Path
+    import numpy as np
+    sys.path.insert(0, "tests")
+    from test_reliability_files import build_tiny_target
+    real_save = np.save
+    def save_then_die(fh, values, **kw):
+        if not hasattr(fh, "fileno"):  # the checksum's pass, not the file
+            return real_save(fh, values, **kw)
+        fh.write(b"\\x93NUMPY half a table")
+        fh.flush()
+        os.kill(os.getpid(), signal.SIGKILL)  # mid-write, as a power cut or the OOM killer would
+    np.save = save_then_die
+    build_tiny_target(Path(sys.argv[1]))
+    """
+)
+
+
+def test_a_target_build_killed_mid_write_leaves_nothing_after_the_next_build(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", KILLED_TARGET_BUILD, str(tmp_path)], cwd=REPO, timeout=300)
+    assert proc.returncode == -signal.SIGKILL
+    left = list(tmp_path.glob(".tiny.target.npy.*.tmp"))
+    assert left, "the killed build left no temp file: the test did not kill it mid-write"
+    build_tiny_target(tmp_path)
+    assert not list(tmp_path.glob(".*.tmp")), "the next build left the killed build's temp file"
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])
+def test_every_written_file_has_the_mode_of_a_new_file(tmp_path, umask, mode):
+    """Item 11: the second moments were written 0600 (mkstemp) while tables are 0644."""
+    old = os.umask(umask)
+    try:
+        every_writer(tmp_path)
+        Game(KNIFFEL).save(tmp_path / "game.json")
+    finally:
+        os.umask(old)
+    modes = {name: oct(os.stat(tmp_path / name).st_mode & 0o777) for name in [*WRITTEN, "game.json"]}
+    assert modes == dict.fromkeys(modes, oct(mode))
+
+
+def game_record(version: int, **extra) -> dict:
+    if version == 1:
+        return {**Game(KNIFFEL).to_json(), **extra}
+    from solver.table_game import TableGame
+
+    return {**TableGame(KNIFFEL, ["Anna", "Ben"]).to_json(), **extra}
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_game_record_with_an_unknown_key_is_refused_naming_it(kdir, tmp_path, version):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game_record(version, colour="blue")))
+    res = run(kdir, "play", "--resume", str(path))
+    line = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    one_line_error(res, str(path), "'colour'", "events")
+    assert "players" in line[0] if version == 2 else "players" not in line[0]
+
+
+@pytest.mark.parametrize("option", ["--save", "--resume"])
+def test_an_empty_game_file_name_is_refused(kdir, tmp_path, option, monkeypatch):
+    """`--save ''` used to save to kniffel-game.json (and `--resume ''` to start a new game)."""
+    monkeypatch.chdir(tmp_path)
+    res = run(kdir, "play", "kniffel", "--roll-for-me", option, "")
+    one_line_error(res, option)
+    assert not list(tmp_path.iterdir())
+
+
+def bad_box_record() -> str:
+    game = Game(KNIFFEL)
+    game.add_roll((1, 2, 3, 4, 5))
+    return json.dumps({**game.to_json(), "events": [*game.events, {"box": "nix", "points": 0}]})
+
+
+@pytest.mark.parametrize(
+    "content, said",
+    [("not json", "ist kein JSON"), ("x" * 2_000_000, "ist größer als"), (bad_box_record(), "hat kein Feld 'nix'")],
+    ids=["not-json", "too-large", "unknown-box"],
+)
+def test_a_bad_game_file_of_a_german_game_is_refused_in_german(kdir, tmp_path, content, said):
+    """`play kniffel --resume FILE` speaks German; a file it could not parse was refused in English."""
+    path = tmp_path / "game.json"
+    path.write_text(content)
+    no_locale = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
+    res = CliRunner(env=no_locale).invoke(cli, ["--tables", str(kdir), "play", "kniffel", "--resume", str(path)])
+    one_line_error(res, "Spieldatei", said)

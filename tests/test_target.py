@@ -304,5 +304,5 @@ def test_save_load_round_trip_and_damage(tmp_path):
     with pytest.raises(TargetTableError, match="damaged"):
         load_target(variant, table.engine, tmp_path)
     side.write_text("{not json")
-    with pytest.raises(TargetTableError, match="unreadable"):
+    with pytest.raises(TargetTableError, match=r"sidecar .* is not JSON .*; rebuild it with `kniffel solve"):
         load_target(variant, table.engine, tmp_path)

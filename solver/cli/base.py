@@ -16,7 +16,7 @@ import click
 
 from .. import tables
 from ..errors import KniffelError
-from ..texts import choose_language, click_message, locale_language, os_error_text, set_language, t
+from ..texts import choose_language, click_message, language, locale_language, os_error_text, set_language, t
 from .help import CatalogueGroup, CatalogueHelp
 
 
@@ -45,8 +45,9 @@ def _speak(ctx, variant, stored: str | None = None) -> None:
 
 
 def _speak_guess(ctx, lang: str | None) -> None:
-    """Before a game file is validated: its language, if it names one (so that its refusal speaks it too)."""
-    set_language(_settings(ctx).lang or lang or choose_language(None, "en"))
+    """Before a game file is validated: its language, if it names one (so that its refusal speaks it too), else
+    the one the command speaks already."""
+    set_language(_settings(ctx).lang or lang or language())
 
 
 def _usage_language(args: list[str]) -> str:

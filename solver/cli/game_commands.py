@@ -62,8 +62,12 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
     from ..table_game import TableGame, parse_players
     from ..texts import language
 
-    if not resume_path:  # a new game speaks its variant's language from its first word (a resumed one: its file's)
-        _speak(ctx, find_variant(_variant_or_default(variant_name), keep_one))
+    # the variant's language from the first word: a resumed game's file then says its own (_load_game), but a
+    # file that cannot be read at all is refused in the language of the game named (or the default game)
+    _speak(ctx, find_variant(_variant_or_default(variant_name), keep_one))
+    for option, path in (("--save", save_path), ("--resume", resume_path)):
+        if path == "":  # not "no option": that would quietly take the default file or start a new game
+            raise KniffelError(t("option_empty_path", option=option))
     names = parse_players(players) if players is not None else None  # bad names: one line, before any work
     game: Game | TableGame
     if resume_path:
