@@ -4,7 +4,7 @@
 
 Needs the peer's interpreter, benchmarks/.venv-yatzy-solver (see benchmarks/peer_yatzy_solver.py). For each
 ruleset: the peer script draws N random valid situations (mask, upper, joker, dice, roll) and times its
-option_values_batch on them (all cores); our solver.batch.option_values_batch runs on the same arrays
+option_values_batch on them (all cores); our solver.advice.batch.option_values_batch runs on the same arrays
 (Numba threads: all cores), --runs times, each run followed by one more run of the peer's (a fresh peer
 process, its table cached): each side's median is over runs interleaved in time, since the load of a shared
 machine drifts. Every value of every option is compared with the peer's
@@ -85,7 +85,7 @@ def compare(variant, lattice, res, peer, roll) -> dict:
 
 
 def random_cards(variant, values, n, seed):
-    from solver.cards import Card, box_values
+    from solver.advice.cards import Card, box_values
 
     rng = random.Random(seed)
     out = []
@@ -139,7 +139,7 @@ def by_roll(ruleset, v, values, args, tmp: Path) -> dict:
     --calls // 20 dice each: after a card's first call its turn is remembered) and a new card each call (a new
     Advisor each run, so no turn is remembered, that has seen every order of the dice); medians per call of each
     run."""
-    from solver.advisor import Advisor
+    from solver.advice.advisor import Advisor
 
     out = {}
     for roll in (1, 2, 3):
@@ -163,10 +163,10 @@ def by_roll(ruleset, v, values, args, tmp: Path) -> dict:
 
 def bench(ruleset, args, tmp: Path) -> dict:
     from solver import dp
-    from solver.advisor import Advisor
+    from solver.advice.advisor import Advisor
+    from solver.advice.batch import option_values_batch
     from solver.api import Table
-    from solver.batch import option_values_batch
-    from solver.presets import PRESETS
+    from solver.rules.presets import PRESETS
 
     sit_path, peer_path = tmp / f"{ruleset}-sit.npz", tmp / f"{ruleset}-peer.npz"
     run_peer(["random", "--ruleset", ruleset, "--n", str(args.n), "--seed", str(args.seed), "--out", str(sit_path)])

@@ -45,11 +45,11 @@ def fresh_process(runs, interpreted=False):
 
 def play_steps(runs):
     """One play step = advice for a new card state (a turn never seen before) + saving the record."""
-    from solver import tables
-    from solver.advisor import Advisor
-    from solver.cards import Card, box_values
-    from solver.game import Game
-    from solver.presets import PRESETS
+    from solver.advice.advisor import Advisor
+    from solver.advice.cards import Card, box_values
+    from solver.game.record import Game
+    from solver.rules.presets import PRESETS
+    from solver.store import tables
 
     v = PRESETS["kniffel"]
     values, _ = tables.load(v, tables.tables_dir())

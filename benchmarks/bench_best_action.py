@@ -34,8 +34,8 @@ def main():
     args = ap.parse_args()
     import solver
     from solver import dp
-    from solver.advisor import Advisor
-    from solver.presets import PRESETS
+    from solver.advice.advisor import Advisor
+    from solver.rules.presets import PRESETS
 
     v = PRESETS[args.variant]
     values, _ = dp.solve(v)

@@ -40,12 +40,20 @@ def base_package(rev: str) -> str:
     return "solver_base"
 
 
+def _module(package: str, path: str, before_issue_26: str):
+    """A module of the package by its path, or by its path before the folders of issue 26 (an older REV)."""
+    try:
+        return importlib.import_module(f"{package}.{path}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"{package}.{before_issue_26}")
+
+
 def kernel(package: str, variant_name: str, values):
     """(compiled entry point of best_one, packed buffers, a maker of empty turn pools) of a package."""
     advice = importlib.import_module(f"{package}.dp.advice")
     entry_point = importlib.import_module(f"{package}.dp.compile").entry_point
-    advisor = importlib.import_module(f"{package}.advisor").Advisor(
-        importlib.import_module(f"{package}.presets").PRESETS[variant_name], values
+    advisor = _module(package, "advice.advisor", "advisor").Advisor(
+        _module(package, "rules.presets", "presets").PRESETS[variant_name], values
     )
     packed = advice.pack_best(advisor.engine.rules, advisor._lattice, advisor._prep.tabs)
     pool = advice.new_turn_pool(advisor._lattice)
@@ -61,9 +69,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--against", metavar="REV", help="also this git revision's kernel, interleaved")
     args = ap.parse_args()
-    from solver.advisor import Advisor
-    from solver.presets import PRESETS
-    from solver.solving import load_table
+    from solver.advice.advisor import Advisor
+    from solver.rules.presets import PRESETS
+    from solver.store.solving import load_table
 
     variant = PRESETS[args.variant]
     values, _ = load_table(variant, ROOT / "tables")

@@ -15,9 +15,9 @@ import statistics
 import time
 
 from solver import dp
-from solver.cards import Card, parse_card
-from solver.distribution import distribution, odds
-from solver.presets import PRESETS
+from solver.advice.cards import Card, parse_card
+from solver.chances.distribution import distribution, odds
+from solver.rules.presets import PRESETS
 
 MID_GAME = "einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,chance=22,kniffel=50"  # 8 of 13 filled
 

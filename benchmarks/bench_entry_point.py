@@ -25,9 +25,9 @@ def main() -> None:
     from bench_advice_batch import random_cards
 
     from solver import dp
-    from solver.advisor import Advisor
+    from solver.advice.advisor import Advisor
     from solver.dp.advice import best_one
-    from solver.presets import PRESETS
+    from solver.rules.presets import PRESETS
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--variant", default="yahtzee")

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from solver import dp
-from solver.presets import KNIFFEL7
+from solver.rules.presets import KNIFFEL7
 
 
 def main():

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from solver import dp  # noqa: E402
 from solver.dp.forward import forward_pmf  # noqa: E402
-from solver.presets import PRESETS  # noqa: E402
-from solver.solving import load_table  # noqa: E402
+from solver.rules.presets import PRESETS  # noqa: E402
+from solver.store.solving import load_table  # noqa: E402
 
 DICE = {"generala": "23456"}
 

@@ -18,9 +18,10 @@ import time
 
 import numpy as np
 
-from solver import dp, solving, tables
-from solver.presets import PRESETS
-from solver.simulation import simulate, summary, tally
+from solver import dp
+from solver.chances.simulation import simulate, summary, tally
+from solver.rules.presets import PRESETS
+from solver.store import solving, tables
 
 
 def main():

@@ -25,7 +25,7 @@ OTHER_VENV = HERE / ".venv-yatzy-solver"
 
 def our_times(names, runs):
     from solver import dp
-    from solver.presets import PRESETS
+    from solver.rules.presets import PRESETS
 
     rows = {}
     for name in names:
@@ -50,7 +50,7 @@ CHILD = textwrap.dedent("""
     import resource, sys, time
     t0 = time.perf_counter()
     from solver import dp
-    from solver.presets import PRESETS
+    from solver.rules.presets import PRESETS
     t1 = time.perf_counter()
     dp.solve(PRESETS[sys.argv[1]])
     t2 = time.perf_counter()

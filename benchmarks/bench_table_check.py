@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from solver import tables
-from solver.presets import KNIFFEL7
+from solver.rules.presets import KNIFFEL7
+from solver.store import tables
 
 REPO = Path(__file__).resolve().parent.parent
 NPY = REPO / "tables" / "kniffel7.npy"

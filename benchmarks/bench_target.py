@@ -31,11 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver import dp  # noqa: E402
-from solver.advisor import Advisor  # noqa: E402
-from solver.cards import Card, box_values  # noqa: E402
-from solver.presets import PRESETS  # noqa: E402
-from solver.target_tables import save_target, target_paths  # noqa: E402
-from solver.targets import TargetTable, build_target_table, target_options  # noqa: E402
+from solver.advice.advisor import Advisor  # noqa: E402
+from solver.advice.cards import Card, box_values  # noqa: E402
+from solver.chances.targets import TargetTable, build_target_table, target_options  # noqa: E402
+from solver.rules.presets import PRESETS  # noqa: E402
+from solver.store.target_tables import save_target, target_paths  # noqa: E402
 
 
 def build(name: str) -> tuple[TargetTable, float]:
@@ -87,8 +87,8 @@ def check_float32(table: TargetTable, values: np.ndarray, situations: int, seed:
 def ranges(name: str) -> None:
     """How many values a layout of per-state need ranges would store: only needs n with 0 < P < 1,
     i.e. sure minimum < n <= min(N, most still possible), against the per-item layout."""
+    from solver.chances.targets import default_n, target_engine
     from solver.dp.target import item_lengths, max_remaining, sure_minimum, target_layout
-    from solver.targets import default_n, target_engine
 
     variant = PRESETS[name]
     engine = target_engine(variant)
@@ -112,17 +112,10 @@ def ranges(name: str) -> None:
 def profile(name: str, repeats: int = 2000) -> None:
     """CPU time per (upper total, need) column of each pass of the turn kernel, on one block of 128
     columns of a mid-game item (random next-state values: the work does not depend on them)."""
+    from solver.chances.targets import default_n, target_engine
     from solver.dp.compile import njit
     from solver.dp.identical import _best_sub_keeps_rows, _keep_means
-    from solver.dp.target import (
-        BLOCK,
-        _item_setup,
-        _start_of_turn,
-        _target_final_rolls,
-        item_lengths,
-        target_layout,
-    )
-    from solver.targets import default_n, target_engine
+    from solver.dp.target import BLOCK, _item_setup, _start_of_turn, _target_final_rolls, item_lengths, target_layout
 
     variant = PRESETS[name]
     engine = target_engine(variant)

@@ -32,10 +32,10 @@ with warnings.catch_warnings():
 
 import uvicorn
 
-from solver import solving
-from solver.cards import Card, box_values, parse_card
+from solver.advice.cards import Card, box_values, parse_card
 from solver.errors import KniffelError
-from solver.presets import PRESETS
+from solver.rules.presets import PRESETS
+from solver.store import solving
 from solver.web.app import create_app
 
 

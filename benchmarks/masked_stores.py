@@ -30,12 +30,12 @@ def main() -> int:
     warnings.filterwarnings("ignore", message="Inspection disabled")
     import solver.dp as dp_package
     from solver import dp
-    from solver.advisor import Advisor
-    from solver.cards import Card
-    from solver.distribution import final_pmf
-    from solver.presets import PRESETS
-    from solver.simulation import simulate
-    from solver.targets import build_target_table
+    from solver.advice.advisor import Advisor
+    from solver.advice.cards import Card
+    from solver.chances.distribution import final_pmf
+    from solver.chances.simulation import simulate
+    from solver.chances.targets import build_target_table
+    from solver.rules.presets import PRESETS
 
     for name in ("yahtzee", "yatzy"):
         variant = PRESETS[name]

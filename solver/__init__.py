@@ -27,7 +27,7 @@ def __getattr__(name: str) -> Any:
 
         return KniffelError
     if name == "find_variant":
-        from .presets import find_variant
+        from .rules.presets import find_variant
 
         return find_variant
     if name in __all__:

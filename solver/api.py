@@ -25,15 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from . import checks, solving, tables
-from . import simulation as _simulation
-from .advisor import Advisor, Option, make_advisor
-from .cards import Card, Entries, check_entries, parse_card, without_pending_bonus
-from .dice import MAX_GAMES, MAX_SEED
-from .dice_input import parse_dice
-from .presets import PRESETS, find_variant
-from .rules import RuleError, Variant
-from .texts import t
+from .advice.advisor import Advisor, Option, make_advisor
+from .advice.cards import Card, Entries, check_entries, parse_card, without_pending_bonus
+from .chances import simulation as _simulation
+from .game.dice_input import parse_dice
+from .i18n.texts import t
+from .rules import checks
+from .rules.dice import MAX_GAMES, MAX_SEED
+from .rules.presets import PRESETS, find_variant
+from .rules.variant import RuleError, Variant
+from .store import solving, tables
 
 CardLike = str | Mapping[str, int] | Card | None
 DiceLike = str | Sequence[int]
@@ -233,7 +234,7 @@ class Table:
 
     def state_values(self, mask, upper, joker) -> np.ndarray:
         """Points still to come at the start of a turn for arrays of states (a checked lookup)."""
-        from . import batch
+        from .advice import batch
 
         return batch.state_values(self.advisor.engine, self.values, mask, upper, joker)
 
@@ -242,7 +243,7 @@ class Table:
         bitmask in RULES.md box order, upper total, joker box holds points, dice as (N, n_dice), roll 1-3),
         a batch.BatchAdvice out (codes, values, n_options, best; batch.decode_option turns a code into a
         keep or a box). One parallel Numba kernel; identical dice only."""
-        from . import batch
+        from .advice import batch
 
         return batch.option_values_batch(self.advisor.engine, self.values, mask, upper, joker, dice, roll)
 
@@ -272,7 +273,7 @@ class Table:
     def distribution(self, card: CardLike = None, at_least: Sequence[int] = ()):
         """The exact final-score distribution of the advisor's play from this card (a
         distribution.Distribution: pmf, mean, std, median, percentiles, p_at_least, as_dict())."""
-        from . import distribution
+        from .chances import distribution
 
         if not self.variant.identical_dice:
             raise RuleError(f"{self.variant.name}: the exact distribution covers identical dice only")
@@ -281,7 +282,7 @@ class Table:
 
     def odds(self, cards: Sequence[CardLike], names: Sequence[str] | None = None):
         """Each player's chance to win from these cards (same round, independent dice, max-expected play)."""
-        from . import distribution
+        from .chances import distribution
 
         if not self.variant.identical_dice:
             raise RuleError(f"{self.variant.name}: odds cover identical dice only")
@@ -290,7 +291,7 @@ class Table:
         return distribution.odds(self.variant, self.values, parsed, names)
 
     def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
-        from .spread import moments, option_stds
+        from .chances.spread import moments, option_stds
 
         if not self._second_moments:  # once per Table: a server answers many requests from it
             self._second_moments.append(

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import solving
-from .presets import PRESETS
-from .rules import Variant
+from .rules.presets import PRESETS
+from .rules.variant import Variant
+from .store import solving
 
 if TYPE_CHECKING:
     from .api import CardLike, Table

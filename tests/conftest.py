@@ -3,7 +3,7 @@
 import pytest
 
 from solver import dp
-from solver.presets import PRESETS
+from solver.rules.presets import PRESETS
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +27,7 @@ def solved():
 @pytest.fixture(autouse=True)
 def english_library():
     """The library speaks English unless a command chose a language; a CLI test must not leak its choice."""
-    from solver import texts
+    from solver.i18n import texts
 
     texts.set_language("en")
     yield

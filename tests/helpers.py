@@ -6,8 +6,8 @@ from math import factorial
 
 from naive import NaiveSolver
 
-from solver.cards import Card, box_values
-from solver.presets import PRESETS
+from solver.advice.cards import Card, box_values
+from solver.rules.presets import PRESETS
 
 NAIVE_NAME = {"kniffel-keep-one": "kniffel"}  # the naive solver takes the house rule as keep_one=
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from helpers import BruteForce, random_card
 
-from solver.advisor import Advisor, rank_options
-from solver.cards import Card
-from solver.presets import PRESETS
+from solver.advice.advisor import Advisor, rank_options
+from solver.advice.cards import Card
+from solver.rules.presets import PRESETS
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]
 

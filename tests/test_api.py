@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import solver
-from solver.cards import Card
-from solver.presets import PRESETS
+from solver.advice.cards import Card
+from solver.rules.presets import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 

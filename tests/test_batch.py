@@ -1,4 +1,4 @@
-"""Batch advice (solver/batch.py, dp/advice.py) against the one-at-a-time advisor and against the turn's
+"""Batch advice (solver/advice/batch.py, dp/advice.py) against the one-at-a-time advisor and against the turn's
 keep values rebuilt from the public dp pieces (keep_values, roll_entries); bad arrays -> AdviceInputError."""
 
 import random
@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from solver import dp
-from solver.advisor import Advisor
-from solver.batch import AdviceInputError, decode_option, option_values_batch, state_values
-from solver.cards import Card, box_values
+from solver.advice.advisor import Advisor
+from solver.advice.batch import AdviceInputError, decode_option, option_values_batch, state_values
+from solver.advice.cards import Card, box_values
 from solver.dp.advice import TURN_SLOTS, new_turn_pool
-from solver.presets import PRESETS
-from solver.rules import RuleError
+from solver.rules.presets import PRESETS
+from solver.rules.variant import RuleError
 
 NAMES = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 N_SITUATIONS = 2000

@@ -1,10 +1,10 @@
-"""The memory-bounded memo of the simulations (solver/bounded_cache.py)."""
+"""The memory-bounded memo of the simulations (solver/store/bounded_cache.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from solver.bounded_cache import BoundedCache
+from solver.store.bounded_cache import BoundedCache
 
 
 def test_the_oldest_entries_go_once_the_budget_is_full():

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
+from solver.advice.cards import Card, box_values, parse_card
 from solver.api import as_card
-from solver.cards import Card, box_values, parse_card
 from solver.errors import KniffelError
-from solver.presets import PRESETS
+from solver.rules.presets import PRESETS
 
 
 def plain_summary(card: Card) -> tuple[int, int, int, int]:

@@ -5,10 +5,11 @@ import json
 import numpy as np
 import pytest
 
-from solver import dp, tables
-from solver.cards import parse_card
-from solver.presets import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, find_variant
-from solver.rules import RuleError
+from solver import dp
+from solver.advice.cards import parse_card
+from solver.rules.presets import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, find_variant
+from solver.rules.variant import RuleError
+from solver.store import tables
 
 
 def test_card_syntax_names_positions_and_extra():

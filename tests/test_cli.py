@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import cli
-from solver.game import Game
+from solver.game.record import Game
 
 
 @pytest.fixture(scope="module")
@@ -245,13 +245,13 @@ def test_statistics_outputs_in_both_languages(tdir):
 def test_target_and_opponent_rows_name_options_as_players_read_them(tdir, capsys):
     """advise --target/--opponent print their ranked options with explain.option_text, in the language
     chosen, within 100 columns (the rows' printer, fed real options: the target table takes minutes)."""
-    from solver.advisor import make_advisor
-    from solver.cards import parse_card
+    from solver.advice.advisor import make_advisor
+    from solver.advice.cards import parse_card
+    from solver.chances.targets import TargetOption
     from solver.cli.advise_commands import _echo_chance_rows
-    from solver.presets import KNIFFEL
-    from solver.tables import load
-    from solver.targets import TargetOption
-    from solver.texts import set_language
+    from solver.i18n.texts import set_language
+    from solver.rules.presets import KNIFFEL
+    from solver.store.tables import load
 
     values, _ = load(KNIFFEL, tdir)
     _, options = make_advisor(KNIFFEL, values).advise(parse_card(KNIFFEL, ""), (3, 3, 5, 1, 6), 1)

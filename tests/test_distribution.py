@@ -11,11 +11,11 @@ from naive import NaiveSolver
 from test_dp_vs_naive import REDUCED, endgame_cards, legal_points
 
 from solver import dp
-from solver.cards import Card, parse_card
-from solver.distribution import describe, distribution, final_pmf, odds, win_alone
+from solver.advice.cards import Card, parse_card
+from solver.chances.distribution import describe, distribution, final_pmf, odds, win_alone
+from solver.chances.simulation import simulate
 from solver.errors import KniffelError
-from solver.presets import PRESETS
-from solver.simulation import simulate
+from solver.rules.presets import PRESETS
 
 IDENTICAL = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 TOL = 1e-9
@@ -270,9 +270,9 @@ def naive_std(dist: dict) -> float:
 
 @pytest.mark.parametrize("index", [0, 6, 11])
 def test_option_std_matches_naive(index):
-    from solver.advisor import make_advisor
+    from solver.advice.advisor import make_advisor
+    from solver.chances.spread import option_stds
     from solver.dp.moments import moments_table
-    from solver.spread import option_stds
 
     name, boxes, n_dice, bonuses = REDUCED[index]
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
@@ -306,7 +306,7 @@ def test_moments_std_is_forward_std(kniffel_table):
 @pytest.mark.parametrize("index", [1, 7, 12, 14])
 def test_advisor_puts_the_tie_rule_choice_first(index):
     """The advisor's first option is the naive policy's choice (same tie rule), rolls 1, 2 and 3."""
-    from solver.advisor import make_advisor
+    from solver.advice.advisor import make_advisor
 
     name, boxes, n_dice, bonuses = REDUCED[index]
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)

@@ -95,8 +95,8 @@ def test_moments_on_disk_are_checked_and_a_fresh_advise_process_answers_alike(td
     import subprocess
     import sys
 
-    from solver import spread
-    from solver.presets import KNIFFEL
+    from solver.chances import spread
+    from solver.rules.presets import KNIFFEL
 
     args = ["advise", "kniffel", "--card", "chance=22", "--dice", "33516", "--roll", "2", "--json"]
     compiled = json.loads(run(tdir, *args).output)  # computes and saves the moments

@@ -8,8 +8,8 @@ import pytest
 from naive import NaiveSolver
 
 from solver import dp
-from solver.presets import PRESETS
-from solver.scoring import possible_points
+from solver.rules.presets import PRESETS
+from solver.rules.scoring import possible_points
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 TOL = 1e-9
@@ -81,7 +81,7 @@ def test_reduced_variants_every_state(name, boxes, n_dice, bonuses):
 
 
 def legal_points(variant, key):
-    from solver.cards import box_values
+    from solver.advice.cards import box_values
 
     return box_values(variant, variant.box_index(key))
 

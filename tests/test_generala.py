@@ -9,8 +9,8 @@ from naive import NaiveSolver
 from test_dp_vs_naive import fast_value
 
 from solver import dp
-from solver.presets import GENERALA
-from solver.scoring import box_score, first_roll_score
+from solver.rules.presets import GENERALA
+from solver.rules.scoring import box_score, first_roll_score
 
 TOL = 1e-9
 
@@ -107,9 +107,9 @@ def test_start_value(solved):
 def test_advice_stops_with_the_servida(solved):
     """An Escalera on the first roll with three boxes left: stop and score 25 (20 + 5 servida); the
     stop's value is the best entry with the servida points, and a game record takes that entry."""
-    from solver.advisor import Advisor
-    from solver.cards import parse_card
-    from solver.game import Game
+    from solver.advice.advisor import Advisor
+    from solver.advice.cards import parse_card
+    from solver.game.record import Game
 
     values = solved("generala")
     advisor = Advisor(GENERALA, values)
@@ -136,8 +136,8 @@ def test_advice_stops_with_the_servida(solved):
 def test_simulated_games_score_like_the_table(solved):
     """Simulation plays the table's policy, servida stops included: its mean lies within 4 standard
     errors of the start value, and every box holds points the rules allow."""
-    from solver.scoring import possible_points
-    from solver.simulation import simulate
+    from solver.chances.simulation import simulate
+    from solver.rules.scoring import possible_points
 
     values = solved("generala")
     games = simulate(GENERALA, values, 2000, seed=7)
@@ -161,7 +161,7 @@ def test_reduced_distribution_against_naive(boxes, n_dice):
 
 def test_distribution_mean_and_spread(solved):
     """The full game: the distribution's mean is the table's value, its std the spread's (second moments)."""
-    from solver.advisor import Advisor
+    from solver.advice.advisor import Advisor
     from solver.api import Table
 
     table = Table(GENERALA, solved("generala"), {}, Advisor(GENERALA, solved("generala")))
@@ -189,9 +189,9 @@ def test_reduced_targets_against_naive(boxes, n_dice):
 
     from test_target import card_of, check_card
 
-    from solver.cards import Card, box_values
+    from solver.advice.cards import Card, box_values
+    from solver.chances.targets import build_target_table, target_probability
     from solver.dp.target import sure_minimum
-    from solver.targets import build_target_table, target_probability
 
     variant = GENERALA.reduced(boxes=boxes, n_dice=n_dice)
     table = build_target_table(variant)  # N = the highest score: every need
@@ -221,9 +221,9 @@ def test_target_options_stop_with_the_servida():
     the naive reference's option probabilities do; target_keep_vectors (win.py) agrees with them."""
     from test_target import card_of
 
-    from solver.advisor import Advisor
+    from solver.advice.advisor import Advisor
+    from solver.chances.targets import build_target_table, target_options
     from solver.dp.target_vectors import target_keep_vectors
-    from solver.targets import build_target_table, target_options
 
     boxes, n_dice = TARGET_REDUCED[0]
     variant = GENERALA.reduced(boxes=boxes, n_dice=n_dice)
@@ -246,7 +246,7 @@ def test_target_options_stop_with_the_servida():
     assert options[0].option.keep == (2, 3, 4, 5, 6) and options[0].probability == 1.0
     mask, upper, joker_scored = card.state
     after_second, after_first = target_keep_vectors(table.engine, table.layout, table.flat, mask, upper, joker_scored)
-    from solver.targets import target_keep_probabilities
+    from solver.chances.targets import target_keep_probabilities
 
     for n in (1, 20, 30, 50, 55):
         two, one = target_keep_probabilities(table, card, n)
@@ -260,7 +260,7 @@ def test_full_target_table_on_endgame_cards():
     end-game cards, every need the card can still reach."""
     from test_target import card_of, check_card
 
-    from solver.targets import build_target_table
+    from solver.chances.targets import build_target_table
 
     table = build_target_table(GENERALA)
     assert table.n_max == 360
@@ -281,9 +281,9 @@ def test_chances_and_advise_target_cli(tmp_path):
 
     res = cli_run(tmp_path, "solve", "generala", "--target", "--json")
     assert res.exit_code == 0, res.output
-    from solver.cards import Card
-    from solver.distribution import final_pmf
-    from solver.expected_play_cache import cached_rest, values_digest
+    from solver.advice.cards import Card
+    from solver.chances.distribution import final_pmf
+    from solver.store.expected_play_cache import cached_rest, values_digest
 
     values = np.load(tmp_path / "generala.npy")  # the build cached the opponent's pmf from the empty card
     rest = cached_rest(GENERALA, tmp_path, values_digest(values), Card(GENERALA).state)

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 from solver import dp
-from solver.advisor import Advisor
-from solver.cards import Card, box_values
+from solver.advice.advisor import Advisor
+from solver.advice.cards import Card, box_values
 from solver.dp.entries import _final_roll_values
 from solver.dp.moments import turn_moments
-from solver.presets import PRESETS
+from solver.rules.presets import PRESETS
 
 IDENTICAL = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 
@@ -69,10 +69,10 @@ ANSWER = textwrap.dedent(
     import json, sys
     import numpy as np
     from solver import dp
-    from solver.advisor import Advisor
-    from solver.cards import Card
+    from solver.advice.advisor import Advisor
+    from solver.advice.cards import Card
     from solver.dp.moments import turn_moments
-    from solver.presets import PRESETS
+    from solver.rules.presets import PRESETS
 
     name, values_path, m2_path, situations = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
     v, values, m2 = PRESETS[name], np.load(values_path), np.load(m2_path)
@@ -114,7 +114,7 @@ def test_interpreted_kernels_answer_like_compiled(name, tmp_path):
 
 
 def test_interpreted_kernels_refuse_heavy_work():
-    code = "import solver.dp as dp; from solver.presets import PRESETS; dp.solve(PRESETS['yatzy'])"
+    code = "import solver.dp as dp; from solver.rules.presets import PRESETS; dp.solve(PRESETS['yatzy'])"
     env = {**os.environ, "KNIFFEL_JIT": "0"}
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode != 0 and "KNIFFEL_JIT=0" in run.stderr
@@ -137,9 +137,9 @@ THREADS = textwrap.dedent(
     """
     import json, sys, threading
     import numpy as np
-    from solver.advisor import Advisor
-    from solver.cards import Card
-    from solver.presets import PRESETS
+    from solver.advice.advisor import Advisor
+    from solver.advice.cards import Card
+    from solver.rules.presets import PRESETS
 
     name, values_path, situations = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
     v, values = PRESETS[name], np.load(values_path)

@@ -10,8 +10,8 @@ from naive import NaiveSolver
 from test_dp_vs_naive import REDUCED, fast_value, legal_points
 
 from solver import dp
-from solver.presets import KISMET, PRESETS
-from solver.scoring import box_score
+from solver.rules.presets import KISMET, PRESETS
+from solver.rules.scoring import box_score
 
 TOL = 1e-9
 
@@ -115,7 +115,7 @@ def test_reduced_kismet_distribution_and_target(boxes, n_dice, bonuses):
     from test_distribution import assert_same_dist, to_come
     from test_target import check_card
 
-    from solver.targets import build_target_table
+    from solver.chances.targets import build_target_table
 
     variant = KISMET.reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     values, _ = dp.solve(variant)
@@ -131,8 +131,8 @@ def test_reduced_kismet_distribution_and_target(boxes, n_dice, bonuses):
 def test_simulated_games_score_like_the_table(solved):
     """Simulation plays the table's policy: its mean lies within 4 standard errors of the start value, and
     every box holds points the rules allow (colour boxes and the second Kismet included)."""
-    from solver.scoring import possible_points
-    from solver.simulation import simulate
+    from solver.chances.simulation import simulate
+    from solver.rules.scoring import possible_points
 
     values = solved("kismet")
     games = simulate(KISMET, values, 2000, seed=5)

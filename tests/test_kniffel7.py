@@ -10,14 +10,14 @@ import pytest
 from naive import NaiveSolver
 
 from solver import dp
-from solver.advisor import make_advisor
-from solver.cards import Card
-from solver.dice import possible_rolls
-from solver.dice_input import parse_dice
-from solver.game import decisions
-from solver.presets import KNIFFEL7, PRESETS
-from solver.rules import RuleError
-from solver.scoring import possible_points, score_tables
+from solver.advice.advisor import make_advisor
+from solver.advice.cards import Card
+from solver.game.dice_input import parse_dice
+from solver.game.record import decisions
+from solver.rules.dice import possible_rolls
+from solver.rules.presets import KNIFFEL7, PRESETS
+from solver.rules.scoring import possible_points, score_tables
+from solver.rules.variant import RuleError
 
 BOXES = ["sevens", "fours", "chance"]
 
@@ -143,7 +143,7 @@ def test_super_points_in_every_free_box():
 
 @pytest.fixture(scope="module")
 def k7_table():
-    from solver import solving, tables
+    from solver.store import solving, tables
 
     return solving.load_table(KNIFFEL7, tables.tables_dir())  # the table shipped in solver/data
 
@@ -205,7 +205,8 @@ def test_committed_table_matches_naive_last_turns(k7_table):
 def test_interrupted_solve_resumes_from_its_checkpoint(tmp_path, monkeypatch, capsys):
     """`kniffel solve` of dice told apart writes a checkpoint after each layer; interrupted, it
     continues from the last one to the same table."""
-    from solver import cli, tables
+    from solver import cli
+    from solver.store import tables
 
     variant = KNIFFEL7.reduced(boxes=["sevens", "super_kniffel", "chance"], n_dice=3, bonuses=[(14, 35)])
     full, states = dp.solve(variant)

@@ -10,11 +10,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from solver import tables
 from solver.cli import cli
 from solver.cli.help import command_key, option_key
-from solver.presets import KNIFFEL, PRESETS
-from solver.texts import CATALOGUES
+from solver.i18n.texts import CATALOGUES
+from solver.rules.presets import KNIFFEL, PRESETS
+from solver.store import tables
 
 NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
 
@@ -110,7 +110,7 @@ def test_a_full_disk_names_the_file_not_its_temporary_one(kdir, tmp_path, monkey
     def full(fd):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("solver.files.os.fsync", full)
+    monkeypatch.setattr("solver.store.files.os.fsync", full)
     game = tmp_path / "g.json"
     for lang, said in (
         ("de", "kann nicht geschrieben werden: kein Platz mehr auf dem Datenträger"),

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver.cards import parse_card
-from solver.presets import KNIFFEL, PRESETS, YAHTZEE, find_variant
-from solver.rules import RuleError
-from solver.texts import CATALOGUES, choose_language, locale_language, set_language
+from solver.advice.cards import parse_card
+from solver.i18n.texts import CATALOGUES, choose_language, locale_language, set_language
+from solver.rules.presets import KNIFFEL, PRESETS, YAHTZEE, find_variant
+from solver.rules.variant import RuleError
 
 pexpect = pytest.importorskip("pexpect")
 REPO = Path(__file__).resolve().parent.parent
@@ -195,7 +195,7 @@ def test_yahtzee_bonus_by_name_and_suggestions():
 
 
 def test_long_lines_break_where_a_player_reads_them():
-    from solver.explain import WIDTH, fit
+    from solver.advice.explain import WIDTH, fit
 
     advice = (
         "Advice: keep all: 4 4 4 4 4 (stop rolling), then score Fours for 20, +100 Yahtzee bonus  (expected 433.07)"

@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 from solver import dp
-from solver.presets import PRESETS
+from solver.rules.presets import PRESETS
 
 PUBLISHED = {  # RULES.md
     "yahtzee": 254.58772873,

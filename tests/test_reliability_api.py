@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import solver
-from solver.batch import decode_option
+from solver.advice.batch import decode_option
 
 QUICK = settings(max_examples=60, deadline=timedelta(seconds=5), suppress_health_check=list(HealthCheck))
 FULL_EARLY = "kniffel=50,chance=20,einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,dreierpasch=20"
@@ -153,7 +153,7 @@ def test_junk_gives_an_answer_or_kniffel_error(table, entry, value):
 
 # -- item 6: simulation in bounded memory ----------------------------------------------------------
 def numpy_summary(scores: np.ndarray) -> dict:
-    """The figures as 0.1.0 computed them from every game's score (solver/simulation.py, summary)."""
+    """The figures as 0.1.0 computed them from every game's score (solver/chances/simulation.py, summary)."""
     s = scores.astype(np.float64)
     return {
         "mean": float(s.mean()),
@@ -173,8 +173,8 @@ RUNS = [("kniffel", 1, 1), ("kniffel", 2, 3), ("kniffel", 777, 5), ("kniffel", 4
 def test_counts_give_the_figures_of_the_scores(solved, monkeypatch, variant, games, seed):
     """Counted batch by batch, the figures are those numpy gives for the list of scores: identical, but for
     std, whose variance is now exact (numpy's sum of squares may differ in the last bit)."""
-    from solver import simulation as sim
-    from solver.presets import PRESETS
+    from solver.chances import simulation as sim
+    from solver.rules.presets import PRESETS
 
     v, values = PRESETS[variant], solved(variant)
     every = sim.simulate(v, values, games, seed=seed)
@@ -189,8 +189,8 @@ def test_counts_give_the_figures_of_the_scores(solved, monkeypatch, variant, gam
 
 
 def test_scores_are_kept_for_small_runs_only(solved, monkeypatch):
-    from solver import simulation as sim
-    from solver.presets import KNIFFEL
+    from solver.chances import simulation as sim
+    from solver.rules.presets import KNIFFEL
 
     monkeypatch.setattr(sim, "BATCH", 100)
     monkeypatch.setattr(sim, "SCORES_KEPT", 250)

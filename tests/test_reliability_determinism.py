@@ -17,7 +17,7 @@ SOLVE = textwrap.dedent(
     import hashlib, json
     import numba
     from solver import dp
-    from solver.presets import KNIFFEL7, PRESETS
+    from solver.rules.presets import KNIFFEL7, PRESETS
     small7 = KNIFFEL7.reduced(boxes=["sixes", "sevens", "four_of_a_kind", "super_kniffel", "chance"], n_dice=4,
                               bonuses=[(20, 35)])
     out = {"threads": numba.get_num_threads()}

@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from solver import dp, files, tables
+from solver import dp
 from solver.cli import cli
-from solver.game import Game
-from solver.presets import KNIFFEL, KNIFFEL7
+from solver.game.record import Game
+from solver.rules.presets import KNIFFEL, KNIFFEL7
+from solver.store import files, tables
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -223,9 +224,10 @@ SAVER = textwrap.dedent(
     import sys, time
     from pathlib import Path
     import numpy as np
-    from solver import dp, tables
-    from solver.game import Game
-    from solver.presets import KNIFFEL
+    from solver import dp
+    from solver.store import tables
+    from solver.game.record import Game
+    from solver.rules.presets import KNIFFEL
     d = Path(sys.argv[1])
     arrays = [np.full(dp.table_shape(KNIFFEL), float(i)) for i in (1, 2)]
     games = [Game(KNIFFEL), Game(KNIFFEL)]
@@ -269,13 +271,13 @@ SLOW_SAVE = textwrap.dedent(
     """
     import sys, time
     from solver import cli
-    import solver.tables
-    real_many = solver.tables.atomic_write_files
+    import solver.store.tables
+    real_many = solver.store.tables.atomic_write_files
     def slow_many(items):
         print("saving", flush=True)
         time.sleep(1.5)  # Ctrl-C arrives here, in the middle of the table's save
         real_many(items)
-    solver.tables.atomic_write_files = slow_many
+    solver.store.tables.atomic_write_files = slow_many
     cli.main(["--tables", sys.argv[1], "--no-progress", "solve", "kniffel"])
     """
 )
@@ -333,8 +335,9 @@ TINY = KNIFFEL.reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3, n
 
 def build_tiny_target(d: Path) -> None:
     """The tiny variant's target table (a fraction of a second), saved as `solve --target` saves it."""
-    from solver import target_tables, targets
+    from solver.chances import targets
     from solver.dp.target import item_lengths, solve_target, target_layout
+    from solver.store import target_tables
 
     engine = targets.target_engine(TINY)
     n = targets.default_n(TINY, engine)
@@ -345,8 +348,8 @@ def build_tiny_target(d: Path) -> None:
 def every_writer(d: Path) -> None:
     """Every file the program writes beside the game records: the table and its sidecar, the second
     moments, the expected-play cache, the target table, its sidecar and its verified stamp."""
-    from solver import spread, win
-    from solver.cards import Card
+    from solver.advice.cards import Card
+    from solver.chances import spread, win
 
     values = dp.solve(TINY)[0]
     tables.save(TINY, values, d, states=0, seconds=0.0)
@@ -423,7 +426,7 @@ def test_every_written_file_has_the_mode_of_a_new_file(tmp_path, umask, mode):
 def game_record(version: int, **extra) -> dict:
     if version == 1:
         return {**Game(KNIFFEL).to_json(), **extra}
-    from solver.table_game import TableGame
+    from solver.game.table_game import TableGame
 
     return {**TableGame(KNIFFEL, ["Anna", "Ben"]).to_json(), **extra}
 

@@ -17,13 +17,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Card, parse_card
-from solver.dice_input import parse_dice
+from solver.advice.cards import Card, parse_card
 from solver.errors import KniffelError
-from solver.game import Game, GameFileError
-from solver.play import PlayLoop
-from solver.presets import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE
-from solver.rules import RuleError
+from solver.game.dice_input import parse_dice
+from solver.game.play import PlayLoop
+from solver.game.record import Game, GameFileError
+from solver.rules.presets import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE
+from solver.rules.variant import RuleError
 
 REPO = Path(__file__).resolve().parent.parent
 VARIANTS = [PRESETS[n] for n in ("kniffel", "kniffel-meister", "yahtzee", "yatzy", "yatzy6", "kniffel7")]
@@ -363,8 +363,8 @@ def test_a_step_that_fails_without_input_is_raised_not_repeated(kdir):
         def add_roll(self, dice):
             raise RuleError("broken")
 
-    from solver.advisor import make_advisor
-    from solver.tables import load
+    from solver.advice.advisor import make_advisor
+    from solver.store.tables import load
 
     game = Broken(KNIFFEL, seed=1, roll_for_me=True)
     loop = PlayLoop(game, make_advisor(KNIFFEL, load(KNIFFEL, kdir)[0]), Path(os.devnull))

@@ -19,9 +19,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver import dp, files, tables
+from solver import dp
 from solver.errors import KniffelError
-from solver.presets import KNIFFEL
+from solver.rules.presets import KNIFFEL
+from solver.store import files, tables
 
 REPO = Path(__file__).resolve().parent.parent
 MEMORY = 2 << 30  # address space of a child: ample for a command, far below what an endless read reaches
@@ -138,9 +139,10 @@ API = textwrap.dedent(
     import sys
     from pathlib import Path
     import numpy as np
-    from solver import expected_play_cache, spread, tables, target_quick, win
+    from solver.chances import spread, target_quick, win
+    from solver.store import expected_play_cache, tables
     from solver.errors import KniffelError
-    from solver.presets import KNIFFEL
+    from solver.rules.presets import KNIFFEL
     d = Path(sys.argv[1])
     values = np.zeros((8192, 64, 2))
     try:
@@ -188,8 +190,8 @@ def test_second_moments_that_are_a_fifo_are_computed_again_not_waited_on(tmp_pat
         import os, sys
         from pathlib import Path
         import numpy as np
-        from solver import spread
-        from solver.presets import PRESETS
+        from solver.chances import spread
+        from solver.rules.presets import PRESETS
         v = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3, name="tiny")
         from solver import dp
         values = dp.solve(v)[0]

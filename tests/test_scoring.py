@@ -5,9 +5,9 @@ from itertools import combinations_with_replacement
 import naive
 import pytest
 
-from solver.dice import possible_rolls
-from solver.presets import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, YATZY, YATZY6
-from solver.scoring import box_score, possible_points, score_tables
+from solver.rules.dice import possible_rolls
+from solver.rules.presets import KNIFFEL, KNIFFEL7, PRESETS, YAHTZEE, YATZY, YATZY6
+from solver.rules.scoring import box_score, possible_points, score_tables
 
 NAIVE_NAME = {"kniffel-keep-one": "kniffel"}
 

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from helpers import random_card
 
-from solver import dp, solving, tables
-from solver.advisor import TIE
-from solver.advisor_ordered import OrderedAdvisor
-from solver.presets import PRESETS
-from solver.simulation import simulate, summary, tally
+from solver import dp
+from solver.advice.advisor import TIE
+from solver.advice.ordered import OrderedAdvisor
+from solver.chances.simulation import simulate, summary, tally
+from solver.rules.presets import PRESETS
+from solver.store import solving, tables
 
 KNIFFEL7 = PRESETS["kniffel7"]
 

@@ -8,11 +8,11 @@ import pytest
 from click.testing import CliRunner
 from helpers import BruteForce, sub_multisets
 
-from solver.advisor import Advisor
+from solver.advice.advisor import Advisor
+from solver.chances.simulation import simulate, summary, tally
 from solver.cli import cli
-from solver.game import Game, decisions
-from solver.presets import PRESETS
-from solver.simulation import simulate, summary, tally
+from solver.game.record import Game, decisions
+from solver.rules.presets import PRESETS
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]
 
@@ -34,7 +34,7 @@ def test_simulated_mean_matches_table(name, tables):
 def test_simulation_is_reproducible_and_batch_independent(tables, monkeypatch):
     v = PRESETS["kniffel"]
     a = simulate(v, tables["kniffel"], 3000, seed=5)
-    import solver.simulation as sim
+    import solver.chances.simulation as sim
 
     monkeypatch.setattr(sim, "BATCH", 700)
     monkeypatch.setattr(sim, "CHUNK", 64)

@@ -8,9 +8,9 @@ import numpy as np
 from helpers import random_card
 
 from solver import dp
-from solver.advisor import Advisor
-from solver.cards import Card
-from solver.presets import PRESETS
+from solver.advice.advisor import Advisor
+from solver.advice.cards import Card
+from solver.rules.presets import PRESETS
 
 KNIFFEL = PRESETS["kniffel"]
 

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from solver.chances.distribution import odds
 from solver.cli import cli
-from solver.distribution import odds
-from solver.game import Game, GameFileError
-from solver.presets import KNIFFEL
-from solver.table_game import TableGame, WinChances, load_game
+from solver.game.record import Game, GameFileError
+from solver.game.table_game import TableGame, WinChances, load_game
+from solver.rules.presets import KNIFFEL
 
 KNIFFEL_BIN = str(Path(sys.executable).parent / "kniffel")
 
@@ -83,7 +83,7 @@ def test_quit_resume_and_undo_across_players(kdir, tmp_path):
 
 def test_standings_show_the_exact_chances_of_winning(kdir, tmp_path, solved):
     """Near the end (two boxes left each) the standings carry every player's chance; they equal the
-    odds of solver/distribution.py for cards at the start of the same round."""
+    odds of solver/chances/distribution.py for cards at the start of the same round."""
     f = tmp_path / "g.json"
     res = new_table(kdir, f, "A,B,C", 2, "\n" * 400)
     assert res.exit_code == 0, res.output
@@ -185,10 +185,10 @@ def test_win_advice_plays_for_the_leader_then_for_the_target(tmp_path, seed):
     advice beats the leader's distribution (advise --opponent), in the last turn the best other score
     (the target); the chance shown for the last box is 1 exactly when that box wins."""
     from solver import dp
-    from solver.advisor import Advisor
-    from solver.presets import PRESETS
-    from solver.table_play import TablePlayLoop
-    from solver.targets import build_target_table
+    from solver.advice.advisor import Advisor
+    from solver.chances.targets import build_target_table
+    from solver.game.table_play import TablePlayLoop
+    from solver.rules.presets import PRESETS
 
     variant = PRESETS["yatzy"].reduced(boxes=["ones", "one_pair", "two_pairs", "chance"], n_dice=2, bonuses=[(2, 50)])
     values = dp.solve(variant)[0]
@@ -210,10 +210,11 @@ def test_win_advice_plays_for_the_leader_then_for_the_target(tmp_path, seed):
 def test_opponent_pmf_is_computed_once_per_state_and_shifted_by_the_points(monkeypatch):
     """advise --opponent and the win advice: one forward pass per opponent state (cached), the same pmf
     as the distribution's for any points on the card."""
-    from solver import dp, win
-    from solver.cards import Card
-    from solver.distribution import final_pmf
-    from solver.presets import PRESETS
+    from solver import dp
+    from solver.advice.cards import Card
+    from solver.chances import win
+    from solver.chances.distribution import final_pmf
+    from solver.rules.presets import PRESETS
 
     variant = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=2, bonuses=[(6, 10)])
     values = dp.solve(variant)[0]

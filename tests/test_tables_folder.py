@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from solver import dp, tables
+from solver import dp
 from solver.cli import cli
-from solver.presets import KNIFFEL
+from solver.rules.presets import KNIFFEL
+from solver.store import tables
 
 NO_LOCALE = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"}
 

@@ -9,9 +9,9 @@ import pytest
 from naive import NaiveSolver
 
 from solver import dp
-from solver.cards import Card, box_values
-from solver.presets import PRESETS
-from solver.targets import build_target_table, target_probability
+from solver.advice.cards import Card, box_values
+from solver.chances.targets import build_target_table, target_probability
+from solver.rules.presets import PRESETS
 
 TOL = 1e-9
 
@@ -168,8 +168,8 @@ def test_target_play_never_worse_than_max_expected_play(name, boxes, n_dice, bon
     [(*REDUCED[2], (40, 60)), ("generala", ["ones", "escalera", "full"], 5, None, (35, 55))],
 )
 def test_simulated_target_play_agrees_with_the_table(name, boxes, n_dice, bonuses, targets):
-    from solver.advisor import Advisor
-    from solver.targets import simulate_target
+    from solver.advice.advisor import Advisor
+    from solver.chances.targets import simulate_target
 
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     table = build_target_table(variant)
@@ -257,8 +257,8 @@ def test_chances_and_advise_target_on_kniffel(kniffel_tables):
 
 # -- the table on disk ---------------------------------------------------------------------------
 def test_near_ties_go_to_the_higher_expected_score():
-    from solver.advisor import Option
-    from solver.targets import TargetOption, _rank
+    from solver.advice.advisor import Option
+    from solver.chances.targets import TargetOption, _rank
 
     a = TargetOption(Option("box", 250.0, text="a"), 0.3000004)
     b = TargetOption(Option("box", 260.0, text="b"), 0.3)
@@ -267,7 +267,7 @@ def test_near_ties_go_to_the_higher_expected_score():
 
 
 def test_save_load_round_trip_and_damage(tmp_path):
-    from solver.target_tables import (
+    from solver.store.target_tables import (
         TargetTableError,
         TargetTableMissing,
         load_target,

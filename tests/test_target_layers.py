@@ -1,4 +1,4 @@
-"""Target tables on disk with layers left out (layout compact-v2, solver/target_layers.py): what is
+"""Target tables on disk with layers left out (layout compact-v2, solver/store/target_layers.py): what is
 read back, stored or recomputed, is bit for bit what the build computed for every state and need,
 and the turn's keep probabilities are too; the loaded table agrees with the brute-force reference."""
 
@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from naive import NaiveSolver
 
-from solver.cards import Card
-from solver.presets import PRESETS
-from solver.target_layers import choose_dropped, state_column
-from solver.target_tables import load_target, save_target, target_paths
-from solver.targets import TargetTable, build_target_table, target_keep_probabilities, target_probability
-from solver.win import turn_vectors
+from solver.advice.cards import Card
+from solver.chances.targets import TargetTable, build_target_table, target_keep_probabilities, target_probability
+from solver.chances.win import turn_vectors
+from solver.rules.presets import PRESETS
+from solver.store.target_layers import choose_dropped, state_column
+from solver.store.target_tables import load_target, save_target, target_paths
 
 VARIANTS = [
     ("kniffel", ["ones", "sixes", "kniffel", "chance"], 3, [(6, 10)]),
@@ -103,7 +103,7 @@ def test_loaded_vectors_and_naive_reference(tmp_path):
 
 
 def test_a_version_1_table_is_refused_with_the_rebuild_line(tmp_path):
-    from solver.target_tables import TargetTableError
+    from solver.store.target_tables import TargetTableError
 
     name, boxes, n_dice, bonuses = VARIANTS[0]
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
@@ -121,9 +121,9 @@ def test_a_version_1_table_is_refused_with_the_rebuild_line(tmp_path):
 
 def test_expected_play_cache_reads_back_the_forward_pass(tmp_path):
     from solver import dp
-    from solver.distribution import final_pmf
-    from solver.expected_play_cache import cache_path, values_digest
-    from solver.win import opponent_pmf, probability_expected_play
+    from solver.chances.distribution import final_pmf
+    from solver.chances.win import opponent_pmf, probability_expected_play
+    from solver.store.expected_play_cache import cache_path, values_digest
 
     name, boxes, n_dice, bonuses = VARIANTS[0]
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
@@ -151,9 +151,9 @@ def test_expected_play_cache_reads_back_the_forward_pass(tmp_path):
 
 
 def test_answers_from_disk_only_for_stored_layers_and_cached_pmfs(tmp_path):
-    from solver.solving import load_or_solve
-    from solver.target_quick import answers_from_disk
-    from solver.win import probability_expected_play
+    from solver.chances.target_quick import answers_from_disk
+    from solver.chances.win import probability_expected_play
+    from solver.store.solving import load_or_solve
 
     name, boxes, n_dice, bonuses = VARIANTS[1]
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)

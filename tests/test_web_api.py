@@ -17,7 +17,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx; bot
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from solver import solving  # noqa: E402
+from solver.store import solving  # noqa: E402
 from solver.web.app import create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -204,7 +204,7 @@ def test_advice_is_answered_while_a_distribution_is_computed(tdir, monkeypatch):
     """A new card's distribution asked twice at once (seconds: the forward pass on every core) and, while
     it is computed, advice for five new cards: every advice answer comes first (no timing threshold: the
     order), and the distribution is computed once for both requests."""
-    import solver.distribution as dist
+    import solver.chances.distribution as dist
 
     real, calls, started = dist.distribution, [], threading.Event()
 
@@ -283,7 +283,7 @@ def test_serve_makes_the_pages_advice_ready_at_start_up(monkeypatch, tdir):
     (a lifespan hook, not awaited), so the page's first request does not wait on a cold Numba cache."""
     import uvicorn
 
-    from solver.presets import KNIFFEL
+    from solver.rules.presets import KNIFFEL
 
     calls = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(app))
@@ -377,7 +377,7 @@ def mini_tdir(tmp_path_factory):
     target table takes minutes and 800 MB."""
     import dataclasses
 
-    from solver.presets import PRESETS
+    from solver.rules.presets import PRESETS
 
     boxes = ["ones", "sixes", "three_of_a_kind", "kniffel", "chance"]
     mini = PRESETS["kniffel"].reduced(boxes=boxes, bonuses=[(15, 10)], name="kniffel-mini")

@@ -40,7 +40,7 @@ def server(tmp_path_factory):
     own takes minutes), for playing to a target score."""
     import dataclasses
 
-    from solver.presets import PRESETS
+    from solver.rules.presets import PRESETS
 
     boxes = ["ones", "sixes", "three_of_a_kind", "kniffel", "chance"]
     mini = PRESETS["kniffel"].reduced(boxes=boxes, bonuses=[(15, 10)], name="kniffel-mini")

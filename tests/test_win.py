@@ -6,12 +6,13 @@ import pytest
 from click.testing import CliRunner
 from naive import NaiveSolver
 
-from solver import dp, win
-from solver.advisor import Advisor
-from solver.cards import Card, box_values
+from solver import dp
+from solver.advice.advisor import Advisor
+from solver.advice.cards import Card, box_values
+from solver.chances import win
+from solver.chances.targets import build_target_table
 from solver.cli import cli
-from solver.presets import PRESETS
-from solver.targets import build_target_table
+from solver.rules.presets import PRESETS
 
 TOL = 1e-9
 

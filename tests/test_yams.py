@@ -6,8 +6,8 @@ from naive import NaiveSolver
 from test_dp_vs_naive import fast_value
 
 from solver import dp
-from solver.presets import YAMS
-from solver.scoring import box_score
+from solver.rules.presets import YAMS
+from solver.rules.scoring import box_score
 
 TOL = 1e-9
 

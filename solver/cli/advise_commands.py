@@ -7,10 +7,10 @@ import json
 import click
 import numpy as np
 
-from ..cards import parse_card, without_pending_bonus
-from ..dice_input import parse_dice
-from ..presets import PRESETS, find_variant
-from ..texts import bonus_name, t
+from ..advice.cards import parse_card, without_pending_bonus
+from ..game.dice_input import parse_dice
+from ..i18n.texts import bonus_name, t
+from ..rules.presets import PRESETS, find_variant
 from .base import (
     _advisor,
     _settings,
@@ -38,12 +38,12 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
     _quick_target(ctx, variant, card, next_layer=False, expected_play=True)
-    from .. import targets
+    from ..chances import targets
 
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
     parsed = parse_card(variant, card)
     targets.check_target(variant, parsed, target)
-    from ..win import probability_expected_play
+    from ..chances.win import probability_expected_play
 
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
@@ -58,7 +58,7 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
-    from ..explain import card_text, fit
+    from ..advice.explain import card_text, fit
 
     click.echo(t("chances_title", variant=variant.name, target=target))
     click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
@@ -72,8 +72,8 @@ def _quick_target(ctx, variant, card_text: str, *, next_layer: bool, expected_pl
 
     if not base.ONE_SHOT:
         return
+    from ..chances.target_quick import answers_from_disk
     from ..errors import KniffelError
-    from ..target_quick import answers_from_disk
 
     try:
         parsed = parse_card(variant, card_text)
@@ -87,7 +87,7 @@ def _quick_target(ctx, variant, card_text: str, *, next_layer: bool, expected_pl
 
 
 def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
-    from ..explain import loss_text, option_text
+    from ..advice.explain import loss_text, option_text
 
     shown = options if top is None else options[:top]
     texts = [option_text(variant, o, dice) for o in shown]
@@ -109,7 +109,7 @@ def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
 
 def _echo_chance_rows(variant, rolled, options, show_all: bool, label: str, chance) -> None:
     """The ranked options of `advise --target` / `--opponent`: a chance column, then the expected score."""
-    from ..explain import option_text
+    from ..advice.explain import option_text
 
     shown = options if show_all else options[:10]
     texts = [option_text(variant, o.option, rolled) for o in shown]
@@ -125,7 +125,7 @@ def _echo_chance_rows(variant, rolled, options, show_all: bool, label: str, chan
 
 def _echo_header(variant, card, rolled, roll) -> None:
     """The first line of every advice: the variant, the roll, its dice and the card, wrapped at 100 columns."""
-    from ..explain import card_text, dice_text, fit
+    from ..advice.explain import card_text, dice_text, fit
 
     header = t(
         "advise_header",
@@ -159,7 +159,7 @@ def _looks_like_dice(text: str) -> bool:
 @click.pass_context
 def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, keep_one, as_json, target, opponent):
     """What to keep after this roll, or which box to fill (default variant: kniffel)."""
-    from ..explain import fit, joker_rule, option_text, tie_order
+    from ..advice.explain import fit, joker_rule, option_text, tie_order
 
     if variant_name and dice_arg is None and _looks_like_dice(variant_name):
         variant_name, dice_arg = None, variant_name  # `advise 33516`: the default variant's dice
@@ -171,7 +171,7 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
     if dice is None:
         raise click.UsageError(t("err_advise_dice", variant=variant.name))
     if target is not None and opponent is not None:
-        from ..win import OpponentError
+        from ..chances.win import OpponentError
 
         raise OpponentError(t("err_target_opponent"))
     given = parse_card(variant, card)
@@ -212,8 +212,8 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
 
 def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json, target):
     """advise --target: every option ranked by the probability of finishing with at least target."""
-    from .. import targets
-    from ..explain import fit
+    from ..advice.explain import fit
+    from ..chances import targets
 
     targets.check_target(variant, card, target)  # before any table is loaded or built
     settings = _settings(ctx)
@@ -224,7 +224,7 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
         click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
         return
     best, then, probability, options = advice.best, advice.then, advice.probability, advice.options
-    from ..explain import option_text
+    from ..advice.explain import option_text
 
     _echo_header(variant, card, rolled, roll)
     click.echo(t("target_start", target=target, p=probability))
@@ -239,8 +239,8 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
 
 def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):
     """advise --opponent: every option ranked by the probability of beating the opponent's final score."""
-    from .. import targets, win
-    from ..explain import fit
+    from ..advice.explain import fit
+    from ..chances import targets, win
 
     opponent = parse_card(variant, opponent_text)  # bad cards: one line, before any engine is built
     if card.full:  # win.check_opponent says so too, in English for the Python API
@@ -277,7 +277,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
         }
         click.echo(json.dumps(out, indent=2))
         return
-    from ..explain import card_text, option_text
+    from ..advice.explain import card_text, option_text
 
     _echo_header(variant, card, rolled, roll)
     click.echo(fit(t("opponent_card", card=card_text(opponent), points=opponent.points, mean=opp_mean)))

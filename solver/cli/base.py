@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
-from .. import tables
 from ..errors import KniffelError
-from ..texts import choose_language, click_message, language, locale_language, os_error_text, set_language, t
+from ..i18n.texts import choose_language, click_message, language, locale_language, os_error_text, set_language, t
+from ..store import tables
 from .help import CatalogueGroup, CatalogueHelp
 
 
@@ -53,7 +53,7 @@ def _speak_guess(ctx, lang: str | None) -> None:
 def _usage_language(args: list[str]) -> str:
     """The language of a usage error, which comes before any command runs: --lang, else the locale, else
     the language of a variant named on the command line, else English."""
-    from ..presets import PRESETS
+    from ..rules.presets import PRESETS
 
     for i, arg in enumerate(args):
         if arg.startswith("--lang="):
@@ -80,7 +80,7 @@ def quick_answer_from_disk(variant, settings: Settings) -> None:
     answer; numba_setup.interpret). Anything that would solve or compute moments stays compiled."""
     if not ONE_SHOT or not variant.identical_dice:
         return
-    from ..spread import cached_for_table
+    from ..chances.spread import cached_for_table
 
     if cached_for_table(variant, settings.tables_dir):
         from .. import numba_setup
@@ -108,14 +108,14 @@ class Settings:
 
 def solve_table(variant, settings: Settings, engine=None):
     """Solve a variant with a progress bar and save its table (solving.solve_table)."""
-    from .. import solving
+    from ..store import solving
 
     return solving.solve_table(variant, settings.tables_dir, progress=settings.progress, engine=engine)
 
 
 def get_table(variant, settings: Settings):
     """Load the variant's table; solve it first (with a notice) when it is missing."""
-    from .. import solving
+    from ..store import solving
 
     return solving.load_or_solve(variant, settings.tables_dir, progress=settings.progress)
 
@@ -125,7 +125,8 @@ DEFAULT_GAME_FILE = "kniffel-game.json"
 
 def solve_target_table(variant, settings: Settings):
     """Build the target table (issue 13) with a progress bar, save it atomically, return it as stored."""
-    from .. import target_tables, targets
+    from ..chances import targets
+    from ..store import target_tables
 
     engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
     tables.check_writable_folder(settings.tables_dir, target_tables.target_paths(variant, settings.tables_dir))
@@ -146,8 +147,8 @@ def _cache_opening_pmf(variant, settings: Settings) -> None:
     """`advise --opponent ""` at a game's start needs the opponent's pmf from the empty card: a forward pass
     of seconds (kniffel about 2.7 s of CPU, yatzy about 8), nothing beside the target table's minutes, so
     it is computed here and kept in the expected-play cache (keyed by the value table's SHA-256)."""
-    from ..cards import Card
-    from ..win import rest_pmf
+    from ..advice.cards import Card
+    from ..chances.win import rest_pmf
 
     values, _ = get_table(variant, settings)
     rest_pmf(variant, values, Card(variant), settings.tables_dir)
@@ -155,7 +156,8 @@ def _cache_opening_pmf(variant, settings: Settings) -> None:
 
 def get_target_table(variant, settings: Settings):
     """Load the variant's target table; build it first (with a notice) when it is missing."""
-    from .. import target_tables, targets
+    from ..chances import targets
+    from ..store import target_tables
 
     try:
         return targets.load_target_table(variant, settings.tables_dir)
@@ -306,7 +308,7 @@ class OneLineErrors(CatalogueGroup):
 @click.version_option(package_name="kniffel")
 @click.pass_context
 def cli(ctx, tables_path, threads, no_progress, lang):
-    """The `kniffel` group: its options hold for every command (help texts: solver/texts_help.py)."""
+    """The `kniffel` group: its options hold for every command (help texts: solver/i18n/help.py)."""
     ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress, lang)
     set_language(choose_language(lang, "en"))
     source = (
@@ -324,7 +326,7 @@ def cli(ctx, tables_path, threads, no_progress, lang):
 
 
 def _table(variant, settings: Settings):
-    from ..advisor import make_advisor
+    from ..advice.advisor import make_advisor
     from ..api import Table
 
     values, meta = get_table(variant, settings)
@@ -332,7 +334,7 @@ def _table(variant, settings: Settings):
 
 
 def _advisor(variant, settings: Settings):
-    from ..advisor import make_advisor
+    from ..advice.advisor import make_advisor
 
     values, _ = get_table(variant, settings)
     return make_advisor(variant, values)

@@ -10,10 +10,10 @@ from pathlib import Path
 import click
 
 from ..errors import KniffelError
-from ..files import check_writable_file
-from ..presets import find_variant
-from ..rules import RuleError
-from ..texts import t, variant_title
+from ..i18n.texts import t, variant_title
+from ..rules.presets import find_variant
+from ..rules.variant import RuleError
+from ..store.files import check_writable_file
 from .base import (
     DEFAULT_GAME_FILE,
     _advisor,
@@ -57,10 +57,10 @@ from .base import (
 @click.pass_context
 def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, keep_one, players, advice, no_odds):
     """Play a whole game with advice after every roll (type 'help' at any prompt)."""
-    from ..game import Game
-    from ..play import PlayLoop
-    from ..table_game import TableGame, parse_players
-    from ..texts import language
+    from ..game.play import PlayLoop
+    from ..game.record import Game
+    from ..game.table_game import TableGame, parse_players
+    from ..i18n.texts import language
 
     # the variant's language from the first word: a resumed game's file then says its own (_load_game), but a
     # file that cannot be read at all is refused in the language of the game named (or the default game)
@@ -98,7 +98,7 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
     _check_game_target(target, resume_path, force)
     settings = _settings(ctx)
     if isinstance(game, TableGame):
-        from ..table_play import TablePlayLoop
+        from ..game.table_play import TablePlayLoop
 
         target_table = get_target_table(game.variant, settings) if advice == "win" else None
         advisor = _advisor(game.variant, settings)
@@ -109,8 +109,8 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
 
 def _load_game(ctx, path: str):
     """A saved game, validated completely (by replaying every event); its refusal in its players' language."""
-    from ..game import read_record, record_language
-    from ..table_game import game_from_record
+    from ..game.record import read_record, record_language
+    from ..game.table_game import game_from_record
 
     data = read_record(Path(path))
     _speak_guess(ctx, record_language(data))
@@ -134,10 +134,10 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 @click.pass_context
 def review(ctx, game_file, as_json):
     """Every decision of a saved game against the optimal one, and what it cost."""
-    from ..explain import dice_text, faces_text, fit, loss_text, option_text, signed
-    from ..game import decisions
-    from ..table_game import TableGame
-    from ..texts import die_name
+    from ..advice.explain import dice_text, faces_text, fit, loss_text, option_text, signed
+    from ..game.record import decisions
+    from ..game.table_game import TableGame
+    from ..i18n.texts import die_name
 
     loaded = _load_game(ctx, game_file)
     if isinstance(loaded, TableGame):

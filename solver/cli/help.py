@@ -1,4 +1,4 @@
-"""--help in the player's language: every text of it comes from the catalogue (solver/texts_help.py) by key,
+"""--help in the player's language: every text of it comes from the catalogue (solver/i18n/help.py) by key,
 when the help is shown, in the language a usage error of the same command line would speak: --lang, else the
 locale variables, else the language of the variant named (or of the command's default variant), else English.
 
@@ -11,7 +11,7 @@ import textwrap
 
 import click
 
-from ..texts import CATALOGUES, language, set_language, t
+from ..i18n.texts import CATALOGUES, language, set_language, t
 
 ARGS_KEY = "kniffel.args"  # ctx.meta: the whole command line, for the language of its help
 
@@ -40,7 +40,7 @@ def option_key(command: click.Command, param: click.Parameter) -> str:
 
 def variants_line(width: int = 100) -> str:
     """'Variants: kniffel, ...' wrapped under its label."""
-    from ..presets import PRESETS
+    from ..rules.presets import PRESETS
 
     label = t("help_variants_label")
     label += " " * max(1, 10 - len(label))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from ..errors import KniffelError
-from ..presets import find_variant
-from ..texts import t
+from ..i18n.texts import t
+from ..rules.presets import find_variant
 from .base import _settings, cli
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")

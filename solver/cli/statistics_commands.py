@@ -9,12 +9,12 @@ from pathlib import Path
 import click
 import numpy as np
 
-from ..cards import parse_card
-from ..dice import MAX_GAMES, MAX_SEED
+from ..advice.cards import parse_card
 from ..errors import KniffelError
-from ..files import check_writable_file
-from ..presets import find_variant
-from ..texts import bonus_name, box_name, count_text, t, variant_title
+from ..i18n.texts import bonus_name, box_name, count_text, t, variant_title
+from ..rules.dice import MAX_GAMES, MAX_SEED
+from ..rules.presets import find_variant
+from ..store.files import check_writable_file
 from .base import (
     _advisor,
     _settings,
@@ -46,11 +46,11 @@ from .base import (
 @click.pass_context
 def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, versus):
     """Play many games with the optimal strategy and report the score distribution."""
-    from .. import simulation as sim
+    from ..chances import simulation as sim
 
     _speak(ctx, find_variant(_variant_or_default(variant_name), keep_one))
     if versus:
-        from ..win import VERSUS_DEFAULT_PAIRS, OpponentError
+        from ..chances.win import VERSUS_DEFAULT_PAIRS, OpponentError
 
         if target is not None or plot:
             raise OpponentError(t("sim_versus_alone"))
@@ -104,12 +104,12 @@ def _plot_backend(path: Path):
 
 
 def _print_simulation(variant, games, seed, seconds, meta, out, score_counts, as_json) -> None:
-    from .. import simulation as sim
+    from ..chances import simulation as sim
 
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
-    from ..explain import fit
+    from ..advice.explain import fit
 
     rate = count_text(round(games / seconds)) if seconds > 0 else "-"
     title = variant_title(variant)
@@ -145,7 +145,7 @@ def _print_simulation(variant, games, seed, seconds, meta, out, score_counts, as
 @click.pass_context
 def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     """Exact final-score distribution of optimal play from a card (forward pass, not simulation)."""
-    from .. import distribution as dist
+    from ..chances import distribution as dist
 
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
@@ -160,7 +160,7 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
-    from ..explain import card_text, fit
+    from ..advice.explain import card_text, fit
 
     click.echo(fit(t("dist_title", title=variant_title(variant), seconds=result.seconds)))
     click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
@@ -199,7 +199,7 @@ def _plot_pmf(plt, variant, result, path) -> None:
     ax.axvline(result.mean, color="#cc0000", label=t("plot_mean", mean=result.mean))
     ax.axvline(result.median, color="#4e9a06", linestyle="--", label=t("plot_median", median=result.median))
     ax.set_xlim(result.percentiles["1"] - 20, result.percentiles["99"] + 40)
-    from ..explain import card_text
+    from ..advice.explain import card_text
 
     card = card_text(parse_card(variant, result.card)) if result.card else t("empty")
     title = t("plot_dist_title", title=variant_title(variant), card=card)
@@ -219,7 +219,7 @@ def _plot_pmf(plt, variant, result, path) -> None:
 @click.pass_context
 def odds(ctx, variant_name, cards, names, keep_one, as_json):
     """Who wins: each player's chance to finish first (all at the start of the same round)."""
-    from .. import distribution as dist
+    from ..chances import distribution as dist
 
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
@@ -232,7 +232,7 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
-    from ..explain import card_text, fit
+    from ..advice.explain import card_text, fit
 
     shown = name_list or [t("odds_player", number=i + 1) for i in range(len(parsed))]  # "Spieler 1" in German
     player, win, expected, std = t("odds_columns").split(",")
@@ -249,7 +249,7 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
 
 def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     """simulate --target: games played to reach the target; the fraction that did, with its error."""
-    from .. import targets
+    from ..chances import targets
 
     variant = find_variant(variant_name, keep_one)
     targets.check_target(variant, parse_card(variant, ""), target)  # before any table is loaded or built
@@ -267,7 +267,7 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
-    from ..explain import fit
+    from ..advice.explain import fit
 
     reached = dict(p=run.p_reached, stderr=run.stderr, expected=expected)
     title, shown = variant_title(variant), count_text(games)
@@ -276,8 +276,8 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
 
 def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
-    from .. import targets, win
-    from ..spread import moments
+    from ..chances import targets, win
+    from ..chances.spread import moments
 
     variant = find_variant(variant_name, keep_one)
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
@@ -294,7 +294,7 @@ def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     if as_json:
         click.echo(json.dumps(out, indent=2))
         return
-    from ..explain import fit
+    from ..advice.explain import fit
 
     counts = dict(wins=count_text(run.wins), ties=count_text(run.ties), losses=count_text(run.losses))
     rates = dict(rate=run.win_rate, stderr=run.stderr, h2h=run.h2h, h2h_stderr=run.h2h_stderr)

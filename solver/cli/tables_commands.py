@@ -6,9 +6,9 @@ import json
 
 import click
 
-from .. import tables
-from ..presets import PRESETS, find_variant
-from ..texts import choose_language, count_text, set_language, t
+from ..i18n.texts import choose_language, count_text, set_language, t
+from ..rules.presets import PRESETS, find_variant
+from ..store import tables
 from .base import _settings, _speak, _table, cli, lang_option, solve_table, solve_target_table
 
 
@@ -21,7 +21,7 @@ from .base import _settings, _speak, _table, cli, lang_option, solve_table, solv
 @click.pass_context
 def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
     """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy."""
-    from ..explain import fit
+    from ..advice.explain import fit
 
     settings = _settings(ctx)
     if all_variants:
@@ -34,8 +34,8 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
     else:
         raise click.UsageError(t("solve_nothing"))
     if with_target:
-        from ..target_tables import target_paths
-        from ..targets import target_engine
+        from ..chances.targets import target_engine
+        from ..store.target_tables import target_paths
 
         for variant in variants:
             target_engine(variant)  # Kniffel 7: refused before any work
@@ -86,9 +86,9 @@ def value(ctx, variant_name, card, keep_one, as_json):
 @click.pass_context
 def variants(ctx, as_json):
     """The presets, their boxes and, where a table exists, the start value."""
-    from ..explain import fit, fit_list
+    from ..advice.explain import fit, fit_list
+    from ..i18n.texts import option_name, variant_title
     from ..reports import variants_report
-    from ..texts import option_name, variant_title
 
     settings = _settings(ctx)
     out = variants_report(settings.tables_dir)

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..dice import KeepLattice
+from ..rules.dice import KeepLattice
 from .compile import buffer_view, njit, prange, unmasked, unsigned
 from .entries import (
     _final_roll_values,

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..dice import keep_lattice
+from ..rules.dice import keep_lattice
 from .compile import njit, prange, unmasked
 from .entries import _box_options, _first_roll_rules, _free_boxes, _move_values
 from .identical import _best_sub_keeps, _keep_means

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from ..dice import multisets
-from ..rules import Variant
+from ..rules.dice import multisets
+from ..rules.variant import Variant
 from .compile import njit, unmasked
 from .entries import _final_roll_values
 

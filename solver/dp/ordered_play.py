@@ -302,7 +302,7 @@ def ordered_turn_choice(
 
 
 def play_ordered_turn(engine: Engine, values, calls, state_games, games, works) -> None:
-    """One turn of many games (see solver/simulation.py) on len(works) threads (Python threads: the
+    """One turn of many games (see solver/chances/simulation.py) on len(works) threads (Python threads: the
     kernel releases the GIL), each with its own work arrays (ordered_work). calls = (masks, flags, upper_totals,
     n_real): (n_calls, 8) arrays, the states of call c being its first n_real[c] columns; state_games
     = (starts, stops, order): the games of state j of call c are order[starts[c, j]:stops[c, j]].

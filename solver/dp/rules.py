@@ -6,8 +6,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..rules import Joker, Scratch, Variant
-from ..scoring import score_tables
+from ..rules.scoring import score_tables
+from ..rules.variant import Joker, Scratch, Variant
 
 JOKER_CODES = {Joker.NONE: 0, Joker.BOX_MAX: 1, Joker.FORCED: 2, Joker.FREE: 3, Joker.FIXED: 4, Joker.FITS: 5}
 

@@ -8,8 +8,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import numba_setup
-from ..dice import KeepLattice, keep_lattice, multisets
-from ..rules import RuleError, Variant
+from ..rules.dice import KeepLattice, keep_lattice, multisets
+from ..rules.variant import RuleError, Variant
 from .compile import njit, require_jit
 from .identical import _solve_layer
 from .lanes import layer_lanes

@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..rules import Variant
-from ..scoring import possible_points
+from ..rules.scoring import possible_points
+from ..rules.variant import Variant
 from .rules import rules_bonus
 
 

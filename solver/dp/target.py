@@ -11,7 +11,7 @@ Layout (compact): the work item (mask, joker_scored) stores, for each upper tota
 representatives) and each need 1..L, one float64, where L = min(N, the most the item can still
 score); needs above L have probability 0. flat[offset + col * L + n - 1], col = the upper total's
 position among the item's solved totals. A built table holds every layer; a loaded one leaves the
-layers in layout.dropped out of flat (offset -1) and recomputes them when read (solver/target_layers.py).
+layers in layout.dropped out of flat (offset -1) and recomputes them when read (solver/store/target_layers.py).
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ class TargetLayout(NamedTuple):
     col: np.ndarray  # (rows, cap + 1) int64: position of each upper total's representative, -1 unreachable
     row: np.ndarray  # (2^B, flags) int64: UpperStates.row
     size: int  # values in flat
-    dropped: tuple[int, ...] = ()  # layers (boxes filled) not in flat: offset -1, recomputed (solver/target_layers.py)
-    cache: dict | None = None  # recomputed columns of dropped items (solver/target_layers.py)
+    dropped: tuple[int, ...] = ()  # layers (boxes filled) not in flat: offset -1, recomputed (store/target_layers.py)
+    cache: dict | None = None  # recomputed columns of dropped items (solver/store/target_layers.py)
 
 
 # -- the most a state can still score -------------------------------------------------------------

@@ -36,16 +36,18 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import distribution as dist
-from .. import dp, solving, tables, target_tables, targets
-from ..advisor import make_advisor
+from .. import dp
+from ..advice.advisor import make_advisor
+from ..advice.cards import Card, parse_card, without_pending_bonus
 from ..api import Table, as_card
-from ..cards import Card, parse_card, without_pending_bonus
-from ..dice_input import parse_dice
+from ..chances import distribution as dist
+from ..chances import targets
 from ..errors import KniffelError
-from ..presets import find_variant
+from ..game.dice_input import parse_dice
 from ..reports import value_report, variants_report
-from ..rules import Variant
+from ..rules.presets import find_variant
+from ..rules.variant import Variant
+from ..store import solving, tables, target_tables
 from .work import KERNELS, DistributionCache, WarmUp
 
 STATIC = Path(__file__).resolve().parent / "static"

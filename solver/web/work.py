@@ -24,9 +24,9 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
-from .. import distribution as dist
+from ..advice.cards import Card
 from ..api import Table
-from ..cards import Card
+from ..chances import distribution as dist
 
 T = TypeVar("T")
 DISTRIBUTIONS_KEPT = 256  # (variant, card) answers remembered: the forward pass takes seconds

@@ -1,0 +1,395 @@
+"""Scorecards: the card syntax shared by every command, validated against a variant's rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Self
+
+from ..i18n.texts import bonus_name, box_name, t
+from ..rules.scoring import possible_points
+from ..rules.variant import Joker, RuleError, Scratch, Variant, normalize, per_variant
+
+
+def box_values(variant: Variant, box_index: int) -> tuple[int, ...]:
+    return possible_points(variant, box_index)
+
+
+class Entries(dict):
+    """A card's entries, box index -> points. Every change drops what was worked out from them (`summary`:
+    Card.summary's; `checked`: the variant and extra points a whole check passed with, api.as_card's), so that a
+    card asked about again is not read again and a changed card is."""
+
+    summary: tuple | None = None  # (variant, mask, capped upper total, joker flag, points but the extras)
+    checked: tuple | None = None  # (variant, extra)
+
+    def __setitem__(self, box, points):
+        self.summary = self.checked = None
+        super().__setitem__(box, points)
+
+    def __delitem__(self, box):
+        self.summary = self.checked = None
+        super().__delitem__(box)
+
+    def __ior__(self, other: Any) -> Self:  # type: ignore[misc]  # typeshed ties it to dict.__or__
+        self.summary = self.checked = None
+        return super().__ior__(other)
+
+    def clear(self):
+        self.summary = self.checked = None
+        super().clear()
+
+    def pop(self, *args):
+        self.summary = self.checked = None
+        return super().pop(*args)
+
+    def popitem(self):
+        self.summary = self.checked = None
+        return super().popitem()
+
+    def setdefault(self, box, points=None):
+        self.summary = self.checked = None
+        return super().setdefault(box, points)
+
+    def update(self, *args, **kwargs):
+        self.summary = self.checked = None
+        super().update(*args, **kwargs)
+
+
+@dataclass
+class Card:
+    """Points entered so far: box index -> points, plus extra points from further jokers."""
+
+    variant: Variant
+    filled: dict[int, int] = field(default_factory=Entries)
+    extra: int = 0
+
+    def __post_init__(self):
+        if type(self.filled) is not Entries:  # the card's own copy, which knows when it changes
+            self.filled = Entries(self.filled)
+
+    @property
+    def mask(self) -> int:
+        return sum(1 << b for b in self.filled)
+
+    @property
+    def upper_total(self) -> int:
+        return sum(p for b, p in self.filled.items() if self.variant.boxes[b].is_upper)
+
+    @property
+    def joker_scored(self) -> int:
+        jb = self.variant.joker_index
+        return int(self.variant.has_flag and self.filled.get(jb, 0) > 0)
+
+    def summary(self) -> tuple[int, int, int, int]:
+        """(mask, capped upper total, joker flag, points on the card): the table index of this card and its
+        points, in one pass over the entries, kept with them until they change (the advice asks every roll)."""
+        filled = self.filled
+        kept = filled.summary if type(filled) is Entries else None
+        if kept is None or kept[0] is not self.variant:
+            kept = _summary(self.variant, filled)
+            if type(filled) is Entries:
+                filled.summary = kept
+        return kept[1], kept[2], kept[3], kept[4] + self.extra
+
+    @property
+    def state(self) -> tuple[int, int, int]:
+        """(mask, capped upper total, flag): the table index of this card."""
+        mask, capped_upper, joker_scored, _ = self.summary()
+        return mask, capped_upper, joker_scored
+
+    @property
+    def bonus(self) -> int:
+        return sum(b.points for b in self.variant.bonuses if self.upper_total >= b.threshold)
+
+    @property
+    def points(self) -> int:
+        """Points on the card: boxes, bonuses earned, extra points."""
+        return self.summary()[3]
+
+    @property
+    def full(self) -> bool:
+        return len(self.filled) == len(self.variant.boxes)
+
+    def with_entry(self, box: int, points: int, extra: int = 0) -> Card:
+        return Card(self.variant, Entries({**self.filled, box: points}), self.extra + extra)
+
+    def format(self) -> str:
+        """The card in card syntax (round-trips through parse_card)."""
+        parts = [f"{self.variant.boxes[b].key}={p}" for b, p in sorted(self.filled.items())]
+        if self.extra:
+            parts.append(f"extra={self.extra}")
+        return ",".join(parts)
+
+
+@per_variant
+def _card_reading(variant: Variant) -> tuple[list[int], list[bool], tuple[tuple[int, int], ...], int, int]:
+    """What _summary reads a card with: each box's bit, whether it is an upper box, the bonuses (threshold,
+    points), the upper cap, and the joker box whose points set the flag (-1: no flag)."""
+    return (
+        [1 << b for b in range(len(variant.boxes))],
+        [box.is_upper for box in variant.boxes],
+        tuple((bonus.threshold, bonus.points) for bonus in variant.bonuses),
+        variant.upper_cap,
+        variant.joker_index if variant.has_flag else -1,
+    )
+
+
+def _summary(variant: Variant, filled: dict[int, int]) -> tuple:
+    """Entries.summary of these entries: one loop, as this is on the advice's path for every new card."""
+    bits, is_upper, bonuses, cap, joker_box = _card_reading(variant)
+    mask = upper = 0
+    for b, points in filled.items():
+        mask |= bits[b]
+        if is_upper[b]:
+            upper += points
+    total = sum(filled.values())
+    for threshold, points in bonuses:
+        if upper >= threshold:
+            total += points
+    joker_scored = int(joker_box >= 0 and filled.get(joker_box, 0) > 0)
+    return variant, mask, min(upper, cap), joker_scored, total
+
+
+def parse_card(variant: Variant, text: str | None) -> Card:
+    """Parse 'box=points,...,extra=N'; every entry is checked against the rules."""
+    if text is None or not text.strip():
+        return Card(variant)
+    canonical = _canonical_entries(variant)
+    known = list(map(canonical.get, text.split(",")))
+    if None not in known:  # every entry as format() writes it: the common case, looked up whole
+        entries = Entries(known)
+        if len(entries) == len(known):  # else a box twice: the loop below says which
+            card = Card(variant, entries)
+            check_whole_card(card)
+            return card
+    filled: dict[int, int] = {}  # a plain dict while parsing; the Card takes it whole
+    extra = 0
+    extra_seen = False
+    for raw in text.split(","):
+        entry = raw.strip()
+        if not entry:
+            continue
+        known = canonical.get(entry)
+        if known is not None and known[0] not in filled:  # 'chance=22' as format() writes it
+            filled[known[0]] = known[1]
+            continue
+        name, sep, value = entry.partition("=")
+        if not sep:
+            raise RuleError(t("card_entry_form", entry=entry))
+        try:
+            points = int(value.strip())
+        except ValueError:
+            raise RuleError(t("card_points_int", entry=entry)) from None
+        if is_extra_name(variant, name):
+            if extra_seen:
+                raise RuleError(t("card_extra_twice", entry=entry))
+            extra_seen = True
+            extra = points
+            continue
+        b = variant.find_box(name)
+        if b in filled:
+            raise RuleError(t("card_box_twice", entry=entry, box=box_name(variant, b)))
+        allowed = box_values(variant, b)
+        if points not in allowed:
+            raise RuleError(
+                t(
+                    "card_points_allowed",
+                    entry=entry,
+                    box=box_name(variant, b),
+                    points=points,
+                    variant=variant.name,
+                    allowed=_ranges(allowed),
+                )
+            )
+        filled[b] = points
+    card = Card(variant, filled, extra)
+    _check_extra(card)
+    check_whole_card(card)
+    return card
+
+
+def check_entries(card: Card) -> None:
+    """parse_card's checks on a Card's own entries (box indexes in range, plain ints): RuleError, with
+    parse_card's message, unless each box holds points it can hold and the card passes the whole-card checks."""
+    allowed = _allowed_points(card.variant)
+    if not all(p in allowed[b] for b, p in card.filled.items()):
+        parse_card(card.variant, card.format())  # raises, naming the entry
+    _check_extra(card)
+    check_whole_card(card)
+
+
+@per_variant
+def _allowed_points(variant: Variant) -> tuple[frozenset[int], ...]:
+    return tuple(frozenset(box_values(variant, b)) for b in range(len(variant.boxes)))
+
+
+@per_variant
+def _canonical_entries(variant: Variant) -> dict[str, tuple[int, int]]:
+    """'key=points' (as Card.format writes an entry) -> (box, points), for every points the box can hold:
+    the common case of parse_card without looking names up (the checks below give the same answer)."""
+    return {
+        f"{box.key}={points}": (b, points)
+        for b, box in enumerate(variant.boxes)
+        if not is_extra_name(variant, box.key) and variant.find_box(box.key) == b
+        for points in box_values(variant, b)
+    }
+
+
+EXTRA_NAMES = ("extra", "extras", "bonusextra", "zusatz", "zusatzpunkte", "extrapunkte", "bonus", "joker")
+
+
+def is_extra_name(variant: Variant, name: str) -> bool:
+    """'extra', or the joker box's bonus by name: 'Yahtzee bonus', 'Yahtzee-Bonus', 'Kniffel-Bonus', 'bonus'."""
+    return normalize(name) in _extra_spellings(variant)
+
+
+@cache
+def _extra_spellings(variant: Variant) -> frozenset[str]:
+    spellings = set(EXTRA_NAMES)
+    if variant.joker_box is not None:
+        box = variant.boxes[variant.joker_index]
+        for n in {normalize(n) for n in (box.key, box.name_de, box.name_en)}:
+            spellings.update((n + "bonus", "bonus" + n, n + "bonuses", n + "extra"))
+    return frozenset(spellings)
+
+
+@cache
+def entry_rules(variant: Variant):
+    """The rules' arrays over every roll the dice can show (order forgotten), and each roll's row."""
+    from ..dp import rules_arrays
+    from ..rules.dice import possible_rolls
+
+    rolls = possible_rolls(variant.dice)
+    return rules_arrays(variant, rolls), {roll: r for r, roll in enumerate(rolls)}
+
+
+def check_whole_card(card: Card) -> None:
+    """Entries that are each possible but not together (README, "Cards"):
+
+    * restricted scratching: a 0 needs a final roll that fits no free box; a box that every roll
+      fits (Chance) therefore had to be filled before any 0;
+    * extra points: each further joker filled one box (not the joker box) with an entry such a roll
+      allows; there must be at least as many boxes holding such entries as jokers paid, but one: the
+      latest bonus may still wait for its box (PENDING_BONUSES).
+    Both are necessary conditions, not sufficient ones; a card that passes them but can still not
+    occur is refused by the table (its value is NaN)."""
+    v = card.variant
+    if v.scratch == Scratch.RESTRICTED and 0 in card.filled.values():
+        always = [b for b in _always_fitting(v) if b not in card.filled]
+        if always:
+            zero = box_name(v, next(b for b, p in sorted(card.filled.items()) if p == 0))
+            raise RuleError(t("card_zero_restricted", zero=zero, variant=v.name, box=box_name(v, always[0])))
+    if card.extra and v.extra_points:
+        jokers = card.extra // v.extra_points
+        able = _boxes_a_joker_could_fill(card)
+        pending = 0 if card.full else PENDING_BONUSES
+        if jokers > len(able) + pending:
+            raise RuleError(
+                t(
+                    "card_extra_able",
+                    extra=card.extra,
+                    jokers=jokers,
+                    box=box_name(v, v.joker_index),
+                    able=len(able),
+                    most=len(able) + pending,
+                    bonus=bonus_name(v),
+                )
+            )
+
+
+# The score pad marks a bonus as soon as the further Kniffel/Yahtzee is rolled, before its box is chosen
+# (issue 16: `yahtzee=50,extra=100` is one bonus Yahtzee): one bonus may be on a card without its box.
+PENDING_BONUSES = 1
+
+
+def _boxes_a_joker_could_fill(card: Card) -> list[int]:
+    v = card.variant
+    targets = _joker_entries(v)
+    return [b for b, p in card.filled.items() if b != v.joker_index and p in targets[b]]
+
+
+def without_pending_bonus(card: Card) -> Card:
+    """The card as the rules count it while its latest bonus still waits for its box.
+
+    When a card shows one bonus more than the boxes a further joker could have filled, that bonus was
+    written for the roll being asked about, before its box was chosen. The rules pay it when that box is
+    filled (the advice adds it then), so counting it on the card too would pay it twice."""
+    v = card.variant
+    if not card.extra or not v.extra_points or card.full:
+        return card
+    if card.extra // v.extra_points <= len(_boxes_a_joker_could_fill(card)):
+        return card
+    return Card(v, dict(card.filled), card.extra - v.extra_points)
+
+
+@cache
+def _always_fitting(variant: Variant) -> tuple[int, ...]:
+    """Boxes that score more than 0 with every roll of the dice."""
+    rules, _ = entry_rules(variant)
+    return tuple(b for b in range(len(variant.boxes)) if rules.score[:, b].min() > 0)
+
+
+@cache
+def _joker_entries(variant: Variant) -> dict[int, frozenset[int]]:
+    """For each box, the points a further joker roll can put there (with the box free and every other
+    box filled, or with the roll's own upper box free too), and 0 where scratching is free (unless a
+    forced joker names the box)."""
+    from ..dp import roll_entries
+
+    rules, _ = entry_rules(variant)
+    n = len(variant.boxes)
+    full = (1 << n) - 1
+    scratch_any = variant.scratch == Scratch.FREE and variant.joker != Joker.FORCED  # forced: the rules pick the box
+    out: dict[int, set[int]] = {b: ({0} if scratch_any else set()) for b in range(n)}
+    for r in range(rules.score.shape[0]):
+        if not rules.joker_roll[r]:
+            continue
+        upper = int(rules.joker_upper[r])
+        for b in range(n):
+            for mask in {full & ~(1 << b), full & ~(1 << b) & ~(1 << upper) if upper >= 0 else full & ~(1 << b)}:
+                for box, points in roll_entries(rules, mask, 1, r):
+                    if box == b:
+                        out[b].add(points)
+    return {b: frozenset(p) for b, p in out.items()}
+
+
+def _check_extra(card: Card) -> None:
+    v = card.variant
+    if card.extra == 0:
+        return
+    if v.extra_points == 0:
+        raise RuleError(t("card_no_extra", extra=card.extra, variant=v.name))
+    if card.extra < 0 or card.extra % v.extra_points:
+        raise RuleError(t("card_extra_steps", extra=card.extra, step=v.extra_points, bonus=bonus_name(v)))
+    if card.filled.get(v.joker_index, 0) == 0:
+        raise RuleError(t("card_extra_needs_box", extra=card.extra, box=box_name(v, v.joker_index)))
+    jokers = card.extra // v.extra_points
+    if jokers > len(card.filled) - 1 + PENDING_BONUSES:
+        raise RuleError(
+            t(
+                "card_extra_count",
+                extra=card.extra,
+                jokers=jokers,
+                bonus=bonus_name(v),
+                each=v.extra_points,
+                box=box_name(v, v.joker_index),
+                example=_joker_example(v),
+            )
+        )
+
+
+def _joker_example(v: Variant) -> str:
+    """A card entry a further joker roll could have made: the sixes box at its joker points."""
+    targets = _joker_entries(v)
+    for b in reversed(range(len(v.boxes))):
+        if v.boxes[b].is_upper and b != v.joker_index and max(targets[b], default=0) > 0:
+            return f"{box_name(v, b).lower()}={max(targets[b])}"
+    return "chance=30"
+
+
+def _ranges(values) -> str:
+    values = list(values)
+    if len(values) > 12:
+        return f"{', '.join(map(str, values[:10]))}, ..., {values[-1]}"
+    return ", ".join(map(str, values))

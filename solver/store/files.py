@@ -1,0 +1,267 @@
+"""Files from and to the outside, written so that nothing is ever half written and read so that
+nothing is ever trusted.
+
+* `atomic_write_files([(path, data or write), ...])`: each file first to a temporary file
+  `.<name>.<pid>.tmp` in the same folder (mode 0666 less the umask, as any new file), flushed and
+  fsynced, then all renamed over their paths (and the folders fsynced): a reader sees the old file or
+  the new one, never a part. Temporary files left by dead processes (SIGKILL, power loss) are removed
+  on the next write to the same name. Every file the program writes goes through here.
+* `writable_target(path, what)`: a write lands only in a regular file or under a new name. A device,
+  FIFO, socket or folder is refused (the rename would put a regular file where `/dev/null` was); a
+  symlink is written through: the file it points to is replaced and the link stays a link (to a
+  device or the like: refused as that).
+* `open_regular(path, limit, what, error)`: every file from outside is opened here: a regular file
+  (opened with O_NONBLOCK, so a FIFO is refused rather than waited on) of at most `limit` bytes
+  (checked before reading: a sparse 5 GB file or /dev/zero behind a symlink is never read).
+* `no_interrupts()`: Ctrl-C (SIGINT) while inside is held back and raised as KeyboardInterrupt
+  when the block ends, so a pair of files (a table and its sidecar) is written as a unit.
+* `read_json(path, limit, what, error)`: a bounded read and a parse that turns every failure
+  (too big, not UTF-8, not JSON, nested too deeply) into one `error`, never another exception.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import signal
+import stat
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import KniffelError
+from ..i18n.texts import os_reason, t
+
+_TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.tmp$")
+
+
+class FileOperationError(OSError):
+    """An OSError that names what was being done ('write', 'read', 'create_folder') and the file the
+    player knows (not its temporary file); the CLI shows it as one line in the player's language."""
+
+    def __init__(self, operation: str, path: Path, cause: OSError):
+        super().__init__(cause.errno, cause.strerror or str(cause), str(path))
+        self.operation = operation
+
+
+@contextmanager
+def naming_failures(operation: str, path: Path) -> Iterator[None]:
+    """Any OSError inside becomes a FileOperationError naming `operation` and `path`."""
+    try:
+        yield
+    except FileOperationError:
+        raise
+    except OSError as exc:
+        raise FileOperationError(operation, path, exc) from exc
+
+
+def make_folder(folder: Path) -> None:
+    """mkdir -p, its failure naming the folder."""
+    with naming_failures("create_folder", folder):
+        Path(folder).mkdir(parents=True, exist_ok=True)
+
+
+def temp_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):  # someone else's process, or not a pid
+        return True
+    return True
+
+
+def stale_temps(path: Path) -> list[Path]:
+    """Temporary files for `path` left behind by processes that no longer run."""
+    found = []
+    try:
+        entries = list(path.parent.iterdir())
+    except OSError:
+        return []
+    for entry in entries:
+        m = _TEMP.match(entry.name)
+        if m and m["name"] == path.name and int(m["pid"]) != os.getpid() and not _alive(int(m["pid"])):
+            found.append(entry)
+    return found
+
+
+def remove_stale_temps(path: Path) -> None:
+    for entry in stale_temps(path):
+        try:
+            entry.unlink()
+        except OSError:
+            pass  # another process cleaned it first, or the folder is read-only: harmless
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # not every system can open a folder: the rename is still atomic
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def writable_target(path: Path, what: str) -> Path:
+    """The file a write to `path` replaces: `path` itself when it is a regular file or new, through a
+    symlink the file it points to (the link stays a link). Anything else (a device, FIFO, socket, folder,
+    or a link to one) is refused: the rename would put a regular file where it was."""
+    real = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return real  # new (or unreachable: the write itself then names why)
+    if not stat.S_ISREG(mode):
+        raise KniffelError(t("out_not_regular", what=what, path=path, kind=_kind(mode)))
+    return real
+
+
+def atomic_write_files(items: list[tuple[Path, bytes | Callable[[IO[bytes]], Any]]]) -> None:
+    """Files given as bytes or as `write(file)`: every temp file written and fsynced first, then renamed
+    in the given order. A process killed between two renames leaves the later files complete as temp
+    files, so a reader can finish the job (tables.load does, for a table's sidecar)."""
+    targets = [writable_target(Path(path), t("word_file")) for path, _ in items]
+    temps: list[Path] = []
+    try:
+        for (path, data), target in zip(items, targets):
+            remove_stale_temps(target)
+            temps.append(temp_path(target))
+            with naming_failures("write", path), open(temps[-1], "wb") as fh:  # 0666 less the umask
+                if isinstance(data, bytes):
+                    fh.write(data)
+                else:
+                    data(fh)
+                fh.flush()
+                os.fsync(fh.fileno())
+        for (path, _), target, tmp in zip(items, targets, temps):
+            with naming_failures("write", path):
+                os.replace(tmp, target)
+    finally:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+    for folder in {target.parent for target in targets}:
+        _fsync_folder(folder)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    atomic_write_files([(path, data)])
+
+
+@contextmanager
+def no_interrupts() -> Iterator[None]:
+    """Hold back SIGINT until the block ends (main thread only; elsewhere signals go to the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def hold(signum, frame):
+        caught.append(signum)
+
+    try:
+        previous = signal.signal(signal.SIGINT, hold)
+    except ValueError:  # no signals here (an embedded interpreter): nothing to hold back
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
+def _kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return t("kind_folder")
+    if stat.S_ISFIFO(mode):
+        return t("kind_fifo")
+    if stat.S_ISSOCK(mode):
+        return t("kind_socket")
+    return t("kind_device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "kind_other")
+
+
+@contextmanager
+def open_regular(path: Path, limit: int, what: str, error: type[KniffelError]) -> Iterator[io.FileIO]:
+    """`path` opened for reading when it is a regular file of at most `limit` bytes, else `error` naming
+    it. O_NONBLOCK: a FIFO opens at once (and is refused) instead of waiting for a writer for ever."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        try:  # a socket cannot be opened at all (ENXIO): say what it is
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if stat.S_ISREG(mode):
+            raise error(t("file_unreadable", what=what, path=path, error=os_reason(exc))) from None
+        raise error(t("file_not_regular", what=what, path=path, kind=_kind(mode))) from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        os.close(fd)  # checked before fdopen, which refuses a folder with an exception of its own
+        if stat.S_ISREG(info.st_mode):
+            raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
+        raise error(t("file_not_regular", what=what, path=path, kind=_kind(info.st_mode)))
+    with os.fdopen(fd, "rb", buffering=0) as fh:
+        yield fh
+
+
+def read_bounded(path: Path, limit: int, what: str, error: type[KniffelError]) -> bytearray:
+    """The bytes of a regular file of at most `limit` bytes (open_regular), else `error` naming the file.
+    One read into one buffer (a 22 MB table costs what np.load costs)."""
+    with open_regular(path, limit, what, error) as fh:
+        try:
+            data = bytearray(os.fstat(fh.fileno()).st_size + 1)
+            n = fh.readinto(data) or 0
+            del data[n:]
+            while len(data) <= limit:  # a file may grow while it is read
+                more = fh.read(limit + 1 - len(data))
+                if not more:
+                    break
+                data += more
+        except OSError as exc:
+            raise error(t("file_unreadable", what=what, path=path, error=os_reason(exc))) from None
+    if len(data) > limit:
+        raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
+    return data
+
+
+def parse_json(data: bytes | bytearray, where: str, error: type[KniffelError]) -> Any:
+    """JSON from untrusted bytes: any failure is `error`, never another exception."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error(t("file_not_text", where=where)) from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise error(t("file_nested", where=where)) from None
+    except ValueError as exc:
+        raise error(t("file_not_json", where=where, error=exc)) from None
+
+
+def read_json(path: Path, limit: int, what: str, error: type[KniffelError]) -> Any:
+    return parse_json(read_bounded(path, limit, what, error), f"{what} {path}", error)
+
+
+def check_writable_file(path: Path, what: str) -> None:
+    """Refuse up front an output path that cannot be written (before any long work)."""
+    real = writable_target(Path(path), what)
+    if not real.parent.is_dir():
+        raise KniffelError(t("out_no_folder", what=what, path=path, folder=real.parent))
+    if not os.access(real.parent, os.W_OK | os.X_OK):
+        raise KniffelError(t("out_folder_readonly", what=what, path=path, folder=real.parent))
+    if real.exists() and not os.access(real, os.W_OK):
+        raise KniffelError(t("out_readonly", what=what, path=path))

@@ -1,0 +1,99 @@
+"""Building tables: solve a variant with a progress bar, checkpoints for long solves, save atomically;
+or load a table and solve it first when it is missing."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from .. import dp
+from ..i18n.texts import count_text, t
+from ..rules.variant import Variant
+from . import tables
+from .locations import shipped_tables_dir
+
+
+def _notice(text: str) -> None:
+    print(f"kniffel: {text}", file=sys.stderr)
+
+
+def solve_table(
+    variant: Variant, directory: Path, *, progress: bool = True, engine: dp.Engine | None = None
+) -> tuple[np.ndarray, dict]:
+    """Solve a variant, save its table to `directory` atomically and return (values, sidecar).
+
+    Long solves (dice told apart) write a checkpoint after every layer and resume from it.
+    `progress` shows a tqdm bar on stderr (only on a terminal).
+    """
+    from tqdm import tqdm
+
+    engine = engine or dp.make_engine(variant, allow_slow=True)  # refuses what it cannot solve, before the bar
+    tables.check_writable_folder(directory, tables.paths(variant, directory))  # before the work, not when saving
+    total = dp.count_states(variant)
+    long_solve = engine.ordered is not None
+    resume, before = None, 0.0
+    if long_solve:
+        found = tables.load_checkpoint(variant, directory)
+        if found is not None:
+            values, next_layer, solved, before = found
+            resume = (values, next_layer, solved)
+            _notice(t("notice_resuming", variant=variant.name, solved=count_text(solved), total=count_text(total)))
+    bar = tqdm(
+        total=total,
+        desc=t("progress_solve", variant=variant.name),
+        unit="state",
+        unit_scale=True,
+        disable=None if progress else True,
+        file=sys.stderr,
+        leave=False,
+    )
+    t0 = time.perf_counter()
+
+    def checkpoint(values, next_layer, solved):
+        tables.save_checkpoint(variant, directory, values, next_layer, solved, before + time.perf_counter() - t0)
+
+    with bar:
+        values, states = dp.solve(
+            variant, progress=bar.update, engine=engine, resume=resume, after_layer=checkpoint if long_solve else None
+        )
+    seconds = before + time.perf_counter() - t0
+    meta = tables.save(variant, values, directory, states=states, seconds=seconds)
+    tables.remove_checkpoint(variant, directory)
+    return values, meta
+
+
+def load_table(variant: Variant, directory: Path) -> tuple[np.ndarray, dict]:
+    """(values, sidecar) from `directory`, else the table shipped with the package; TableMissing if neither."""
+    try:
+        return tables.load(variant, directory)
+    except tables.TableMissing:
+        shipped = shipped_tables_dir()
+        if directory.resolve() != shipped and tables.paths(variant, shipped)[0].exists():
+            return tables.load(variant, shipped)
+        raise
+
+
+def table_meta(variant: Variant, directory: Path) -> dict | None:
+    """The sidecar of the table load_table would use, if any."""
+    meta = tables.read_meta(variant, directory)
+    return meta if meta is not None else tables.read_meta(variant, shipped_tables_dir())
+
+
+def load_or_solve(
+    variant: Variant, directory: Path, *, progress: bool = True, notice: Callable[[str], None] = _notice
+) -> tuple[np.ndarray, dict]:
+    """The variant's (values, sidecar): loaded, or solved first (with a notice) when missing.
+
+    A table that takes long to build (Kniffel 7, when not shipped) is refused with the command that
+    builds it, instead of starting a half-hour solve unasked."""
+    try:
+        return load_table(variant, directory)
+    except tables.TableMissing:
+        engine = dp.make_engine(variant)  # refuses what it cannot solve quickly, before the notice
+        tables.check_writable_folder(directory, tables.paths(variant, directory))
+        notice(t("notice_solving", variant=variant.name, path=directory))
+        return solve_table(variant, directory, progress=progress, engine=engine)
