@@ -10,10 +10,10 @@ The public API (solver/api.py) loads lazily, so `import solver` stays cheap:
 from typing import Any
 
 from . import numba_setup
+from .version import __version__ as __version__  # solver.__version__
 
 numba_setup.configure()  # before Numba is imported: its cache folder and threads
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Advice", "KniffelError", "Simulation", "Table", "as_card", "as_dice", "find_variant", "load", "simulate",

@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from .advice.advisor import Advisor, Option, make_advisor
+from .advice.advisor import Advisor, Option
 from .advice.cards import Card, Entries, check_entries, parse_card, without_pending_bonus
+from .advice.choose import make_advisor
 from .chances import simulation as _simulation
 from .game.dice_input import parse_dice
 from .i18n.texts import t

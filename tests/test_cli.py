@@ -245,8 +245,8 @@ def test_statistics_outputs_in_both_languages(tdir):
 def test_target_and_opponent_rows_name_options_as_players_read_them(tdir, capsys):
     """advise --target/--opponent print their ranked options with explain.option_text, in the language
     chosen, within 100 columns (the rows' printer, fed real options: the target table takes minutes)."""
-    from solver.advice.advisor import make_advisor
     from solver.advice.cards import parse_card
+    from solver.advice.choose import make_advisor
     from solver.chances.targets import TargetOption
     from solver.cli.advise_commands import _echo_chance_rows
     from solver.i18n.texts import set_language

@@ -270,7 +270,7 @@ def naive_std(dist: dict) -> float:
 
 @pytest.mark.parametrize("index", [0, 6, 11])
 def test_option_std_matches_naive(index):
-    from solver.advice.advisor import make_advisor
+    from solver.advice.choose import make_advisor
     from solver.chances.spread import option_stds
     from solver.dp.moments import moments_table
 
@@ -306,7 +306,7 @@ def test_moments_std_is_forward_std(kniffel_table):
 @pytest.mark.parametrize("index", [1, 7, 12, 14])
 def test_advisor_puts_the_tie_rule_choice_first(index):
     """The advisor's first option is the naive policy's choice (same tie rule), rolls 1, 2 and 3."""
-    from solver.advice.advisor import make_advisor
+    from solver.advice.choose import make_advisor
 
     name, boxes, n_dice, bonuses = REDUCED[index]
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)

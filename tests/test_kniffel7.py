@@ -10,8 +10,8 @@ import pytest
 from naive import NaiveSolver
 
 from solver import dp
-from solver.advice.advisor import make_advisor
 from solver.advice.cards import Card
+from solver.advice.choose import make_advisor
 from solver.game.dice_input import parse_dice
 from solver.game.record import decisions
 from solver.rules.dice import possible_rolls

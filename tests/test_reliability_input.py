@@ -363,7 +363,7 @@ def test_a_step_that_fails_without_input_is_raised_not_repeated(kdir):
         def add_roll(self, dice):
             raise RuleError("broken")
 
-    from solver.advice.advisor import make_advisor
+    from solver.advice.choose import make_advisor
     from solver.store.tables import load
 
     game = Broken(KNIFFEL, seed=1, roll_for_me=True)

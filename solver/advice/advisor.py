@@ -383,9 +383,3 @@ def rank_options(options: list[Option]) -> list[Option]:
         if o.loss < TIE:
             o.loss = 0.0
     return options
-
-
-def make_advisor(variant: Variant, values: np.ndarray) -> Advisor:
-    from .ordered import OrderedAdvisor  # here, not at the top: that module builds on this one
-
-    return Advisor(variant, values) if variant.identical_dice else OrderedAdvisor(variant, values)

@@ -16,8 +16,8 @@ from ..dp import make_engine
 from ..dp.compile import require_jit
 from ..dp.forward import forward_pmf
 from ..errors import KniffelError
-from ..game.record import check_names
 from ..i18n.texts import t
+from ..rules.checks import check_names
 from ..rules.scoring import possible_points
 from ..rules.variant import Variant
 

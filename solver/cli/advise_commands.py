@@ -16,13 +16,13 @@ from .base import (
     _settings,
     _speak,
     _table,
-    _variant_or_default,
     cli,
     get_table,
     get_target_table,
     lang_option,
     quick_answer_from_disk,
 )
+from .settings import _variant_or_default
 
 
 @cli.command()

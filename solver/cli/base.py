@@ -9,15 +9,14 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
 import click
 
 from ..errors import KniffelError
-from ..i18n.texts import choose_language, click_message, language, locale_language, os_error_text, set_language, t
+from ..i18n.texts import choose_language, click_message, language, os_error_text, set_language, t
 from ..store import tables
 from .help import CatalogueGroup, CatalogueHelp
+from .settings import Settings, _usage_language
 
 
 def _lang_callback(ctx, param, value):
@@ -50,27 +49,6 @@ def _speak_guess(ctx, lang: str | None) -> None:
     set_language(_settings(ctx).lang or lang or language())
 
 
-def _usage_language(args: list[str]) -> str:
-    """The language of a usage error, which comes before any command runs: --lang, else the locale, else
-    the language of a variant named on the command line, else English."""
-    from ..rules.presets import PRESETS
-
-    for i, arg in enumerate(args):
-        if arg.startswith("--lang="):
-            value = arg.partition("=")[2]
-            if value in ("de", "en"):
-                return value
-        if arg == "--lang" and i + 1 < len(args) and args[i + 1] in ("de", "en"):
-            return args[i + 1]
-    named = [PRESETS[a].lang for a in args if a in PRESETS]
-    if not named and any(a in DEFAULT_VARIANT_COMMANDS for a in args):
-        named = [PRESETS[_variant_or_default(None)].lang]  # `kniffel play --bogus`: the game it would play
-    return locale_language() or (named[0] if named else "en")
-
-
-DEFAULT_VARIANT_COMMANDS = ("play", "advise", "simulate")  # VARIANT is optional: kniffel
-
-
 ONE_SHOT = False  # set by main(): this process answers one command and ends (not a test runner or a server)
 
 
@@ -94,16 +72,6 @@ def progress_bar(settings: Settings, total: int, desc: str, unit: str, unit_scal
 
     disable = None if settings.progress else True
     return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, disable=disable, file=sys.stderr, leave=False)
-
-
-@dataclass
-class Settings:
-    """Every command's shared flags, in one object."""
-
-    tables_dir: Path
-    threads: int | None = None
-    progress: bool = True
-    lang: str | None = None  # --lang; None: the locale variables, else the variant's language
 
 
 def solve_table(variant, settings: Settings, engine=None):
@@ -326,7 +294,7 @@ def cli(ctx, tables_path, threads, no_progress, lang):
 
 
 def _table(variant, settings: Settings):
-    from ..advice.advisor import make_advisor
+    from ..advice.choose import make_advisor
     from ..api import Table
 
     values, meta = get_table(variant, settings)
@@ -334,11 +302,7 @@ def _table(variant, settings: Settings):
 
 
 def _advisor(variant, settings: Settings):
-    from ..advice.advisor import make_advisor
+    from ..advice.choose import make_advisor
 
     values, _ = get_table(variant, settings)
     return make_advisor(variant, values)
-
-
-def _variant_or_default(variant_name):
-    return variant_name or "kniffel"

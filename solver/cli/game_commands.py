@@ -20,12 +20,12 @@ from .base import (
     _settings,
     _speak,
     _speak_guess,
-    _variant_or_default,
     cli,
     get_target_table,
     lang_option,
     require_input,
 )
+from .settings import _variant_or_default
 
 
 @cli.command()

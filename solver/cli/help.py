@@ -12,6 +12,7 @@ import textwrap
 import click
 
 from ..i18n.texts import CATALOGUES, language, set_language, t
+from .settings import Settings, _usage_language
 
 ARGS_KEY = "kniffel.args"  # ctx.meta: the whole command line, for the language of its help
 
@@ -49,8 +50,6 @@ def variants_line(width: int = 100) -> str:
 
 
 def _help_language(ctx: click.Context) -> str:
-    from .base import Settings, _usage_language
-
     settings = ctx.find_object(Settings)
     if settings is not None and settings.lang:
         return settings.lang

@@ -19,13 +19,13 @@ from .base import (
     _advisor,
     _settings,
     _speak,
-    _variant_or_default,
     cli,
     get_table,
     get_target_table,
     lang_option,
     progress_bar,
 )
+from .settings import _variant_or_default
 
 
 @cli.command()

@@ -11,9 +11,11 @@ The parts, in the order a solve uses them:
     states.py      which (mask, upper total, joker_held) states exist, layer by layer
     entries.py     the end of a turn: allowed entries of each final roll and their values
     identical.py   the turn kernel for identical dice (multisets on the keep lattice)
-    ordered.py     the turn kernel for dice told apart (Kniffel 7)
+    ordered_dice.py  the index tables of dice told apart (Kniffel 7)
+    ordered.py     the turn kernel for dice told apart
     ordered_play.py  the decisions of many Kniffel 7 games, turn by turn (simulation)
-    solve.py       the engine of a variant and the layer-by-layer solve
+    engine.py      a variant's engine: everything the kernels need for it
+    solve.py       the layer-by-layer solve
     simulation.py  one turn of many games of optimal play
     advice.py      the value of every option of many situations (advice in batches)
 
@@ -22,6 +24,7 @@ upper totals as its last, contiguous axis, so the keep-lattice passes are plain 
 """
 
 from .advice import ENTRY_AFTER_FIRST, AdviceTables, advice_tables, advise_batch, advise_one, max_options, pack_single
+from .engine import Engine, make_engine
 from .entries import roll_entries
 from .forward import ranked_sub_keeps
 from .identical import keep_values
@@ -29,7 +32,7 @@ from .ordered import ordered_keep_values, ordered_turn
 from .ordered_play import ordered_play_work, ordered_turn_choice, play_ordered_turn
 from .rules import Rules, rules_arrays, rules_bonus
 from .simulation import simulate_turn, simulated_choice
-from .solve import Engine, count_states, make_engine, set_threads, solve, table_shape
+from .solve import count_states, set_threads, solve, table_shape
 from .states import UpperStates, layer_items, upper_states
 
 __all__ = [

@@ -27,7 +27,7 @@ from .ordered import _add_rows, _rolls_after_second, _row, ordered_work
 from .simulation import _next_random
 
 if TYPE_CHECKING:
-    from .solve import Engine
+    from .engine import Engine
 
 TIE = 1e-9  # options this close to the best are tied (advisor.TIE)
 

@@ -21,11 +21,12 @@ from typing import NamedTuple
 import numpy as np
 
 from .compile import njit, prange, unmasked
+from .engine import Engine
 from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _free_boxes
 from .identical import _best_sub_keeps, _best_sub_keeps_rows, _keep_means, _with_first_roll_stops
 from .lanes import layer_lanes
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
-from .solve import Engine, _fill_equivalent, table_shape
+from .solve import _fill_equivalent, table_shape
 from .states import layer_items
 
 # columns per pass of the turn kernel: (K, BLOCK) float64 stays in the L2 cache; 16, 32 and 64 were

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .engine import Engine
 from .identical import _best_sub_keeps, _keep_means
 from .rules import P_MIN_KEEP
-from .solve import Engine
 from .target import TargetLayout, _item_setup, final_roll_values, first_roll_target_stops
 
 

@@ -367,21 +367,6 @@ def _int_list(value, what: str) -> tuple[int, ...]:
     return tuple(value)
 
 
-MAX_NAME = 20
-
-
-def check_names(names: list, where: str, error: type[KniffelError]) -> None:
-    """Players' names, wherever they come from (--players, odds --names, a game file): 1 to MAX_NAME printable
-    characters (they are echoed to the terminal: no escape sequences, no bells, no line breaks), distinct."""
-    for name in names:
-        if not isinstance(name, str) or not name or len(name) > MAX_NAME or not name.isprintable():
-            raise error(t("players_name", where=where, name=_short(name), most=MAX_NAME))
-    folded = [n.casefold() for n in names]
-    if len(set(folded)) != len(folded):
-        twice = next(n for n in names if folded.count(n.casefold()) > 1)
-        raise error(t("players_twice", where=where, name=twice))
-
-
 def _roll_entries(rules, mask, joker_scored, r):
     from ..dp import roll_entries
 

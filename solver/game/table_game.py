@@ -25,9 +25,10 @@ from ..advice.cards import Card
 from ..chances.distribution import win_alone
 from ..errors import KniffelError
 from ..i18n.texts import t
+from ..rules.checks import check_names
 from ..rules.variant import Variant
 from ..store.files import atomic_write_bytes
-from .record import FORMAT, Game, GameFileError, Situation, _is_int, _short, check_names, read_record, record_header
+from .record import FORMAT, Game, GameFileError, Situation, _is_int, _short, read_record, record_header
 from .record import VERSION as ONE_PLAYER_VERSION
 
 VERSION = 2

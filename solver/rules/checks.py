@@ -7,6 +7,7 @@ import os
 
 import numpy as np
 
+from ..errors import KniffelError
 from ..i18n.texts import t
 from .variant import RuleError, Variant
 
@@ -62,3 +63,18 @@ def variant(name: str, value) -> Variant:
     if not isinstance(value, Variant):
         raise RuleError(t("api_variant", name=name, value=shown(value)))
     return value
+
+
+MAX_NAME = 20
+
+
+def check_names(names: list, where: str, error: type[KniffelError]) -> None:
+    """Players' names, wherever they come from (--players, odds --names, a game file): 1 to MAX_NAME printable
+    characters (they are echoed to the terminal: no escape sequences, no bells, no line breaks), distinct."""
+    for name in names:
+        if not isinstance(name, str) or not name or len(name) > MAX_NAME or not name.isprintable():
+            raise error(t("players_name", where=where, name=shown(name), most=MAX_NAME))
+    folded = [n.casefold() for n in names]
+    if len(set(folded)) != len(folded):
+        twice = next(n for n in names if folded.count(n.casefold()) > 1)
+        raise error(t("players_twice", where=where, name=twice))

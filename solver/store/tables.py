@@ -24,10 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
 from ..errors import KniffelError
 from ..i18n.texts import os_reason, t
 from ..rules.variant import Variant
+from ..version import __version__
 from .files import (
     _TEMP,
     _alive,

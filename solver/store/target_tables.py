@@ -27,12 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
 from ..dp import Engine
 from ..dp.target import TargetLayout, layout_order, target_layout
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.variant import Variant
+from ..version import __version__
 from .files import atomic_write_bytes, atomic_write_files, make_folder, open_regular, read_json
 from .tables import HEADER_LIMIT
 from .target_layers import choose_dropped, layer_sizes, pack

@@ -37,8 +37,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import dp
-from ..advice.advisor import make_advisor
 from ..advice.cards import Card, parse_card, without_pending_bonus
+from ..advice.choose import make_advisor
 from ..api import Table, as_card
 from ..chances import distribution as dist
 from ..chances import targets
