@@ -41,7 +41,7 @@ def base_package(rev: str) -> str:
 
 
 def _module(package: str, path: str, before_issue_26: str):
-    """A module of the package by its path, or by its path before the folders of issue 26 (an older REV)."""
+    """A module of the package by its path, or by its path before the re-cut of issue 26 (an older REV)."""
     try:
         return importlib.import_module(f"{package}.{path}")
     except ModuleNotFoundError:
@@ -50,7 +50,7 @@ def _module(package: str, path: str, before_issue_26: str):
 
 def kernel(package: str, variant_name: str, values):
     """(compiled entry point of best_one, packed buffers, a maker of empty turn pools) of a package."""
-    advice = importlib.import_module(f"{package}.dp.advice")
+    advice = _module(package, "dp.best_one", "dp.advice")
     entry_point = importlib.import_module(f"{package}.dp.compile").entry_point
     advisor = _module(package, "advice.advisor", "advisor").Advisor(
         _module(package, "rules.presets", "presets").PRESETS[variant_name], values

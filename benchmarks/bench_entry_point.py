@@ -26,7 +26,7 @@ def main() -> None:
 
     from solver import dp
     from solver.advice.advisor import Advisor
-    from solver.dp.advice import best_one
+    from solver.dp.best_one import best_one
     from solver.rules.presets import PRESETS
 
     parser = argparse.ArgumentParser()

@@ -88,7 +88,7 @@ def ranges(name: str) -> None:
     """How many values a layout of per-state need ranges would store: only needs n with 0 < P < 1,
     i.e. sure minimum < n <= min(N, most still possible), against the per-item layout."""
     from solver.chances.targets import default_n, target_engine
-    from solver.dp.target import item_lengths, max_remaining, sure_minimum, target_layout
+    from solver.dp.target_layout import item_lengths, max_remaining, sure_minimum, target_layout
 
     variant = PRESETS[name]
     engine = target_engine(variant)
@@ -115,7 +115,8 @@ def profile(name: str, repeats: int = 2000) -> None:
     from solver.chances.targets import default_n, target_engine
     from solver.dp.compile import njit
     from solver.dp.identical import _best_sub_keeps_rows, _keep_means
-    from solver.dp.target import BLOCK, _item_setup, _start_of_turn, _target_final_rolls, item_lengths, target_layout
+    from solver.dp.target import BLOCK, _item_setup, _start_of_turn, _target_final_rolls
+    from solver.dp.target_layout import item_lengths, target_layout
 
     variant = PRESETS[name]
     engine = target_engine(variant)

@@ -158,7 +158,7 @@ def test_best_action_calls_its_compiled_kernel_without_dispatch_after_the_first_
     """From the second call on, best_action calls best_one's compiled entry point (dp.compile.entry_point:
     0.35 us of a call less); should Numba's internals change, this test says the saving is gone."""
     from solver import numba_setup
-    from solver.dp.advice import best_one
+    from solver.dp.best_one import best_one
 
     if not numba_setup.JIT:
         pytest.skip("kernels interpreted (KNIFFEL_JIT=0): no compiled entry point")

@@ -11,7 +11,7 @@ from solver import dp
 from solver.advice.advisor import Advisor
 from solver.advice.batch import AdviceInputError, decode_option, option_values_batch, state_values
 from solver.advice.cards import Card, box_values
-from solver.dp.advice import TURN_SLOTS, new_turn_pool
+from solver.dp.best_one import TURN_SLOTS, new_turn_pool
 from solver.rules.presets import PRESETS
 from solver.rules.variant import RuleError
 

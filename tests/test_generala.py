@@ -191,7 +191,7 @@ def test_reduced_targets_against_naive(boxes, n_dice):
 
     from solver.advice.cards import Card, box_values
     from solver.chances.targets import build_target_table, target_probability
-    from solver.dp.target import sure_minimum
+    from solver.dp.target_layout import sure_minimum
 
     variant = GENERALA.reduced(boxes=boxes, n_dice=n_dice)
     table = build_target_table(variant)  # N = the highest score: every need

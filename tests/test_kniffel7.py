@@ -13,7 +13,7 @@ from solver import dp
 from solver.advice.cards import Card
 from solver.advice.choose import make_advisor
 from solver.game.dice_input import parse_dice
-from solver.game.record import decisions
+from solver.game.review import decisions
 from solver.rules.dice import possible_rolls
 from solver.rules.presets import KNIFFEL7, PRESETS
 from solver.rules.scoring import possible_points, score_tables

@@ -336,7 +336,8 @@ TINY = KNIFFEL.reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3, n
 def build_tiny_target(d: Path) -> None:
     """The tiny variant's target table (a fraction of a second), saved as `solve --target` saves it."""
     from solver.chances import targets
-    from solver.dp.target import item_lengths, solve_target, target_layout
+    from solver.dp.target import solve_target
+    from solver.dp.target_layout import item_lengths, target_layout
     from solver.store import target_tables
 
     engine = targets.target_engine(TINY)

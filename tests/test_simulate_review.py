@@ -11,7 +11,8 @@ from helpers import BruteForce, sub_multisets
 from solver.advice.advisor import Advisor
 from solver.chances.simulation import simulate, summary, tally
 from solver.cli import cli
-from solver.game.record import Game, decisions
+from solver.game.record import Game
+from solver.game.review import decisions
 from solver.rules.presets import PRESETS
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]

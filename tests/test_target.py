@@ -92,7 +92,7 @@ def test_never_increases_with_need():
 def test_sure_minimum_is_where_the_probability_leaves_one(name, boxes, n_dice, bonuses):
     """sure_minimum (the points a state can make certain) against the target table: P = 1 up to it,
     below 1 just above it."""
-    from solver.dp.target import sure_minimum
+    from solver.dp.target_layout import sure_minimum
 
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     table = build_target_table(variant)
@@ -169,7 +169,7 @@ def test_target_play_never_worse_than_max_expected_play(name, boxes, n_dice, bon
 )
 def test_simulated_target_play_agrees_with_the_table(name, boxes, n_dice, bonuses, targets):
     from solver.advice.advisor import Advisor
-    from solver.chances.targets import simulate_target
+    from solver.chances.target_play import simulate_target
 
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     table = build_target_table(variant)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import numba_setup
 from ..dp import ENTRY_AFTER_FIRST, advise_one, make_engine
-from ..dp.advice import best_one, new_turn_pool, pack_best
+from ..dp.best_one import best_one, new_turn_pool, pack_best
 from ..dp.compile import entry_point
 from ..i18n.texts import t
 from ..rules.variant import RuleError, Variant
@@ -310,7 +310,7 @@ class Advisor:
 
     def best_action(self, card: Card, dice, roll: int) -> Option:
         """The best option only (the first of advise's ranking), without building the others: one kernel call
-        (dp.advice.best_one) applies the tie rule and returns the option's code, value and points. The turn of
+        (dp.best_one.best_one) applies the tie rule and returns the option's code, value and points. The turn of
         each state asked at roll 1 or 2 is remembered (a pool of slots): the same state asked again, with new
         dice or at its next roll, is a look-up."""
         if roll not in (1, 2, 3):

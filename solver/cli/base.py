@@ -99,7 +99,8 @@ def solve_target_table(variant, settings: Settings):
     engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
     tables.check_writable_folder(settings.tables_dir, target_tables.target_paths(variant, settings.tables_dir))
     n = targets.default_n(variant, engine)
-    from ..dp.target import item_lengths, solve_target, target_layout
+    from ..dp.target import solve_target
+    from ..dp.target_layout import item_lengths, target_layout
 
     layout = target_layout(engine, n, item_lengths(engine, n))
     bar = progress_bar(settings, layout.size, f"target table {variant.name} (N={n})", "value", unit_scale=True)

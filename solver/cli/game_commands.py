@@ -135,7 +135,7 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 def review(ctx, game_file, as_json):
     """Every decision of a saved game against the optimal one, and what it cost."""
     from ..advice.explain import dice_text, faces_text, fit, loss_text, option_text, signed
-    from ..game.record import decisions
+    from ..game.review import decisions
     from ..game.table_game import TableGame
     from ..i18n.texts import die_name
 

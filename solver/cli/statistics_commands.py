@@ -249,7 +249,7 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
 
 def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     """simulate --target: games played to reach the target; the fraction that did, with its error."""
-    from ..chances import targets
+    from ..chances import target_play, targets
 
     variant = find_variant(variant_name, keep_one)
     targets.check_target(variant, parse_card(variant, ""), target)  # before any table is loaded or built
@@ -260,7 +260,7 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     with progress_bar(
         settings, games, t("progress_simulate_target", variant=variant.name, target=target), "game"
     ) as bar:
-        run = targets.simulate_target(variant, table, advisor, games, target, seed=seed, progress=bar.update)
+        run = target_play.simulate_target(variant, table, advisor, games, target, seed=seed, progress=bar.update)
     seconds = time.perf_counter() - t0
     expected = targets.target_probability(variant, table, parse_card(variant, ""), target)
     out = {"variant": variant.name, **run.as_dict(), "probability": expected, "seconds": round(seconds, 3)}

@@ -17,19 +17,22 @@ The parts, in the order a solve uses them:
     engine.py      a variant's engine: everything the kernels need for it
     solve.py       the layer-by-layer solve
     simulation.py  one turn of many games of optimal play
-    advice.py      the value of every option of many situations (advice in batches)
+    advice_pack.py the advice kernels' arrays (each roll's sub-keeps; two packed buffers)
+    advice.py      the value of every option of many situations (advice in batches, or one)
+    best_one.py    the best option of one situation (Advisor.best_action)
 
 All upper totals of one (mask, joker_held) are solved together: every array of the turn has the
 upper totals as its last, contiguous axis, so the keep-lattice passes are plain vector loops.
 """
 
-from .advice import ENTRY_AFTER_FIRST, AdviceTables, advice_tables, advise_batch, advise_one, max_options, pack_single
+from .advice import ENTRY_AFTER_FIRST, advise_batch, advise_one
+from .advice_pack import AdviceTables, advice_tables, max_options, pack_single
 from .engine import Engine, make_engine
 from .entries import roll_entries
-from .forward import ranked_sub_keeps
 from .identical import keep_values
 from .ordered import ordered_keep_values, ordered_turn
 from .ordered_play import ordered_play_work, ordered_turn_choice, play_ordered_turn
+from .policy import ranked_sub_keeps
 from .rules import Rules, rules_arrays, rules_bonus
 from .simulation import simulate_turn, simulated_choice
 from .solve import count_states, set_threads, solve, table_shape

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from .compile import njit, prange, require_jit
-from .forward import _next_state, _policy, ranked_sub_keeps
 from .identical import _keep_means
 from .lanes import layer_lanes
+from .policy import _next_state, _policy, ranked_sub_keeps
 from .solve import _fill_equivalent
 from .states import layer_items
 

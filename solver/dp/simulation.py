@@ -6,8 +6,8 @@ import numpy as np
 
 from .compile import njit, prange
 from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _pick_entry
-from .forward import ranked_sub_keeps
 from .identical import _best_sub_keeps, _keep_means
+from .policy import ranked_sub_keeps
 from .rules import P_CAP, P_FIRST_ROLL, P_MIN_KEEP
 
 TIE = 1e-9  # options this close to the best are tied (advisor.TIE)

@@ -16,194 +16,22 @@ layers in layout.dropped out of flat (offset -1) and recomputes them when read (
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from .compile import njit, prange, unmasked
 from .engine import Engine
-from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _free_boxes
-from .identical import _best_sub_keeps, _best_sub_keeps_rows, _keep_means, _with_first_roll_stops
+from .entries import _box_options, _first_roll_rules, _free_boxes
+from .identical import _best_sub_keeps, _best_sub_keeps_rows, _keep_means
 from .lanes import layer_lanes
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
-from .solve import _fill_equivalent, table_shape
 from .states import layer_items
+from .target_layout import (
+    TargetLayout,
+)
 
 # columns per pass of the turn kernel: (K, BLOCK) float64 stays in the L2 cache; 16, 32 and 64 were
 # measured slower (kniffel, layers 9-10, one thread: 3.9, 3.0, 3.3 us a column against 2.5 for 128)
 BLOCK = 128
-
-
-class TargetLayout(NamedTuple):
-    """Where each state's needs lie in the flat target table."""
-
-    n_max: int  # N: the largest need stored
-    offset: np.ndarray  # (2^B, flags) int64: start of the item's block
-    length: np.ndarray  # (2^B, flags) int64: L, the needs stored per upper total (0: none)
-    col: np.ndarray  # (rows, cap + 1) int64: position of each upper total's representative, -1 unreachable
-    row: np.ndarray  # (2^B, flags) int64: UpperStates.row
-    size: int  # values in flat
-    dropped: tuple[int, ...] = ()  # layers (boxes filled) not in flat: offset -1, recomputed (store/target_layers.py)
-    cache: dict | None = None  # recomputed columns of dropped items (solver/store/target_layers.py)
-
-
-# -- the most a state can still score -------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def _max_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, best):
-    """best[mask, u, flag] = the most the state can still score: every roll can come, so it is the
-    final-roll value (the expected-value one, with best as the next values) maximised over rolls, and
-    over the stops after roll 1 with first-roll (servida) points where the variant has them."""
-    n_rolls = rules.score.shape[0]
-    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
-        for i in range(lane_start[lane], lane_start[lane + 1]):
-            mask, joker_scored = masks[i], jokers_scored[i]
-            u = upper_row[mask, joker_scored]
-            upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
-            out = np.empty((n_rolls, upper_totals.shape[0]))
-            _final_roll_values(mask, joker_scored, upper_totals, rules, best, out, 0)
-            stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, best)
-            for j in range(upper_totals.shape[0]):
-                m = out[0, j]
-                for r in range(1, n_rolls):
-                    m = max(m, out[r, j])
-                for r in range(stops.shape[0]):
-                    m = max(m, stops[r, j])
-                best[mask, upper_totals[j], joker_scored] = m
-
-
-@njit(cache=True)
-def _keep_mins(by_keep, add, size_start):
-    """The worst value of every keep smaller than a roll, in place (as identical._keep_means with a
-    min over one more die instead of the mean)."""
-    n = size_start.shape[0] - 2
-    nj = by_keep.shape[1]
-    for k in range(size_start[n] - 1, -1, -1):
-        for j in range(nj):
-            by_keep[k, j] = by_keep[add[k, 0], j]
-        for f in range(1, add.shape[1]):
-            a = add[k, f]
-            for j in range(nj):
-                by_keep[k, j] = min(by_keep[k, j], by_keep[a, j])
-
-
-@njit(cache=True, parallel=True)
-def _sure_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, sure):
-    """sure[mask, u, flag] = the most points the state can make certain: the turn kernel with the
-    worst die instead of the mean (a keep is worth its worst completion, a roll its best keep; after
-    roll 1 also the stop with first-roll points, as in identical._start_of_turn)."""
-    n_keeps = lattice.add.shape[0]
-    size_start = lattice.size_start
-    first_roll = size_start[size_start.shape[0] - 2]
-    n_rolls = n_keeps - first_roll
-    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
-        for i in range(lane_start[lane], lane_start[lane + 1]):
-            mask, joker_scored = masks[i], jokers_scored[i]
-            u = upper_row[mask, joker_scored]
-            upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
-            by_keep = np.empty((n_keeps, upper_totals.shape[0]))
-            _final_roll_values(mask, joker_scored, upper_totals, rules, sure, by_keep, first_roll)
-            _keep_mins(by_keep, lattice.add, size_start)
-            _best_sub_keeps(by_keep, lattice.sub, size_start, rules.params[P_MIN_KEEP])
-            _keep_mins(by_keep, lattice.add, size_start)
-            _best_sub_keeps(by_keep, lattice.sub, size_start, 0)
-            _with_first_roll_stops(
-                by_keep, _first_roll_stops(mask, joker_scored, upper_totals, rules, sure), first_roll
-            )
-            for j in range(upper_totals.shape[0]):
-                m = by_keep[first_roll, j]
-                for r in range(1, n_rolls):
-                    m = min(m, by_keep[first_roll + r, j])
-                sure[mask, upper_totals[j], joker_scored] = m
-
-
-def sure_minimum(engine: Engine) -> np.ndarray:
-    """The most points each state (mask, upper, joker_scored) can make certain: P(need n) = 1 exactly for
-    n up to it, < 1 above. NaN where unreachable."""
-    variant, upper_states = engine.variant, engine.upper
-    sure = np.full(table_shape(variant), np.nan)
-    sure[(1 << len(variant.boxes)) - 1] = 0.0
-    for n_filled in range(len(variant.boxes) - 1, -1, -1):
-        masks, jokers_scored = layer_items(variant, n_filled)
-        lane_start, masks, jokers_scored = layer_lanes(
-            masks, jokers_scored, np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
-        )
-        _sure_layer(
-            lane_start,
-            masks,
-            jokers_scored,
-            upper_states.totals_ptr,
-            upper_states.totals_list,
-            upper_states.row,
-            engine.rules,
-            engine.lattice,
-            sure,
-        )
-        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, sure)
-    return sure
-
-
-def max_remaining(engine: Engine) -> np.ndarray:
-    """The most each state (mask, upper, joker_scored) can still score; NaN where unreachable."""
-    variant, upper_states = engine.variant, engine.upper
-    best = np.full(table_shape(variant), np.nan)
-    best[(1 << len(variant.boxes)) - 1] = 0.0
-    for n_filled in range(len(variant.boxes) - 1, -1, -1):
-        masks, jokers_scored = layer_items(variant, n_filled)
-        lane_start, masks, jokers_scored = layer_lanes(
-            masks, jokers_scored, np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
-        )
-        _max_layer(
-            lane_start,
-            masks,
-            jokers_scored,
-            upper_states.totals_ptr,
-            upper_states.totals_list,
-            upper_states.row,
-            engine.rules,
-            best,
-        )
-        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, best)
-    return best
-
-
-def layout_order(variant) -> tuple[np.ndarray, np.ndarray]:
-    """(masks, flags) of every work item in the order of the flat table: late layers first."""
-    items = [layer_items(variant, n) for n in range(len(variant.boxes) - 1, -1, -1)]
-    return np.concatenate([m for m, _ in items]), np.concatenate([f for _, f in items])
-
-
-def item_lengths(engine: Engine, n_max: int, best: np.ndarray | None = None) -> np.ndarray:
-    """L of every work item: min(N, the most any of its states can still score)."""
-    if best is None:
-        best = max_remaining(engine)
-    most = np.where(np.isnan(best), 0.0, best).max(axis=1)  # (2^B, flags)
-    return np.minimum(np.rint(most).astype(np.int64), n_max)
-
-
-def target_layout(
-    engine: Engine, n_max: int, length: np.ndarray | None = None, dropped: tuple[int, ...] = ()
-) -> TargetLayout:
-    """The compact layout of a target table up to need n_max (a pure function of the rules and N;
-    `length` = item_lengths(engine, n_max) when already known); the items of the layers `dropped`
-    (boxes filled) are left out of flat (offset -1)."""
-    variant, upper_states = engine.variant, engine.upper
-    if length is None:
-        length = item_lengths(engine, n_max)
-    col = np.full(upper_states.solved_total.shape, -1, dtype=np.int64)
-    for row in range(upper_states.solved_total.shape[0]):
-        upper_totals = upper_states.totals_list[upper_states.totals_ptr[row] : upper_states.totals_ptr[row + 1]]
-        reach = np.flatnonzero(upper_states.solved_total[row] >= 0)
-        col[row, reach] = np.searchsorted(
-            upper_totals, upper_states.solved_total[row, reach]
-        )  # upper_totals are sorted
-    masks, jokers_scored = layout_order(variant)
-    sizes = np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]] * length[masks, jokers_scored]
-    filled = sum((masks >> b) & 1 for b in range(len(variant.boxes)))
-    kept = ~np.isin(filled, list(dropped))
-    sizes = np.where(kept, sizes, 0)
-    offset = np.full_like(length, -1)
-    offset[masks, jokers_scored] = np.where(kept, np.cumsum(sizes) - sizes, -1)
-    return TargetLayout(n_max, offset, length, col, upper_states.row, int(sizes.sum()), tuple(sorted(dropped)), {})
 
 
 # -- the turn kernel over (upper total, need) columns ---------------------------------------------

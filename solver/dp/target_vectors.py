@@ -12,7 +12,8 @@ import numpy as np
 from .engine import Engine
 from .identical import _best_sub_keeps, _keep_means
 from .rules import P_MIN_KEEP
-from .target import TargetLayout, _item_setup, final_roll_values, first_roll_target_stops
+from .target import _item_setup, final_roll_values, first_roll_target_stops
+from .target_layout import TargetLayout
 
 
 def target_keep_vectors(

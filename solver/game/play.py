@@ -28,7 +28,8 @@ from ..advice.explain import (
 from ..i18n.texts import bonus_name, box_name, t, variant_title
 from ..rules.variant import RuleError
 from .entry import parse_keep, parse_roll, strip_word, words
-from .record import Game, decisions
+from .record import Game
+from .review import decisions
 
 ALTERNATIVES_SHOWN = 3
 

@@ -15,7 +15,7 @@ from ..advice.explain import signed
 from ..errors import KniffelError
 from ..i18n.texts import t
 from .play import PlayLoop
-from .record import decisions
+from .review import decisions
 from .table_game import TableGame, WinChances
 
 

@@ -1,7 +1,7 @@
 # ruff: noqa: E501  (messages are data: one line each reads best)
 """The --help texts of every command for solver/i18n/texts.py (solver/cli/help.py formats them).
 
-Same form as texts_catalogue.py. Keys: `help_<command>` (the text; lines after a line holding only '\\b'
+Same form as catalogue.py. Keys: `help_<command>` (the text; lines after a line holding only '\\b'
 keep their breaks: the examples), `short_<command>` (its line in `kniffel --help`), `opt_<command>_<option>`
 or, shared, `opt_<option>` (<option>: its long name, '-' as '_') (an option's help), `metavar_*` (placeholders). The list of variants is added
 from the presets, so it never goes stale."""

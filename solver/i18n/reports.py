@@ -1,6 +1,6 @@
 # ruff: noqa: E501  (messages are data: one line each reads best)
 """The texts of `distribution`, `odds`, `chances`, `advise --target` and `advise --opponent` for solver/i18n/texts.py.
-Same form as texts_catalogue.py (message id -> format string, both languages with the same ids and fields)."""
+Same form as catalogue.py (message id -> format string, both languages with the same ids and fields)."""
 
 EN_REPORTS = {
     # -- distribution ---------------------------------------------------------------------------

@@ -18,12 +18,13 @@ import re
 
 from .catalogue import DE, EN
 from .errors import DE_ERRORS, EN_ERRORS
+from .errors_system import DE_SYSTEM_ERRORS, EN_SYSTEM_ERRORS
 from .help import DE_HELP, EN_HELP
 from .reports import DE_REPORTS, EN_REPORTS
 
 CATALOGUES = {
-    "de": {**DE, **DE_ERRORS, **DE_REPORTS, **DE_HELP},
-    "en": {**EN, **EN_ERRORS, **EN_REPORTS, **EN_HELP},
+    "de": {**DE, **DE_ERRORS, **DE_SYSTEM_ERRORS, **DE_REPORTS, **DE_HELP},
+    "en": {**EN, **EN_ERRORS, **EN_SYSTEM_ERRORS, **EN_REPORTS, **EN_HELP},
 }
 LANGUAGES = tuple(CATALOGUES)
 
@@ -152,7 +153,7 @@ _CLICK_PATTERNS = [(key, _template_pattern(text)) for key, text in CATALOGUES["e
 
 def click_message(message: str, lang: str | None = None) -> str:
     """A message click formatted in English, in the current language: matched against click's templates
-    (texts_errors.py, `click_*`), the German template filled with what matched. Unknown messages stay
+    (errors_system.py, `click_*`), the German template filled with what matched. Unknown messages stay
     as they are."""
     lang = lang or _current
     if lang == "en":

@@ -19,7 +19,8 @@ import numpy as np
 from ..dp import Engine
 from ..dp.rules import P_CAP
 from ..dp.states import layer_items
-from ..dp.target import TargetLayout, item_columns
+from ..dp.target import item_columns
+from ..dp.target_layout import TargetLayout
 from ..rules.variant import Variant
 
 CACHE_MAX = 20_000  # recomputed columns kept per table (each at most N float64)

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..dp import Engine
-from ..dp.target import TargetLayout, layout_order, target_layout
+from ..dp.target_layout import TargetLayout, layout_order, target_layout
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.variant import Variant
