@@ -7,16 +7,23 @@ to come under optimal play.
 
 The parts, in the order a solve uses them:
 
+    compile.py     the one njit (cached; plain Python with KNIFFEL_JIT=0)
     rules.py       a variant's rules as arrays
     states.py      which (mask, upper total, joker_held) states exist, layer by layer
     entries.py     the end of a turn: allowed entries of each final roll and their values
     identical.py   the turn kernel for identical dice (multisets on the keep lattice)
     ordered_dice.py  the index tables of dice told apart (Kniffel 7)
     ordered.py     the turn kernel for dice told apart
-    ordered_play.py  the decisions of many Kniffel 7 games, turn by turn (simulation)
     engine.py      a variant's engine: everything the kernels need for it
-    solve.py       the layer-by-layer solve
+    lanes.py       a layer's work items dealt to one lane per thread
+    layers.py      the layer-by-layer loop that the solve and the tables built like it share
+    solve.py       the solve of the value table
+    policy.py      the turn's policy with the tie rule (which keep, which entry)
+    forward.py     the forward pass: the exact distribution of final scores
+    moments.py     second moments (each option's spread)
     simulation.py  one turn of many games of optimal play
+    ordered_play.py  the decisions of many Kniffel 7 games, turn by turn (simulation)
+    target_layout.py, target.py, target_vectors.py  target tables: their layout, their kernel, whole vectors
     advice_pack.py the advice kernels' arrays (each roll's sub-keeps; two packed buffers)
     advice.py      the value of every option of many situations (advice in batches, or one)
     best_one.py    the best option of one situation (Advisor.best_action)

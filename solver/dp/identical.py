@@ -203,13 +203,21 @@ def keep_values(engine, values, mask: int, upper: int, joker_held: int) -> tuple
     first_roll = int(lattice.size_start[-2])
     by_keep = np.empty((lattice.add.shape[0], 1))
     _final_roll_values(mask, joker_held, np.array([upper]), rules, values, by_keep, first_roll)
+    stops = _first_roll_stops(mask, joker_held, np.array([upper]), rules, values)
+    return turn_from_final_rolls(by_keep, lattice, rules, first_roll, stops)
+
+
+def turn_from_final_rolls(by_keep, lattice, rules, first_roll: int, stops) -> tuple[np.ndarray, np.ndarray]:
+    """One column's turn from its final-roll values (rows first_roll.. of by_keep, whatever they value: expected
+    points or a target's probability): every keep's value after roll 2 and after roll 1. A keep of every die
+    means stopping; after roll 1 that enters the first-roll scores `stops` where the variant has them (None
+    or no rows: it has none)."""
     _keep_means(by_keep, lattice.add, lattice.size_start)
     after_second = by_keep[:, 0].copy()
     _best_sub_keeps(by_keep, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
     _keep_means(by_keep, lattice.add, lattice.size_start)
     after_first = by_keep[:, 0].copy()
     after_first[first_roll:] = after_second[first_roll:]
-    stops = _first_roll_stops(mask, joker_held, np.array([upper]), rules, values)
-    if stops.shape[0]:  # stopping after roll 1 enters the first-roll scores
+    if stops is not None and stops.shape[0]:  # stopping after roll 1 enters the first-roll scores
         after_first[first_roll:] = stops[:, 0]
     return after_second, after_first

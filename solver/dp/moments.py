@@ -13,10 +13,8 @@ import numpy as np
 
 from .compile import njit, prange, require_jit
 from .identical import _keep_means
-from .lanes import layer_lanes
+from .layers import backward_layers
 from .policy import _next_state, _policy, ranked_sub_keeps
-from .solve import _fill_equivalent
-from .states import layer_items
 
 
 @njit(cache=True)
@@ -80,30 +78,8 @@ def _moments_layer(
 def moments_table(engine, values: np.ndarray) -> np.ndarray:
     """E[(points still to come)^2] of every state under the advisor's play (NaN where values are)."""
     require_jit("the second-moment table (per-option std)")
-    variant, upper_states = engine.variant, engine.upper
     subs = ranked_sub_keeps(engine.lattice)
-    m2 = np.full(values.shape, np.nan)
-    m2[(1 << len(variant.boxes)) - 1] = 0.0
-    for n_filled in range(len(variant.boxes) - 1, -1, -1):
-        masks, jokers_scored = layer_items(variant, n_filled)
-        lane_start, masks, jokers_scored = layer_lanes(
-            masks, jokers_scored, np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
-        )
-        _moments_layer(
-            lane_start,
-            masks,
-            jokers_scored,
-            upper_states.totals_ptr,
-            upper_states.totals_list,
-            upper_states.row,
-            engine.rules,
-            engine.lattice,
-            values,
-            subs,
-            m2,
-        )
-        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, m2)
-    return m2
+    return backward_layers(engine, np.full(values.shape, np.nan), _moments_layer, engine.lattice, values, subs)
 
 
 def turn_moments(engine, values, m2, mask: int, upper: int, joker_scored: int) -> tuple[np.ndarray, np.ndarray]:

@@ -7,23 +7,12 @@ import numpy as np
 
 from .. import numba_setup
 from ..rules.variant import Variant
-from .compile import njit, require_jit
+from .compile import require_jit
 from .engine import Engine, make_engine
 from .identical import _solve_layer
-from .lanes import layer_lanes
+from .layers import _fill_equivalent, solve_layer
 from .ordered import _solve_layer_ordered, ordered_work
 from .states import layer_items, upper_states
-
-
-@njit(cache=True)
-def _fill_equivalent(masks, jokers_scored, upper_row, solved_total, values):
-    """Copy each solved representative to every upper total that shares its future."""
-    for i in range(masks.shape[0]):
-        mask, joker_scored = masks[i], jokers_scored[i]
-        c = solved_total[upper_row[mask, joker_scored]]
-        for u in range(c.shape[0]):
-            if c[u] >= 0:
-                values[mask, u, joker_scored] = values[mask, c[u], joker_scored]
 
 
 def table_shape(variant: Variant) -> tuple[int, int, int]:
@@ -56,25 +45,12 @@ def solve(
 
     work = None if engine.ordered is None else [ordered_work(engine.ordered) for _ in range(numba.get_num_threads())]
     for n_filled in range(first_layer, -1, -1):
-        masks, jokers_scored = layer_items(variant, n_filled)
         if engine.ordered is None:
-            lane_start, masks, jokers_scored = layer_lanes(
-                masks, jokers_scored, counts[upper_states.row[masks, jokers_scored]]
-            )
-            _solve_layer(
-                lane_start,
-                masks,
-                jokers_scored,
-                upper_states.totals_ptr,
-                upper_states.totals_list,
-                upper_states.row,
-                engine.rules,
-                engine.lattice,
-                values,
-            )
+            masks, jokers_scored = solve_layer(engine, n_filled, values, _solve_layer, engine.lattice)
         else:
+            masks, jokers_scored = layer_items(variant, n_filled)
             _solve_layer_ordered(masks, jokers_scored, upper_states, engine.rules, engine.ordered, values, work)
-        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, values)
+            _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, values)
         n_states = int(counts[upper_states.row[masks, jokers_scored]].sum())
         solved += n_states
         if progress is not None:

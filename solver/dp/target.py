@@ -21,7 +21,7 @@ import numpy as np
 from .compile import njit, prange, unmasked
 from .engine import Engine
 from .entries import _box_options, _first_roll_rules, _free_boxes
-from .identical import _best_sub_keeps, _best_sub_keeps_rows, _keep_means
+from .identical import _best_sub_keeps_rows, _keep_means, turn_from_final_rolls
 from .lanes import layer_lanes
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 from .states import layer_items
@@ -356,16 +356,8 @@ def target_keep_values(
     setup = _item_setup(mask, joker_scored, upper_totals, rules, layout.offset, layout.length, layout.col, layout.row)
     runs = np.zeros(1, dtype=np.int64), np.array([need], dtype=np.int64), np.array([0, 1], dtype=np.int64)
     final_roll_values(setup, runs, flat, by_keep, first_roll)
-    _keep_means(by_keep, lattice.add, lattice.size_start)
-    after_second = by_keep[:, 0].copy()
-    _best_sub_keeps(by_keep, lattice.sub, lattice.size_start, rules.params[P_MIN_KEEP])
-    _keep_means(by_keep, lattice.add, lattice.size_start)
-    after_first = by_keep[:, 0].copy()
-    after_first[first_roll:] = after_second[first_roll:]
     stops = first_roll_target_stops(engine, layout, flat, mask, upper, joker_scored, runs, 1)
-    if stops is not None:  # stopping after roll 1 enters the first-roll scores
-        after_first[first_roll:] = stops[:, 0]
-    return after_second, after_first
+    return turn_from_final_rolls(by_keep, lattice, rules, first_roll, stops)
 
 
 def first_roll_target_stops(

@@ -11,9 +11,9 @@ from .compile import njit, prange
 from .engine import Engine
 from .entries import _final_roll_values, _first_roll_stops
 from .identical import _best_sub_keeps, _with_first_roll_stops
-from .lanes import layer_lanes
+from .layers import backward_layers
 from .rules import P_MIN_KEEP
-from .solve import _fill_equivalent, table_shape
+from .solve import table_shape
 from .states import layer_items
 
 
@@ -102,51 +102,12 @@ def _sure_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper
 def sure_minimum(engine: Engine) -> np.ndarray:
     """The most points each state (mask, upper, joker_scored) can make certain: P(need n) = 1 exactly for
     n up to it, < 1 above. NaN where unreachable."""
-    variant, upper_states = engine.variant, engine.upper
-    sure = np.full(table_shape(variant), np.nan)
-    sure[(1 << len(variant.boxes)) - 1] = 0.0
-    for n_filled in range(len(variant.boxes) - 1, -1, -1):
-        masks, jokers_scored = layer_items(variant, n_filled)
-        lane_start, masks, jokers_scored = layer_lanes(
-            masks, jokers_scored, np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
-        )
-        _sure_layer(
-            lane_start,
-            masks,
-            jokers_scored,
-            upper_states.totals_ptr,
-            upper_states.totals_list,
-            upper_states.row,
-            engine.rules,
-            engine.lattice,
-            sure,
-        )
-        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, sure)
-    return sure
+    return backward_layers(engine, np.full(table_shape(engine.variant), np.nan), _sure_layer, engine.lattice)
 
 
 def max_remaining(engine: Engine) -> np.ndarray:
     """The most each state (mask, upper, joker_scored) can still score; NaN where unreachable."""
-    variant, upper_states = engine.variant, engine.upper
-    best = np.full(table_shape(variant), np.nan)
-    best[(1 << len(variant.boxes)) - 1] = 0.0
-    for n_filled in range(len(variant.boxes) - 1, -1, -1):
-        masks, jokers_scored = layer_items(variant, n_filled)
-        lane_start, masks, jokers_scored = layer_lanes(
-            masks, jokers_scored, np.diff(upper_states.totals_ptr)[upper_states.row[masks, jokers_scored]]
-        )
-        _max_layer(
-            lane_start,
-            masks,
-            jokers_scored,
-            upper_states.totals_ptr,
-            upper_states.totals_list,
-            upper_states.row,
-            engine.rules,
-            best,
-        )
-        _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, best)
-    return best
+    return backward_layers(engine, np.full(table_shape(engine.variant), np.nan), _max_layer)
 
 
 def layout_order(variant) -> tuple[np.ndarray, np.ndarray]:
