@@ -242,6 +242,17 @@ def test_page_and_static_files(client):
     assert client.get("/static/%2e%2e/app.py").status_code == 404
 
 
+def test_every_response_says_nosniff(tdir):
+    """Static files, the page, API answers and refusals (a foreign Host too): the browser never guesses a type."""
+    app = create_app(tdir, solve_missing=False, allowed_hosts=["127.0.0.1", "testserver"])
+    with TestClient(app) as c, TestClient(app, base_url="http://evil.example") as foreign:
+        answers = [c.get(p) for p in ("/", "/static/app.js", "/static/style.css", "/static/nothing.js")]
+        answers += [c.get("/api/variants"), c.get("/api/advise?dice=1"), c.get("/api/nothing")]
+        answers.append(foreign.get("/api/variants"))
+        assert [r.status_code for r in answers] == [200, 200, 200, 404, 200, 400, 404, 400]
+        assert all(r.headers.get("x-content-type-options") == "nosniff" for r in answers)
+
+
 def test_serve_without_the_web_extra_is_one_line(monkeypatch):
     import builtins
 

@@ -35,6 +35,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import distribution as dist
 from .. import dp, solving, tables, target_tables, targets
@@ -62,7 +63,6 @@ LIMITS = {
 FLAGS = {"": False, "0": False, "false": False, "1": True, "true": True}
 HEADERS = {
     "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
     "Referrer-Policy": "no-referrer",
 }
@@ -222,6 +222,22 @@ def json_answer(handler: Callable[[Request], Any]) -> Callable[[Request], Respon
     return endpoint
 
 
+class NoSniff:
+    """X-Content-Type-Options: nosniff on every response, static files and refusals too: a browser takes
+    each body as the type it is sent with, never guesses another."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_nosniff(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-content-type-options", b"nosniff")]
+            await send(message)
+
+        await self.app(scope, receive, send_nosniff)
+
+
 def create_app(
     tables_dir: Path | None = None,
     *,
@@ -310,7 +326,9 @@ def create_app(
         Route("/api/{rest:path}", not_found),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+    middleware = [Middleware(NoSniff)]
+    if allowed_hosts:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
