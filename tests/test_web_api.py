@@ -1,6 +1,7 @@
 """The web API (`kniffel serve`) through Starlette's TestClient: every answer equals the CLI's --json."""
 
 import json
+import socket
 import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -272,35 +273,85 @@ def test_serve_without_the_web_extra_is_one_line(monkeypatch):
     )
 
 
-@pytest.mark.parametrize("host,warned", [(None, False), ("0.0.0.0", True), ("127.0.0.1", False)])
-def test_serve_binds_loopback_and_warns_otherwise(monkeypatch, tdir, host, warned):
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def servers(monkeypatch):
+    """uvicorn's Server.run recorded, not run: [(app, the socket it was handed), ...]; the sockets closed after."""
     import uvicorn
 
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
-    args = ["--tables", str(tdir), "serve", "--port", "8765"] + (["--host", host] if host else [])
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: calls.append((self.config.app, *sockets)))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, None)))  # the old way: must not come
+    yield calls
+    for _, sock in calls:
+        if sock is not None:
+            sock.close()
+
+
+@pytest.mark.parametrize(
+    "host,bound,warned",
+    [
+        (None, "127.0.0.1", False),
+        ("0.0.0.0", "0.0.0.0", True),
+        ("127.0.0.1", "127.0.0.1", False),
+        ("127.0.0.2", "127.0.0.2", False),  # all of 127.0.0.0/8 is loopback
+        ("localhost", "127.0.0.1", False),
+        ("[::1]", "::1", False),
+        ("::1", "::1", False),
+    ],
+)
+def test_serve_binds_loopback_and_warns_otherwise(servers, tdir, host, bound, warned):
+    port = free_port()
+    args = ["--tables", str(tdir), "serve", "--port", str(port)] + (["--host", host] if host else [])
     res = CliRunner().invoke(cli, args)
+    if res.exit_code == 2 and ":" in bound and "--host" in res.stderr:
+        pytest.skip("no IPv6 loopback on this machine")
     assert res.exit_code == 0, res.output
-    ((app, kw),) = calls
-    assert kw["host"] == (host or "127.0.0.1") and kw["port"] == 8765
+    ((app, sock),) = servers
+    assert sock.getsockname()[:2] == (bound, port)
     warnings_ = [ln for ln in res.stderr.splitlines() if "warning" in ln]
     assert len(warnings_) == (1 if warned else 0)
     with TestClient(app, base_url="http://evil.example") as c:  # DNS rebinding: a foreign Host is refused
         assert c.get("/api/variants").status_code == (200 if warned else 400)
 
 
-def test_serve_makes_the_pages_advice_ready_at_start_up(monkeypatch, tdir):
+def test_serve_on_a_busy_port_is_one_line_before_serving(servers, tdir):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        res = CliRunner().invoke(cli, ["--tables", str(tdir), "--lang", "en", "serve", "--port", str(port)])
+    assert res.exit_code == 2 and servers == []
+    assert res.stderr.splitlines() == [
+        f"kniffel: error: port {port} on 127.0.0.1 is in use by another program; give a free one with --port (1-65535)"
+    ]
+
+
+@pytest.mark.parametrize("host", ["127.foo", "192.0.2.1", "no-such-host.invalid", "::1::"])
+def test_serve_on_a_bad_host_is_one_line_before_serving(servers, tdir, host):
+    """Not an address (127.foo counts as none), another machine's address (TEST-NET), an unknown name:
+    refused before "serving" and before the open-host warning."""
+    res = CliRunner().invoke(cli, ["--tables", str(tdir), "--lang", "en", "serve", "--host", host])
+    assert res.exit_code == 2 and servers == []
+    assert res.stderr.splitlines() == [
+        f"kniffel: error: --host {host} is not an address of this machine; give one of its addresses or names: "
+        "127.0.0.1 or localhost (this machine only), 0.0.0.0 or :: (every machine that reaches it)"
+    ]
+
+
+def test_serve_makes_the_pages_advice_ready_at_start_up(servers, tdir):
     """`kniffel serve` loads kniffel's table, its second moments and the advice kernels when the server starts
     (a lifespan hook, not awaited), so the page's first request does not wait on a cold Numba cache."""
-    import uvicorn
-
     from solver.presets import KNIFFEL
 
-    calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(app))
-    res = CliRunner().invoke(cli, ["--tables", str(tdir), "serve"])
+    res = CliRunner().invoke(cli, ["--tables", str(tdir), "serve", "--port", str(free_port())])
     assert res.exit_code == 0, res.output
-    (app,) = calls
+    ((app, _),) = servers
     warm_up = app.state.warm_up
     assert not warm_up.done.is_set() and not app.state.tables.advice_ready(KNIFFEL)  # nothing before the start
     with TestClient(app):  # starts the app as uvicorn does: its lifespan
