@@ -3,8 +3,12 @@
 import json
 import socket
 import threading
+import time
+import urllib.error
+import urllib.request
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from urllib.parse import urlencode
 
 import pytest
@@ -535,3 +539,144 @@ def test_bad_target_is_400_with_the_cli_message(client, tdir, path, params, cli_
 def test_bad_target_parameters(client, query, fragment):
     res = client.get(query)
     assert res.status_code == 400 and fragment in res.json()["error"], res.text
+
+
+# -- a real server under abandoned and excess requests -------------------------------------------------
+@contextmanager
+def live_server(app):
+    """The app served by uvicorn on a free loopback port, in a thread of this process: its URL."""
+    import uvicorn
+
+    from solver.cli.serve_command import listen
+
+    sock = listen("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=60)
+        sock.close()
+
+
+def http_get(url: str, timeout: float = 120):
+    """(status, JSON body, headers) of a GET over a connection of its own."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as res:
+            return res.status, json.loads(res.read()), res.headers
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read()), exc.headers
+
+
+ALMOST_FULL = "einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,dreierpasch=20,viererpasch=0,fullhouse=25"
+
+
+def chart(card: str) -> str:
+    return "/api/distribution?" + urlencode({"variant": "kniffel", "card": card})
+
+
+def test_abandoned_distributions_are_not_computed(tdir, monkeypatch):
+    """20 clients ask for new cards' distributions (a forward pass of about a second on both cores each) and
+    hang up at once: none is computed, except at most the one under way when its client left (stopped
+    at its next layer), so advice and a later distribution are answered as if they had never come."""
+    import solver.distribution as dist
+    from solver.cards import parse_card
+    from solver.presets import KNIFFEL
+
+    real, started, finished = dist.distribution, [], []
+
+    def counted(variant, values, card, *args, **kwargs):
+        started.append(card.format())
+        answer = real(variant, values, card, *args, **kwargs)
+        finished.append(card.format())
+        return answer
+
+    monkeypatch.setattr(dist, "distribution", counted)
+    abandoned = [f"chance={points}" for points in range(5, 25)]
+    late = ALMOST_FULL + ",chance=22"
+    with live_server(create_app(tdir, solve_missing=False)) as base:
+        assert http_get(base + "/api/advise?dice=33516")[0] == 200  # table, second moments, kernels loaded
+        port = int(base.rsplit(":", 1)[1])
+        for card in abandoned:
+            with socket.create_connection(("127.0.0.1", port)) as s:
+                s.sendall(f"GET {chart(card)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        t0 = time.monotonic()
+        status, _, _ = http_get(base + "/api/advise?" + urlencode({"card": "chance=22", "dice": "12346", "roll": 2}))
+        advice_s = time.monotonic() - t0
+        assert status == 200 and advice_s < 10, advice_s
+        assert http_get(base + chart(late))[0] == 200
+    gone = {parse_card(KNIFFEL, card).format() for card in abandoned}
+    assert started[-1] == parse_card(KNIFFEL, late).format()
+    assert len(started) <= 3 and len(gone & set(finished)) <= 1, (started, finished)
+
+
+def held_distributions(monkeypatch):
+    """dist.distribution held until the returned event is set (a long forward pass, in no hurry);
+    (release, started: the cards begun, stopped: those whose checkpoint raised once released)."""
+    import solver.distribution as dist
+
+    real, release, started, stopped = dist.distribution, threading.Event(), [], []
+
+    def held(variant, values, card, *args, progress=None, **kwargs):
+        started.append(card.format())
+        assert release.wait(120)
+        try:
+            progress(1)
+        except Exception:
+            stopped.append(card.format())
+            raise
+        return real(variant, values, card, *args, progress=progress, **kwargs)
+
+    monkeypatch.setattr(dist, "distribution", held)
+    return release, started, stopped
+
+
+def wait_until(condition, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_full_queue_is_503_at_once_and_advice_still_answers(tdir, monkeypatch):
+    from solver.web.work import QUEUE_LIMIT, RETRY_AFTER_S
+
+    release, started, _ = held_distributions(monkeypatch)
+    app = create_app(tdir, solve_missing=False)
+    with live_server(app) as base, ThreadPoolExecutor(QUEUE_LIMIT) as pool:
+        assert http_get(base + "/api/advise?dice=33516")[0] == 200  # its table loaded: advice is cheap from now on
+        try:
+            queued = [pool.submit(http_get, base + chart(f"{ALMOST_FULL},chance={5 + i}")) for i in range(QUEUE_LIMIT)]
+            wait_until(lambda: app.state.jobs.open == QUEUE_LIMIT)
+            t0 = time.monotonic()
+            status, body, headers = http_get(base + chart(ALMOST_FULL + ",chance=30"), timeout=30)
+            assert status == 503 and time.monotonic() - t0 < 10
+            assert headers["Retry-After"] == str(RETRY_AFTER_S) and headers["Content-Type"] == "application/json"
+            assert body["error"].startswith("the server is busy: 4 long computations") and "\n" not in body["error"]
+            advice = http_get(base + "/api/advise?" + urlencode({"card": "chance=21", "dice": "12346"}), timeout=30)
+            assert advice[0] == 200  # cheap requests never wait behind long ones
+        finally:
+            release.set()
+        assert [f.result()[0] for f in queued] == [200] * QUEUE_LIMIT
+    assert len(started) == QUEUE_LIMIT
+
+
+def test_a_request_waits_its_budget_then_503_and_its_job_is_stopped(tdir, monkeypatch):
+    from solver.web.work import Jobs
+
+    release, started, stopped = held_distributions(monkeypatch)
+    app = create_app(tdir, solve_missing=False, jobs=Jobs(budget=1))
+    with live_server(app) as base:
+        try:
+            status, body, headers = http_get(base + chart(ALMOST_FULL + ",chance=7"), timeout=60)
+        finally:
+            release.set()
+        assert status == 503 and "Retry-After" in headers
+        assert body["error"].startswith("no answer within 1 s, the longest a request waits")
+        wait_until(lambda: app.state.jobs.open == 0)
+    assert started == stopped != []  # nobody waited for it any more: it stopped at its first checkpoint
