@@ -39,7 +39,7 @@ from ..errors import KniffelError
 T = TypeVar("T")
 DISTRIBUTIONS_KEPT = 256  # (variant, card) answers remembered: the forward pass takes seconds
 QUEUE_LIMIT = 4  # jobs queued or running at once: each takes up to seconds, so a fifth would wait long anyway
-BUDGET_S = 60.0  # the longest a request waits for its job, in the queue and running
+BUDGET_S = 120.0  # the longest a request waits for its job, queued and running (a cold Numba cache: about a minute)
 RETRY_AFTER_S = 10  # a 503's Retry-After
 
 
@@ -178,7 +178,7 @@ class Jobs:
 class WarmUp:
     """The first request's wait, taken at start-up: `work` (load a table, load or compile its kernels: up to a
     minute on a cold Numba cache) on a thread of its own, so that the server accepts requests meanwhile (a
-    request that needs the same table waits for the same locks, no longer than it would have anyway).
+    request that needs the same table waits for the kernel thread, no longer than it would have anyway).
     `on_slow()` is called once the work has taken `slow_after` seconds, then `on_ready(seconds)` when it is done
     without an error (one that failed is answered to the first request that needs the table)."""
 
