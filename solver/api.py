@@ -36,6 +36,7 @@ from .rules.dice import MAX_GAMES, MAX_SEED
 from .rules.presets import PRESETS, find_variant
 from .rules.variant import RuleError, Variant
 from .store import solving, tables
+from .store.bounded_cache import BoundedCache
 
 CardLike = str | Mapping[str, int] | Card | None
 DiceLike = str | Sequence[int]
@@ -157,6 +158,9 @@ def _remember(parsed: dict, text: str, value) -> None:
     parsed[text] = value
 
 
+KEEP_STDS_BYTES = 16 * 2**20  # Table's memo of each card state's keep stds: 7 KB a state for Kniffel, ~2,000 states
+
+
 @dataclass(frozen=True)
 class Table:
     """A variant's solved table: the expected points still to come from every state."""
@@ -167,6 +171,9 @@ class Table:
     advisor: Advisor = field(repr=False, compare=False)
     directory: Path | None = field(default=None, repr=False, compare=False)  # caches beside the table
     _second_moments: list = field(default_factory=list, init=False, repr=False, compare=False)  # loaded once
+    _keep_stds: BoundedCache = field(  # spread.option_stds' memo of spread.keep_stds by card state
+        default_factory=lambda: BoundedCache(KEEP_STDS_BYTES), init=False, repr=False, compare=False
+    )
     # best_action's parsed cards and rolls by their texts (never handed out: Advice has its own Card)
     _parsed: tuple[dict, dict] = field(default_factory=lambda: ({}, {}), init=False, repr=False, compare=False)
 
@@ -300,7 +307,8 @@ class Table:
             )
         m2 = self._second_moments[0]
         for option, std in zip(
-            options, option_stds(self.variant, self.values, m2, card, dice, roll, options, self.advisor.engine)
+            options,
+            option_stds(self.variant, self.values, m2, card, dice, roll, options, self.advisor, self._keep_stds),
         ):
             option.std = float(std)
 

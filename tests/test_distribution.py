@@ -285,7 +285,7 @@ def test_option_std_matches_naive(index):
     for roll in (1, 2, 3):
         dice = tuple(sorted(rng.randint(1, 6) for _ in range(n_dice)))
         action, options = advisor.advise(card, dice, roll)
-        stds = option_stds(variant, values, m2, card, dice, roll, options, advisor.engine)
+        stds = option_stds(variant, values, m2, card, dice, roll, options, advisor)
         for o, std in zip(options, stds):
             option = o.keep if action == "keep" else variant.boxes[o.box].key
             assert abs(std - naive_std(naive.option_distribution({}, dice, roll, option))) < 1e-7, (roll, dice, o.text)

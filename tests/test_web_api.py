@@ -1,9 +1,14 @@
 """The web API (`kniffel serve`) through Starlette's TestClient: every answer equals the CLI's --json."""
 
 import json
+import socket
 import threading
+import time
+import urllib.error
+import urllib.request
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from urllib.parse import urlencode
 
 import pytest
@@ -242,6 +247,17 @@ def test_page_and_static_files(client):
     assert client.get("/static/%2e%2e/app.py").status_code == 404
 
 
+def test_every_response_says_nosniff(tdir):
+    """Static files, the page, API answers and refusals (a foreign Host too): the browser never guesses a type."""
+    app = create_app(tdir, solve_missing=False, allowed_hosts=["127.0.0.1", "testserver"])
+    with TestClient(app) as c, TestClient(app, base_url="http://evil.example") as foreign:
+        answers = [c.get(p) for p in ("/", "/static/app.js", "/static/style.css", "/static/nothing.js")]
+        answers += [c.get("/api/variants"), c.get("/api/advise?dice=1"), c.get("/api/nothing")]
+        answers.append(foreign.get("/api/variants"))
+        assert [r.status_code for r in answers] == [200, 200, 200, 404, 200, 400, 404, 400]
+        assert all(r.headers.get("x-content-type-options") == "nosniff" for r in answers)
+
+
 def test_serve_without_the_web_extra_is_one_line(monkeypatch):
     import builtins
 
@@ -261,35 +277,85 @@ def test_serve_without_the_web_extra_is_one_line(monkeypatch):
     )
 
 
-@pytest.mark.parametrize("host,warned", [(None, False), ("0.0.0.0", True), ("127.0.0.1", False)])
-def test_serve_binds_loopback_and_warns_otherwise(monkeypatch, tdir, host, warned):
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def servers(monkeypatch):
+    """uvicorn's Server.run recorded, not run: [(app, the socket it was handed), ...]; the sockets closed after."""
     import uvicorn
 
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
-    args = ["--tables", str(tdir), "serve", "--port", "8765"] + (["--host", host] if host else [])
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: calls.append((self.config.app, *sockets)))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, None)))  # the old way: must not come
+    yield calls
+    for _, sock in calls:
+        if sock is not None:
+            sock.close()
+
+
+@pytest.mark.parametrize(
+    "host,bound,warned",
+    [
+        (None, "127.0.0.1", False),
+        ("0.0.0.0", "0.0.0.0", True),
+        ("127.0.0.1", "127.0.0.1", False),
+        ("127.0.0.2", "127.0.0.2", False),  # all of 127.0.0.0/8 is loopback
+        ("localhost", "127.0.0.1", False),
+        ("[::1]", "::1", False),
+        ("::1", "::1", False),
+    ],
+)
+def test_serve_binds_loopback_and_warns_otherwise(servers, tdir, host, bound, warned):
+    port = free_port()
+    args = ["--tables", str(tdir), "serve", "--port", str(port)] + (["--host", host] if host else [])
     res = CliRunner().invoke(cli, args)
+    if res.exit_code == 2 and ":" in bound and "--host" in res.stderr:
+        pytest.skip("no IPv6 loopback on this machine")
     assert res.exit_code == 0, res.output
-    ((app, kw),) = calls
-    assert kw["host"] == (host or "127.0.0.1") and kw["port"] == 8765
+    ((app, sock),) = servers
+    assert sock.getsockname()[:2] == (bound, port)
     warnings_ = [ln for ln in res.stderr.splitlines() if "warning" in ln]
     assert len(warnings_) == (1 if warned else 0)
     with TestClient(app, base_url="http://evil.example") as c:  # DNS rebinding: a foreign Host is refused
         assert c.get("/api/variants").status_code == (200 if warned else 400)
 
 
-def test_serve_makes_the_pages_advice_ready_at_start_up(monkeypatch, tdir):
+def test_serve_on_a_busy_port_is_one_line_before_serving(servers, tdir):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        res = CliRunner().invoke(cli, ["--tables", str(tdir), "--lang", "en", "serve", "--port", str(port)])
+    assert res.exit_code == 2 and servers == []
+    assert res.stderr.splitlines() == [
+        f"kniffel: error: port {port} on 127.0.0.1 is in use by another program; give a free one with --port (1-65535)"
+    ]
+
+
+@pytest.mark.parametrize("host", ["127.foo", "192.0.2.1", "no-such-host.invalid", "::1::"])
+def test_serve_on_a_bad_host_is_one_line_before_serving(servers, tdir, host):
+    """Not an address (127.foo counts as none), another machine's address (TEST-NET), an unknown name:
+    refused before "serving" and before the open-host warning."""
+    res = CliRunner().invoke(cli, ["--tables", str(tdir), "--lang", "en", "serve", "--host", host])
+    assert res.exit_code == 2 and servers == []
+    assert res.stderr.splitlines() == [
+        f"kniffel: error: --host {host} is not an address of this machine; give one of its addresses or names: "
+        "127.0.0.1 or localhost (this machine only), 0.0.0.0 or :: (every machine that reaches it)"
+    ]
+
+
+def test_serve_makes_the_pages_advice_ready_at_start_up(servers, tdir):
     """`kniffel serve` loads kniffel's table, its second moments and the advice kernels when the server starts
     (a lifespan hook, not awaited), so the page's first request does not wait on a cold Numba cache."""
-    import uvicorn
-
     from solver.rules.presets import KNIFFEL
 
-    calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append(app))
-    res = CliRunner().invoke(cli, ["--tables", str(tdir), "serve"])
+    res = CliRunner().invoke(cli, ["--tables", str(tdir), "serve", "--port", str(free_port())])
     assert res.exit_code == 0, res.output
-    (app,) = calls
+    ((app, _),) = servers
     warm_up = app.state.warm_up
     assert not warm_up.done.is_set() and not app.state.tables.advice_ready(KNIFFEL)  # nothing before the start
     with TestClient(app):  # starts the app as uvicorn does: its lifespan
@@ -473,3 +539,147 @@ def test_bad_target_is_400_with_the_cli_message(client, tdir, path, params, cli_
 def test_bad_target_parameters(client, query, fragment):
     res = client.get(query)
     assert res.status_code == 400 and fragment in res.json()["error"], res.text
+
+
+# -- a real server under abandoned and excess requests -------------------------------------------------
+@contextmanager
+def live_server(app):
+    """The app served by uvicorn on a free loopback port, in a thread of this process: its URL."""
+    import uvicorn
+
+    from solver.cli.serve_command import listen
+
+    sock = listen("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=60)
+        sock.close()
+
+
+def http_get(url: str, timeout: float = 120):
+    """(status, JSON body, headers) of a GET over a connection of its own."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as res:
+            return res.status, json.loads(res.read()), res.headers
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read()), exc.headers
+
+
+ALMOST_FULL = "einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,dreierpasch=20,viererpasch=0,fullhouse=25"
+
+
+def chart(card: str) -> str:
+    return "/api/distribution?" + urlencode({"variant": "kniffel", "card": card})
+
+
+def test_abandoned_distributions_are_not_computed(tdir, monkeypatch):
+    """20 clients ask for new cards' distributions (a forward pass of about a second on both cores each) and
+    hang up at once: none is computed, except at most the one under way when its client left (stopped
+    at its next layer), so advice and a later distribution are answered as if they had never come."""
+    import solver.chances.distribution as dist
+    from solver.advice.cards import parse_card
+    from solver.rules.presets import KNIFFEL
+    from solver.web.work import QUEUE_LIMIT
+
+    real, started, finished = dist.distribution, [], []
+
+    def counted(variant, values, card, *args, **kwargs):
+        started.append(card.format())
+        answer = real(variant, values, card, *args, **kwargs)
+        finished.append(card.format())
+        return answer
+
+    monkeypatch.setattr(dist, "distribution", counted)
+    abandoned = [f"chance={points}" for points in range(5, 25)]
+    late = ALMOST_FULL + ",chance=22"
+    with live_server(create_app(tdir, solve_missing=False)) as base:
+        assert http_get(base + "/api/advise?dice=33516")[0] == 200  # table, second moments, kernels loaded
+        port = int(base.rsplit(":", 1)[1])
+        for card in abandoned:
+            with socket.create_connection(("127.0.0.1", port)) as s:
+                s.sendall(f"GET {chart(card)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        t0 = time.monotonic()
+        status, _, _ = http_get(base + "/api/advise?" + urlencode({"card": "chance=22", "dice": "12346", "roll": 2}))
+        advice_s = time.monotonic() - t0
+        assert status == 200 and advice_s < 10, advice_s
+        assert http_get(base + chart(late))[0] == 200
+    gone = {parse_card(KNIFFEL, card).format() for card in abandoned}
+    assert started[-1] == parse_card(KNIFFEL, late).format()
+    # without cancelling, the queue's first QUEUE_LIMIT would all be computed; a slow event loop may let one
+    # more start (or end) before it sees its client gone
+    assert len(started) <= 1 + QUEUE_LIMIT and len(gone & set(finished)) <= 2, (started, finished)
+
+
+def held_distributions(monkeypatch):
+    """dist.distribution held until the returned event is set (a long forward pass, in no hurry);
+    (release, started: the cards begun, stopped: those whose checkpoint raised once released)."""
+    import solver.chances.distribution as dist
+
+    real, release, started, stopped = dist.distribution, threading.Event(), [], []
+
+    def held(variant, values, card, *args, progress=None, **kwargs):
+        started.append(card.format())
+        assert release.wait(120)
+        try:
+            progress(1)
+        except Exception:
+            stopped.append(card.format())
+            raise
+        return real(variant, values, card, *args, progress=progress, **kwargs)
+
+    monkeypatch.setattr(dist, "distribution", held)
+    return release, started, stopped
+
+
+def wait_until(condition, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_full_queue_is_503_at_once_and_advice_still_answers(tdir, monkeypatch):
+    from solver.web.work import QUEUE_LIMIT, RETRY_AFTER_S
+
+    release, started, _ = held_distributions(monkeypatch)
+    app = create_app(tdir, solve_missing=False)
+    with live_server(app) as base, ThreadPoolExecutor(QUEUE_LIMIT) as pool:
+        assert http_get(base + "/api/advise?dice=33516")[0] == 200  # its table loaded: advice is cheap from now on
+        try:
+            queued = [pool.submit(http_get, base + chart(f"{ALMOST_FULL},chance={5 + i}")) for i in range(QUEUE_LIMIT)]
+            wait_until(lambda: app.state.jobs.open == QUEUE_LIMIT)
+            t0 = time.monotonic()
+            status, body, headers = http_get(base + chart(ALMOST_FULL + ",chance=30"), timeout=30)
+            assert status == 503 and time.monotonic() - t0 < 10
+            assert headers["Retry-After"] == str(RETRY_AFTER_S) and headers["Content-Type"] == "application/json"
+            assert body["error"].startswith("the server is busy: 4 long computations") and "\n" not in body["error"]
+            advice = http_get(base + "/api/advise?" + urlencode({"card": "chance=21", "dice": "12346"}), timeout=30)
+            assert advice[0] == 200  # cheap requests never wait behind long ones
+        finally:
+            release.set()
+        assert [f.result()[0] for f in queued] == [200] * QUEUE_LIMIT
+    assert len(started) == QUEUE_LIMIT
+
+
+def test_a_request_waits_its_budget_then_503_and_its_job_is_stopped(tdir, monkeypatch):
+    from solver.web.work import Jobs
+
+    release, started, stopped = held_distributions(monkeypatch)
+    app = create_app(tdir, solve_missing=False, jobs=Jobs(budget=1))
+    with live_server(app) as base:
+        try:
+            status, body, headers = http_get(base + chart(ALMOST_FULL + ",chance=7"), timeout=60)
+        finally:
+            release.set()
+        assert status == 503 and "Retry-After" in headers
+        assert body["error"].startswith("no answer within 1 s, the longest a request waits")
+        wait_until(lambda: app.state.jobs.open == 0)
+    assert started == stopped != []  # nobody waited for it any more: it stopped at its first checkpoint

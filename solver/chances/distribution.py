@@ -110,8 +110,9 @@ def check_identical_dice(variant: Variant) -> None:
         raise DistributionError(t("dist_told_apart", variant=variant.name))
 
 
-def final_pmf(variant: Variant, values: np.ndarray, card: Card, engine=None) -> np.ndarray:
-    """P(final score = s) for s = 0 ... highest reached, from `card` at the start of a turn."""
+def final_pmf(variant: Variant, values: np.ndarray, card: Card, engine=None, progress=None) -> np.ndarray:
+    """P(final score = s) for s = 0 ... highest reached, from `card` at the start of a turn. progress(1) is
+    called after each turn's layer of the forward pass (it may raise to stop it)."""
     check_identical_dice(variant)
     state = card.state
     if not np.isfinite(values[state]):
@@ -121,7 +122,7 @@ def final_pmf(variant: Variant, values: np.ndarray, card: Card, engine=None) -> 
         pmf[card.points] = 1.0
         return pmf
     engine = engine or make_engine(variant)
-    return forward_pmf(engine, values, *state, card.points)
+    return forward_pmf(engine, values, *state, card.points, progress)
 
 
 def percentile(cdf: np.ndarray, q: float) -> int:
@@ -143,12 +144,15 @@ def check_thresholds(variant: Variant, thresholds) -> tuple[int, ...]:
     return tuple(thresholds)
 
 
-def distribution(variant: Variant, values: np.ndarray, card: Card, at_least=(), engine=None) -> Distribution:
-    """The exact final-score distribution from `card` (start of a turn) under the advisor's play."""
+def distribution(
+    variant: Variant, values: np.ndarray, card: Card, at_least=(), engine=None, progress=None
+) -> Distribution:
+    """The exact final-score distribution from `card` (start of a turn) under the advisor's play
+    (progress: as final_pmf's)."""
     require_jit("the exact distribution")
     extra = check_thresholds(variant, at_least)
     t0 = time.perf_counter()
-    pmf = final_pmf(variant, values, card, engine)
+    pmf = final_pmf(variant, values, card, engine, progress)
     seconds = time.perf_counter() - t0
     return describe(variant, card, pmf, extra, seconds)
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import ipaddress
+import socket
+
 import click
 
 from ..errors import KniffelError
@@ -9,7 +13,38 @@ from ..i18n.texts import t
 from ..rules.presets import find_variant
 from .base import _settings, cli
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+def is_loopback(host: str) -> bool:
+    """Does `host` reach this machine only: localhost, 127.0.0.0/8, ::1?"""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port, before the server is announced: a bad address or a busy port is one
+    line (KniffelError) rather than uvicorn's error after "serving"."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (OSError, UnicodeError):  # socket.gaierror: no such address or name
+        raise KniffelError(t("serve_bad_host", host=host)) from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a port left in TIME_WAIT is free
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise KniffelError(t("serve_port_busy", host=host, port=port)) from None
+        if exc.errno == errno.EACCES:
+            raise KniffelError(t("serve_port_denied", port=port)) from None
+        raise KniffelError(t("serve_bad_host", host=host)) from None  # EADDRNOTAVAIL: another machine's address
+    return sock
 
 
 @cli.command()
@@ -24,7 +59,9 @@ def serve(ctx, host, port):
         from ..web.app import LOOPBACK_HOSTS, create_app
     except ImportError as exc:
         raise KniffelError(t("serve_web_extra", name=exc.name)) from None
-    loopback = host in LOOPBACK or host.startswith("127.")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host  # [::1] as in a URL
+    sock = listen(host, port)
+    loopback = is_loopback(host)
     if not loopback:
         click.echo("kniffel: warning: " + t("serve_open_host", host=host), err=True)
     page_variant = find_variant("kniffel")  # the page opens on it: its advice is made ready at start-up
@@ -41,4 +78,4 @@ def serve(ctx, host, port):
     )
     shown = f"[{host}]" if ":" in host else host
     say(t("serve_serving", url=f"http://{shown}:{port}/"))
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False)).run(sockets=[sock])

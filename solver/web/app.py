@@ -13,16 +13,16 @@ Every answer comes from the public API (solver/api.py, solver/reports.py), so it
 Bad input is HTTP 400 {"error": "<the CLI's one-line message>"}; a table that cannot be had without a long
 solve (Kniffel 7 when neither the tables folder nor the package holds it, and every target table: minutes
 to build) is HTTP 409 with a one-line message naming the command that builds it. Safety: every parameter
-has a length limit and unknown or repeated parameters are refused; no request names a file; endpoints are
-plain functions that Starlette runs in its thread pool, so tables are shared between threads (loaded once
-per variant, under a lock). Numba's parallel kernels (solve, second moments, distributions) run on one
-thread of their own (work.py), so an advice request is answered while a distribution is computed.
+has a length limit and unknown or repeated parameters are refused; no request names a file. Advice and
+values, their table loaded, are answered in the event loop (microseconds to milliseconds); everything
+longer is a job of work.Jobs on one kernel thread (bounded queue, HTTP 503 with Retry-After when full,
+cancelled when its client goes away), so an advice request is answered while a distribution is computed.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import dp
 from ..advice.cards import Card, parse_card, without_pending_bonus
@@ -48,7 +49,7 @@ from ..reports import value_report, variants_report
 from ..rules.presets import find_variant
 from ..rules.variant import Variant
 from ..store import solving, tables, target_tables
-from .work import KERNELS, DistributionCache, WarmUp
+from .work import KERNELS, RETRY_AFTER_S, DistributionCache, Jobs, Unavailable, WarmUp
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUERY = 1000  # characters in the whole query string
@@ -64,7 +65,6 @@ LIMITS = {
 FLAGS = {"": False, "0": False, "false": False, "1": True, "true": True}
 HEADERS = {
     "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
     "Referrer-Policy": "no-referrer",
 }
@@ -81,27 +81,27 @@ class TableCache:
     A missing table of identical dice is solved once, by the first request that needs it (about a second
     once Numba's kernels are compiled; saved to the tables folder like `kniffel solve` does); requests
     for that variant wait for it. A table that takes long to build (Kniffel 7) is never solved by a
-    request: TableUnavailable with the CLI's message. One lock for all loads and solves, so a table is
-    never read half-written; the solve runs on the kernel thread.
+    request: TableUnavailable with the CLI's message. Every load and solve runs on the kernel thread, one
+    at a time, so a table is never read half-written.
     """
 
     def __init__(self, tables_dir: Path, solve_missing: bool = True):
         self.tables_dir = tables_dir
         self.solve_missing = solve_missing
         self._tables: dict[str, Table] = {}
-        self._lock = threading.Lock()
         self._spread_ready: set[str] = set()
-        self._spread_lock = threading.Lock()
+
+    def loaded(self, variant: Variant) -> Table | None:
+        return self._tables.get(variant.name)
 
     def get(self, variant: Variant) -> Table:
         table = self._tables.get(variant.name)
-        if table is None:
-            with self._lock:
-                table = self._tables.get(variant.name)
-                if table is None:
-                    table = self._load(variant)
-                    self._tables[variant.name] = table
-        return table
+        return KERNELS.run(self._load_once, variant) if table is None else table
+
+    def _load_once(self, variant: Variant) -> Table:
+        if variant.name not in self._tables:  # loaded by an earlier job meanwhile
+            self._tables[variant.name] = self._load(variant)
+        return self._tables[variant.name]
 
     def _load(self, variant: Variant) -> Table:
         try:
@@ -113,9 +113,7 @@ class TableCache:
                 engine = dp.make_engine(variant)  # refuses a long solve, with the CLI's message
             except KniffelError as refusal:
                 raise TableUnavailable(str(refusal)) from None
-            values, meta = KERNELS.run(
-                lambda: solving.solve_table(variant, self.tables_dir, progress=False, engine=engine)
-            )
+            values, meta = solving.solve_table(variant, self.tables_dir, progress=False, engine=engine)
         return Table(variant, values, meta, make_advisor(variant, values), self.tables_dir)
 
     def advice_ready(self, variant: Variant) -> bool:
@@ -125,15 +123,15 @@ class TableCache:
     def with_spread(self, variant: Variant) -> Table:
         """The table, its second moments (each option's std) loaded once: on the kernel thread, because a
         missing or stale moments file is computed by a parallel kernel (seconds; then saved)."""
-        table = self.get(variant)
         if variant.name not in self._spread_ready:
-            with self._spread_lock:
-                if variant.name not in self._spread_ready:
-                    if variant.identical_dice:
-                        dice = (variant.faces[0],) * variant.n_dice
-                        KERNELS.run(lambda: table.advise("", dice, 1, spread=True))  # loads them into the Table
-                    self._spread_ready.add(variant.name)
-        return table
+            KERNELS.run(self._spread_once, variant)
+        return self.get(variant)
+
+    def _spread_once(self, variant: Variant) -> None:
+        table = self.get(variant)
+        if variant.identical_dice and variant.name not in self._spread_ready:
+            table.advise("", (variant.faces[0],) * variant.n_dice, 1, spread=True)  # loads them into the Table
+        self._spread_ready.add(variant.name)
 
 
 class TargetTableCache:
@@ -208,20 +206,39 @@ def target_number(params: dict[str, str]) -> int | None:
     return int(text)
 
 
-def json_answer(handler: Callable[[Request], Any]) -> Callable[[Request], Response]:
-    """A plain endpoint function whose result (or KniffelError) becomes the JSON response."""
+def json_answer(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint whose result (or KniffelError) becomes the JSON response."""
 
-    def endpoint(request: Request) -> Response:
+    async def endpoint(request: Request) -> Response:
+        headers = HEADERS
         try:
-            body, status = handler(request), 200
+            body, status = await handler(request), 200
+        except Unavailable as exc:
+            body, status, headers = {"error": str(exc)}, 503, {**HEADERS, "Retry-After": str(RETRY_AFTER_S)}
         except (TableUnavailable, tables.TableError, target_tables.TargetTableError) as exc:
             body, status = {"error": str(exc)}, 409
         except KniffelError as exc:
             body, status = {"error": str(exc)}, 400
-        return JSONResponse(body, status_code=status, headers=HEADERS)
+        return JSONResponse(body, status_code=status, headers=headers)
 
     endpoint.__name__ = handler.__name__
     return endpoint
+
+
+class NoSniff:
+    """X-Content-Type-Options: nosniff on every response, static files and refusals too: a browser takes
+    each body as the type it is sent with, never guesses another."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_nosniff(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-content-type-options", b"nosniff")]
+            await send(message)
+
+        await self.app(scope, receive, send_nosniff)
 
 
 def create_app(
@@ -232,47 +249,75 @@ def create_app(
     warm_up: Variant | None = None,
     on_slow: Callable[[], None] | None = None,
     on_ready: Callable[[float], None] | None = None,
+    jobs: Jobs | None = None,
 ) -> Starlette:
     """The app. `allowed_hosts` (the Host header's name) guards a loopback server against DNS rebinding.
     `warm_up`: a variant whose advice (table, second moments, compiled kernels) is made ready when the server
-    starts, rather than by the first request (app.state.warm_up; on_slow/on_ready: see work.WarmUp)."""
+    starts, rather than by the first request (app.state.warm_up; on_slow/on_ready: see work.WarmUp).
+    `jobs`: the queue of long computations (default: work.Jobs(), app.state.jobs)."""
     cache = TableCache(tables.tables_dir(tables_dir), solve_missing)
     warming = None if warm_up is None else WarmUp(lambda: cache.with_spread(warm_up), on_slow, on_ready)
     target_cache = TargetTableCache(cache.tables_dir)
     distributions = DistributionCache()
+    queue = jobs or Jobs()
 
-    def table_for(params: dict[str, str], default: str | None = None) -> Table:
-        return cache.get(find_variant(params.get("variant") or default or ""))
+    def queued(request: Request, work: Callable[[Callable[..., None]], Any]) -> Awaitable[Any]:
+        """work(checkpoint) as a job; an identical request (same path and query) waits for the same one."""
+        return queue.run((request.url.path, request.url.query), work, request.receive)
 
-    def variants(request: Request):
+    async def now_or_queued(request: Request, ready: bool, work: Callable[[], Any]) -> Any:
+        """work() at once in the event loop when its table is ready (microseconds to milliseconds: no thread
+        hop, nothing to wait behind), else as a job (the table is loaded, or solved, first)."""
+        return work() if ready else await queued(request, lambda _checkpoint: work())
+
+    async def variants(request: Request):
         query(request)
         return variants_report(cache.tables_dir)
 
-    def value(request: Request):
+    async def value(request: Request):
         params = query(request, required=("variant",), allowed=("card",))
-        return value_report(table_for(params), params.get("card", ""))
+        variant = find_variant(params["variant"])
+        ready = cache.loaded(variant) is not None
+        return await now_or_queued(request, ready, lambda: value_report(cache.get(variant), params.get("card", "")))
 
-    def advise(request: Request):
+    async def advise(request: Request):
         params = query(request, allowed=("variant", "card", "dice", "roll", "box", "all", "target"))
         box_now, show_all, roll = joker_scored(params, "box"), joker_scored(params, "all"), roll_number(params)
         target = target_number(params)
+        variant = find_variant(params.get("variant") or "kniffel")  # the CLI's default variant
         if target is not None:
-            return advise_target(params, target, roll, box_now, show_all)
-        table = cache.with_spread(find_variant(params.get("variant") or "kniffel"))  # the CLI's default variant
-        advice = table.advise(params.get("card", ""), params.get("dice", ""), roll, box_now=box_now, spread=True)
-        return advice.as_dict(all_options=show_all)
+            return await advise_target(request, variant, params, target, roll, box_now, show_all)
 
-    def advise_target(params: dict[str, str], target: int, roll: int, box_now: bool, show_all: bool) -> dict:
+        def answer() -> dict:
+            table = cache.with_spread(variant)
+            advice = table.advise(params.get("card", ""), params.get("dice", ""), roll, box_now=box_now, spread=True)
+            return advice.as_dict(all_options=show_all)
+
+        # dice told apart (Kniffel 7): a card's first advice takes seconds, so it is a job
+        return await now_or_queued(request, variant.identical_dice and cache.advice_ready(variant), answer)
+
+    async def advise_target(
+        request: Request,
+        variant: Variant,
+        params: dict[str, str],
+        target: int,
+        roll: int,
+        box_now: bool,
+        show_all: bool,
+    ) -> dict:
         """advise --target: checked in the CLI's order, so that a bad request is refused before any table."""
-        variant = find_variant(params.get("variant") or "kniffel")
         card = without_pending_bonus(parse_card(variant, params.get("card", "")))  # as Table.advise counts it
         rolled = parse_dice(variant, params.get("dice", ""))
         targets.check_target(variant, card, target)
-        table, target_table = cache.get(variant), target_cache.get(variant)
-        advice = targets.target_advice(variant, target_table, table.advisor, card, rolled, roll, target, box_now)
-        return advice.as_dict(all_options=show_all)
 
-    def chances(request: Request):
+        def answer(_checkpoint: Callable[..., None]) -> dict:
+            table, target_table = cache.get(variant), target_cache.get(variant)
+            advice = targets.target_advice(variant, target_table, table.advisor, card, rolled, roll, target, box_now)
+            return advice.as_dict(all_options=show_all)
+
+        return await queued(request, answer)
+
+    async def chances(request: Request):
         params = query(request, required=("variant", "target"), allowed=("card",))
         variant = find_variant(params["variant"])
         target = target_number(params)
@@ -281,20 +326,26 @@ def create_app(
         targets.target_engine(variant)  # Kniffel 7: refused before any work, as the CLI does
         card = parse_card(variant, params.get("card", ""))
         targets.check_target(variant, card, target)
-        table, target_table = cache.get(variant), target_cache.get(variant)
-        pmf = np.asarray(distributions.get(table, card).pmf)  # the forward pass behind `chances`, remembered
 
-        def expected_play(_card: Card, at_least: int) -> float:  # as win.probability_expected_play
-            return float(pmf[max(at_least, 0) :].sum())
+        def answer(checkpoint: Callable[..., None]) -> dict:
+            table, target_table = cache.get(variant), target_cache.get(variant)
+            pmf = np.asarray(distributions.get(table, card, checkpoint).pmf)  # the forward pass, remembered
 
-        return targets.chances(variant, target_table, card, target, expected_play).as_dict()
+            def expected_play(_card: Card, at_least: int) -> float:  # as win.probability_expected_play
+                return float(pmf[max(at_least, 0) :].sum())
 
-    def distribution(request: Request):
+            return targets.chances(variant, target_table, card, target, expected_play).as_dict()
+
+        return await queued(request, answer)
+
+    async def distribution(request: Request):
         params = query(request, required=("variant",), allowed=("card",))
         variant = find_variant(params["variant"])
         card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
         dist.check_identical_dice(variant)
-        return distributions.get(cache.get(variant), card).as_dict()
+        return await queued(
+            request, lambda checkpoint: distributions.get(cache.get(variant), card, checkpoint).as_dict()
+        )
 
     def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
@@ -312,7 +363,9 @@ def create_app(
         Route("/api/{rest:path}", not_found),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)] if allowed_hosts else []
+    middleware = [Middleware(NoSniff)]
+    if allowed_hosts:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -324,4 +377,5 @@ def create_app(
     app.state.tables = cache
     app.state.warm_up = warming
     app.state.target_tables = target_cache
+    app.state.jobs = queue
     return app

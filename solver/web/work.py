@@ -1,35 +1,46 @@
-"""The server's heavy work: Numba's parallel kernels on one thread of their own, distributions computed once.
+"""The server's long work: Numba's parallel kernels on one thread of their own, in a bounded queue of jobs.
 
-Requests are plain functions that Starlette runs in its thread pool. Advice takes a few milliseconds of
-single-threaded kernels; a new card's distribution (the forward pass) takes seconds on every core, and so
-do a missing table's solve and its second moments. Those parallel kernels all run on one thread, KERNELS:
+Advice and values take microseconds to milliseconds once their table is loaded: the app answers them in
+the event loop. The rest takes up to seconds on every core: a new card's final-score distribution (the
+forward pass), target advice and chances, loading a table or its second moments, solving a missing table
+of identical dice. Those run as Jobs on one thread, KERNELS:
 
 * Numba's workqueue threading layer (used where neither TBB nor OpenMP is installed) is not thread-safe:
   two threads launching parallel kernels at once abort the process. GNU OpenMP (the usual layer) is safe
   but keeps a team of worker threads for every thread that launches one: one launching thread, one team.
 * The cores are busy anyway: two forward passes at once would each take twice as long.
 
-Parallel kernels release the GIL while they run, and the forward pass's serial kernels are nogil, so
-the request threads keep answering advice meanwhile (measured: benchmarks/bench_web.py). A worker process
-was the other choice: it would isolate the GIL entirely, but each worker loads its own copy of the tables
-and of the compiled kernels (seconds), and only sees the variants of a fresh interpreter.
+A request waiting for a job holds no thread (it awaits the job's future), identical requests share one
+job, a job nobody waits for any more (its clients went away or ran out of time) is cancelled, and the
+queue is bounded: a full queue is HTTP 503 at once. Parallel kernels release the GIL while they run, and
+the forward pass's serial kernels are nogil, so the event loop keeps answering advice meanwhile
+(measured: benchmarks/bench_web.py). A worker process was the other choice: it would isolate the GIL
+entirely, but each worker loads its own copy of the tables and of the compiled kernels (seconds), and
+only sees the variants of a fresh interpreter.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from starlette.types import Receive
 
 from ..advice.cards import Card
 from ..api import Table
 from ..chances import distribution as dist
+from ..errors import KniffelError
 
 T = TypeVar("T")
 DISTRIBUTIONS_KEPT = 256  # (variant, card) answers remembered: the forward pass takes seconds
+QUEUE_LIMIT = 4  # jobs queued or running at once: each takes up to seconds, so a fifth would wait long anyway
+BUDGET_S = 120.0  # the longest a request waits for its job, queued and running (a cold Numba cache: about a minute)
+RETRY_AFTER_S = 10  # a 503's Retry-After
 
 
 class KernelThread:
@@ -39,25 +50,135 @@ class KernelThread:
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._here = threading.local()  # .inside on the kernel thread itself
+
+    def _mark(self) -> None:
+        self._here.inside = True
 
     def submit(self, work: Callable[..., T], *args) -> Future[T]:
         with self._lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kniffel-kernels")
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="kniffel-kernels", initializer=self._mark)
             return self._pool.submit(work, *args)
 
     def run(self, work: Callable[..., T], *args) -> T:
-        """work(*args) on the kernel thread; the caller waits (without the GIL) for its result or error."""
+        """work(*args) on the kernel thread (at once when called there: a job that loads a table); the
+        caller waits (without the GIL) for its result or error."""
+        if getattr(self._here, "inside", False):
+            return work(*args)
         return self.submit(work, *args).result()
 
 
 KERNELS = KernelThread()  # one for the process: two apps in one process must not launch kernels at once
 
 
+class Unavailable(KniffelError):
+    """HTTP 503 with Retry-After: the queue is full, or the answer took longer than a request may wait."""
+
+
+class Cancelled(Exception):
+    """Raised inside a job at its next checkpoint once nobody waits for it; nobody sees it."""
+
+
+class Job:
+    """One queued or running computation and the requests waiting for it."""
+
+    def __init__(self) -> None:
+        self.future: Future[Any]  # set by Jobs._join, once the job is submitted
+        self.waiters = 0
+        self.cancelled = threading.Event()
+
+    def checkpoint(self, *_: object) -> None:
+        """Called by the work between its steps (the forward pass: after each turn's layer)."""
+        if self.cancelled.is_set():
+            raise Cancelled
+
+
+async def client_gone(receive: Receive) -> None:
+    """Returns once the client has closed its connection (ASGI's http.disconnect; a GET's body is empty)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+class Jobs:
+    """The long computations of one app, each run on KERNELS. At most `limit` are queued or running (a
+    cancelled one counts until it has stopped); a request for another is Unavailable at once. A request
+    identical to one queued or running (the same key) waits for the same job. A request waits at most
+    `budget` seconds, and stops waiting when its client goes away; a job nobody waits for any more is
+    cancelled: never started when still queued, stopped at its next checkpoint when running."""
+
+    def __init__(self, limit: int = QUEUE_LIMIT, budget: float = BUDGET_S) -> None:
+        self.limit, self.budget = limit, budget
+        self._jobs: dict[Hashable, Job] = {}  # the jobs requests may still join
+        self._open = 0  # jobs submitted and not yet finished
+        self._lock = threading.RLock()  # reentrant: a future done at once calls its callback in add_done_callback
+
+    @property
+    def open(self) -> int:
+        return self._open
+
+    async def run(self, key: Hashable, work: Callable[[Callable[..., None]], T], receive: Receive) -> T:
+        """work(checkpoint) as the job of `key` (joined when one is under way); `receive`: the request's ASGI
+        receive, to see its client go away."""
+        job = self._join(key, work)
+        answer = asyncio.wrap_future(job.future)
+        gone = asyncio.ensure_future(client_gone(receive))
+        try:
+            done, _ = await asyncio.wait((answer, gone), timeout=self.budget, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            answer.add_done_callback(lambda f: f.cancelled() or f.exception())  # a late error is not "unretrieved"
+            self._leave(key, job)
+        if answer in done:
+            return answer.result()
+        if gone in done:
+            raise Unavailable("the client went away")  # answered to nobody
+        raise Unavailable(
+            f"no answer within {self.budget:g} s, the longest a request waits (the server is busy); "
+            f"try again in {RETRY_AFTER_S} s"
+        )
+
+    def _join(self, key: Hashable, work: Callable[[Callable[..., None]], Any]) -> Job:
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is None:
+                if self._open >= self.limit:
+                    raise Unavailable(
+                        f"the server is busy: {self._open} long computations (distributions, chances, target "
+                        f"advice, table loads) are queued or running, the most it takes at once; "
+                        f"try again in {RETRY_AFTER_S} s"
+                    )
+                job = self._jobs[key] = Job()
+                self._open += 1
+                job.future = KERNELS.submit(self._start, job, work)
+                job.future.add_done_callback(lambda _: self._finished(key, job))
+            job.waiters += 1
+            return job
+
+    @staticmethod
+    def _start(job: Job, work: Callable[[Callable[..., None]], T]) -> T:
+        job.checkpoint()  # cancelled while queued, after its future could no longer be
+        return work(job.checkpoint)
+
+    def _leave(self, key: Hashable, job: Job) -> None:
+        with self._lock:
+            job.waiters -= 1
+            if job.waiters == 0 and not job.future.done():  # nobody waits for it any more
+                job.cancelled.set()
+                job.future.cancel()  # still queued: never starts; running: stops at its next checkpoint
+                self._jobs.pop(key, None)
+
+    def _finished(self, key: Hashable, job: Job) -> None:
+        with self._lock:
+            self._open -= 1
+            if self._jobs.get(key) is job:
+                del self._jobs[key]
+
+
 class WarmUp:
     """The first request's wait, taken at start-up: `work` (load a table, load or compile its kernels: up to a
     minute on a cold Numba cache) on a thread of its own, so that the server accepts requests meanwhile (a
-    request that needs the same table waits for the same locks, no longer than it would have anyway).
+    request that needs the same table waits for the kernel thread, no longer than it would have anyway).
     `on_slow()` is called once the work has taken `slow_after` seconds, then `on_ready(seconds)` when it is done
     without an error (one that failed is answered to the first request that needs the table)."""
 
@@ -104,37 +225,21 @@ class WarmUp:
 
 
 class DistributionCache:
-    """The final-score distribution of each recent (variant, card), computed on KERNELS once: a request
-    for a card whose distribution is being computed waits for that computation instead of starting one."""
+    """The final-score distribution of each recent (variant, card), computed once. Used by jobs, on the
+    kernel thread: one computation at a time, and Jobs shares one among identical requests."""
 
     def __init__(self, size: int = DISTRIBUTIONS_KEPT):
         self.size = size
         self._answers: OrderedDict[tuple[str, str], dist.Distribution] = OrderedDict()
-        self._pending: dict[tuple[str, str], Future[dist.Distribution]] = {}
-        self._lock = threading.Lock()
 
-    def get(self, table: Table, card: Card) -> dist.Distribution:
+    def get(self, table: Table, card: Card, checkpoint: Callable[..., None]) -> dist.Distribution:
+        """`checkpoint`: called between the forward pass's layers (it raises to stop it)."""
         key = (table.variant.name, card.format())
-        with self._lock:
-            if key in self._answers:
-                self._answers.move_to_end(key)
-                return self._answers[key]
-            future = self._pending.get(key)
-            if future is None:
-                future = KERNELS.submit(self._compute, key, table, card)
-                self._pending[key] = future
-        return future.result()
-
-    def _compute(self, key: tuple[str, str], table: Table, card: Card) -> dist.Distribution:
-        try:
-            answer = dist.distribution(table.variant, table.values, card, engine=table.advisor.engine)
-        except BaseException:
-            with self._lock:
-                del self._pending[key]  # not remembered: the error reaches every request waiting for it
-            raise
-        with self._lock:  # one step: a request in between sees the answer or the pending computation
-            del self._pending[key]
-            self._answers[key] = answer
-            while len(self._answers) > self.size:
-                self._answers.popitem(last=False)
+        if key in self._answers:
+            self._answers.move_to_end(key)
+            return self._answers[key]
+        answer = dist.distribution(table.variant, table.values, card, engine=table.advisor.engine, progress=checkpoint)
+        self._answers[key] = answer
+        while len(self._answers) > self.size:
+            self._answers.popitem(last=False)
         return answer
