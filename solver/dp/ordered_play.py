@@ -24,7 +24,7 @@ import numpy as np
 from .compile import njit
 from .entries import _box_options, _pick_entry
 from .ordered import _add_rows, _rolls_after_second, _row, ordered_work
-from .simulation import _next_random
+from .simulation import _enter, _next_random
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -198,13 +198,7 @@ def _play_turn(
     box, points, next_flag = _pick_entry(
         r, mask, joker_scored, capped_upper, rules, values, option_move, option_points, n_options, TIE
     )
-    g_boxes[g, box] = points
-    g_mask[g] = mask | (1 << box)
-    if rules.is_upper[box]:
-        g_upper[g] += points
-    if joker_scored == 1 and rules.joker_roll[r]:
-        g_extra[g] += 1
-    g_joker_scored[g] = next_flag
+    _enter(g, mask, joker_scored, r, box, points, next_flag, rules, g_mask, g_upper, g_joker_scored, g_boxes, g_extra)
 
 
 @njit(cache=True, nogil=True)

@@ -91,6 +91,19 @@ def _entry_options(mask, joker_scored, rules):
     return option_move, option_points, n_options
 
 
+@njit(cache=True)
+def _enter(g, mask, joker_scored, r, box, points, next_flag, rules, g_mask, g_upper, g_joker_scored, g_boxes, g_extra):
+    """Game g (at mask, joker_scored) enters `points` in `box` with final roll r (its row): its card after the turn
+    (next_flag: _pick_entry's joker_scored after it). Identical dice and dice told apart (ordered_play.py) alike."""
+    g_boxes[g, box] = points
+    g_mask[g] = mask | (1 << box)
+    if rules.is_upper[box]:
+        g_upper[g] += points
+    if joker_scored == 1 and rules.joker_roll[r]:
+        g_extra[g] += 1
+    g_joker_scored[g] = next_flag
+
+
 @njit(cache=True, parallel=True)
 def simulate_turn(
     task_group,
@@ -158,13 +171,21 @@ def simulate_turn(
                 n_options,
                 TIE,
             )
-            g_boxes[g, box] = points
-            g_mask[g] = mask | (1 << box)
-            if rules.is_upper[box]:
-                g_upper[g] += points
-            if joker_scored == 1 and rules.joker_roll[ri]:
-                g_extra[g] += 1
-            g_joker_scored[g] = next_flag
+            _enter(
+                g,
+                mask,
+                joker_scored,
+                ri,
+                box,
+                points,
+                next_flag,
+                rules,
+                g_mask,
+                g_upper,
+                g_joker_scored,
+                g_boxes,
+                g_extra,
+            )
 
 
 @njit(cache=True)

@@ -30,6 +30,15 @@ class TargetLayout(NamedTuple):
     cache: dict | None = None  # recomputed columns of dropped items (solver/store/target_layers.py)
 
 
+@njit(cache=True)
+def _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row):
+    """Work item i of a layer: (mask, joker_scored, the upper totals it solves), as _max_layer and _sure_layer
+    take it."""
+    mask, joker_scored = masks[i], jokers_scored[i]
+    u = upper_row[mask, joker_scored]
+    return mask, joker_scored, totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
+
+
 # -- the most a state can still score -------------------------------------------------------------
 @njit(cache=True, parallel=True)
 def _max_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, best):
@@ -39,9 +48,7 @@ def _max_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_
     n_rolls = rules.score.shape[0]
     for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
         for i in range(lane_start[lane], lane_start[lane + 1]):
-            mask, joker_scored = masks[i], jokers_scored[i]
-            u = upper_row[mask, joker_scored]
-            upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
+            mask, joker_scored, upper_totals = _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row)
             out = np.empty((n_rolls, upper_totals.shape[0]))
             _final_roll_values(mask, joker_scored, upper_totals, rules, best, out, 0)
             stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, best)
@@ -80,9 +87,7 @@ def _sure_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper
     n_rolls = n_keeps - first_roll
     for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
         for i in range(lane_start[lane], lane_start[lane + 1]):
-            mask, joker_scored = masks[i], jokers_scored[i]
-            u = upper_row[mask, joker_scored]
-            upper_totals = totals_list[totals_ptr[u] : totals_ptr[u + 1]].copy()
+            mask, joker_scored, upper_totals = _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row)
             by_keep = np.empty((n_keeps, upper_totals.shape[0]))
             _final_roll_values(mask, joker_scored, upper_totals, rules, sure, by_keep, first_roll)
             _keep_mins(by_keep, lattice.add, size_start)
