@@ -78,7 +78,7 @@ def main() -> None:
     advisor = Advisor(variant, values)
     situations = []
     for card, dice, _ in random_cards(variant, values, args.n, 11):
-        mask, upper, joker, points = advisor._card_state(card)
+        mask, upper, joker, points = card.summary()
         situations.append((mask, upper, joker, advisor._roll_row(dice), float(points)))
     kernels = {"this": kernel("solver", args.variant, values)}
     if args.against:
