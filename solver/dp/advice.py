@@ -39,14 +39,19 @@ from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 ENTRY_AFTER_FIRST = 4  # the roll code of the entries of a turn stopped after roll 1
 
 
+@njit(inline="always")  # in the hot path of best_one (roll 3): no call, no returned tuple
+def _box_scratch(n_boxes):
+    """_box_option_values' working arrays (option_move, option_points, n_option): made once, used for every call."""
+    return np.empty((1, n_boxes), dtype=np.int64), np.empty((1, n_boxes), dtype=np.int64), np.empty(1, dtype=np.int64)
+
+
 @njit(cache=True)
-def _box_option_values(
-    mask, capped_upper, joker_scored, r, rules, values, option_move, option_points, n_option, codes, vals, pts, i, base
-):
+def _box_option_values(mask, capped_upper, joker_scored, r, rules, values, scratch, codes, vals, pts, i, base):
     """Roll 3: codes[i, :n], vals[i, :n] (and pts[i, :n], the points entered, when pts has rows) for every
-    entry roll r allows; returns (n, column of the best).
+    entry roll r allows; returns (n, column of the best). scratch: _box_scratch's.
 
     Same arithmetic as _final_roll_values, so the best entry equals the final-roll value bit for bit."""
+    option_move, option_points, n_option = scratch
     n_boxes = rules.score.shape[1]
     params, bonus_cum = rules.params, rules.bonus_cum
     cap = params[P_CAP]
@@ -181,9 +186,7 @@ def _advise_block(
                             base,
                         )
                         _pad_row(codes, vals, i, n_options[i])
-    option_move = np.empty((1, n_boxes), dtype=np.int64)
-    option_points = np.empty((1, n_boxes), dtype=np.int64)
-    n_option = np.empty(1, dtype=np.int64)
+    scratch = _box_scratch(n_boxes)
     for t in range(state_ptr[s_lo], state_ptr[s_hi]):
         i = order[t]
         if roll[i] >= 3:
@@ -194,9 +197,7 @@ def _advise_block(
                 roll_row[i],
                 _first_roll_rules(rules) if roll[i] == ENTRY_AFTER_FIRST else rules,
                 values,
-                option_move,
-                option_points,
-                n_option,
+                scratch,
                 codes,
                 vals,
                 pts,

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..rules.dice import KeepLattice
-from .advice import _box_option_values
+from .advice import _box_option_values, _box_scratch
 from .advice_pack import (
     F_PAIR_SCORE,
     F_SCORE_T,
@@ -281,24 +281,8 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
         codes = np.empty((1, n_boxes), dtype=np.int64)
         vals = np.empty((1, n_boxes))
         pts = np.empty((1, n_boxes), dtype=np.int64)
-        option_move = np.empty((1, n_boxes), dtype=np.int64)
-        option_points = np.empty((1, n_boxes), dtype=np.int64)
-        n_option = np.empty(1, dtype=np.int64)
         n, best = _box_option_values(
-            mask,
-            capped_upper,
-            joker_scored,
-            r,
-            rules,
-            values,
-            option_move,
-            option_points,
-            n_option,
-            codes,
-            vals,
-            pts,
-            0,
-            base,
+            mask, capped_upper, joker_scored, r, rules, values, _box_scratch(n_boxes), codes, vals, pts, 0, base
         )
         top = base + vals[0, best]
         for o in range(n):  # the first entry tied with the best (within TIE)
