@@ -111,13 +111,13 @@ def _pad_row(codes, vals, i, n):
 
 
 @njit(cache=True)
-def _advise_block(
-    s_lo, s_hi, state_ptr, order, mask, upper, joker_scored, roll_row, roll, rules, lattice, tabs, values, out, base
-):
+def _advise_block(s_lo, s_hi, situations, rules, lattice, tabs, values, out, base):
     """The situations of states s_lo <= s < s_hi (situations order[state_ptr[s]:state_ptr[s + 1]] share
     state s). The states whose situations need keep values share one lattice array, a column each.
     The best option is the first with the highest base + value (the advisor ranks expected final
-    scores, points on the card + value, whose rounding can tie two values 1e-14 apart)."""
+    scores, points on the card + value, whose rounding can tie two values 1e-14 apart). situations =
+    (state_ptr, order, mask, upper, joker_scored, roll_row, roll); out: as advise_batch's."""
+    state_ptr, order, mask, upper, joker_scored, roll_row, roll = situations
     codes, vals, n_options, best, pts = out
     _, size_start, add, sub, _ = lattice
     n_keeps = add.shape[0]
@@ -219,24 +219,9 @@ def advise_batch(
     roll_row is the roll's row (its keep index minus the first roll's). out = (codes, vals, n_options, best,
     pts): codes/vals (N, M) padded with -1 / NaN, n_options (N,), best (N,): the column of the best option, the
     first of the highest value in option order; pts (N, M) the points of box options, or (0, 0): not wanted."""
-    for b in prange(block_ptr.shape[0] - 1):
-        _advise_block(
-            block_ptr[b],
-            block_ptr[b + 1],
-            state_ptr,
-            order,
-            mask,
-            upper,
-            joker_scored,
-            roll_row,
-            roll,
-            rules,
-            lattice,
-            tabs,
-            values,
-            out,
-            0.0,
-        )
+    situations = (state_ptr, order, mask, upper, joker_scored, roll_row, roll)
+    for b in prange(block_ptr.shape[0] - 1):  # (rules, lattice, tabs: namedtuples, which no tuple may hold here)
+        _advise_block(block_ptr[b], block_ptr[b + 1], situations, rules, lattice, tabs, values, out, 0.0)
 
 
 @njit(cache=True)
@@ -244,29 +229,18 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
     """One situation, all arguments packed (see pack_single): Numba unboxes each array argument of a call
     (a few tenths of a µs each), so the single call takes five instead of twenty."""
     rules, lattice, tabs = _unpack(ints, floats)
-    ptr = np.arange(2)
-    order = np.zeros(1, dtype=np.int64)
-    mask, upper, joker_scored = np.full(1, m), np.full(1, u), np.full(1, f)
-    roll_row, roll = np.full(1, r), np.full(1, rl)
+    situations = (  # one state with one situation (see _advise_block)
+        np.arange(2),
+        np.zeros(1, dtype=np.int64),
+        np.full(1, m),
+        np.full(1, u),
+        np.full(1, f),
+        np.full(1, r),
+        np.full(1, rl),
+    )
     n_options = np.empty(1, dtype=np.int64)
     best = np.empty(1, dtype=np.int64)
-    _advise_block(
-        0,
-        1,
-        ptr,
-        order,
-        mask,
-        upper,
-        joker_scored,
-        roll_row,
-        roll,
-        rules,
-        lattice,
-        tabs,
-        values,
-        (codes, vals, n_options, best, pts),
-        base,
-    )
+    _advise_block(0, 1, situations, rules, lattice, tabs, values, (codes, vals, n_options, best, pts), base)
     return n_options[0], best[0]
 
 
