@@ -48,31 +48,19 @@ class Layer(NamedTuple):
 
 @njit(cache=True)
 def _item_groups(
-    mask,
-    joker_scored,
-    upper_totals,
-    rules,
-    lattice,
-    values,
-    subs,
-    up_row,
-    solved_total,
-    key_base,
-    out_key,
-    out_shift,
-    out_prob,
-    out_n,
+    mask, joker_scored, upper_totals, rules, lattice, values, subs, keys, out_key, out_shift, out_prob, out_n
 ):
     """The policy of item (mask, joker_scored) at upper totals upper_totals and the entry groups it leads to.
 
     For column j: out_key[j, g] (next state's key), out_shift[j, g] (points gained), out_prob[j, g]
-    for g < out_n[j]. key_base: the key of (mask | bit, joker_scored', upper') is
+    for g < out_n[j]. keys = (key_base, up_row, solved_total): the key of (mask | bit, joker_scored', upper') is
     ((mask | bit) * key_base[0] + joker_scored') * key_base[1] + upper', where upper' is the representative
     solved_total[up_row[mask | bit, joker_scored'], u'] of the new total u' (UpperStates): totals that share one
     future share the table's values, hence the policy, the points and every later total's class,
     so their mass is merged into one state (a third fewer states).
     """
     _, size_start, add, _, roll_prob = lattice
+    key_base, up_row, solved_total = keys
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
     nj = upper_totals.shape[0]
@@ -120,26 +108,10 @@ def _item_groups(
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def _layer_groups(
-    items,
-    masks,
-    jokers_scored,
-    uppers,
-    rules,
-    lattice,
-    values,
-    subs,
-    up_row,
-    solved_total,
-    key_base,
-    col0,
-    gk,
-    gs,
-    gp,
-    gn,
-):
+def _layer_groups(items, masks, jokers_scored, uppers, rules, lattice, values, subs, keys, col0, gk, gs, gp, gn):
     """_item_groups for every item of a block (items = runs of states sharing (mask, joker_scored)); state i's
-    groups land in row i - col0 of gk/gs/gp/gn. (No tuples in the parallel loop: Numba cannot pass them.)"""
+    groups land in row i - col0 of gk/gs/gp/gn. (Into the parallel loop Numba passes tuples of arrays (keys)
+    but none that holds a namedtuple (rules, lattice), and none made in it.)"""
     for t in prange(items.shape[0] - 1):
         a, b = items[t], items[t + 1]
         c, d = a - col0, b - col0
@@ -151,9 +123,7 @@ def _layer_groups(
             lattice,
             values,
             subs,
-            up_row,
-            solved_total,
-            key_base,
+            keys,
             gk[c:d],
             gs[c:d],
             gp[c:d],
@@ -263,7 +233,7 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
     rules, lattice = engine.rules, engine.lattice
     n_flags = values.shape[2]
     key_base = np.array([n_flags, values.shape[1]], dtype=np.int64)
-    tables = (rules, lattice, values, subs, engine.upper.row, engine.upper.solved_total, key_base)
+    tables = (rules, lattice, values, subs, (key_base, engine.upper.row, engine.upper.solved_total))
     # items: runs of equal (mask, joker_scored); the layer is sorted by (mask, flag, upper)
     change = np.flatnonzero((np.diff(layer.mask) != 0) | (np.diff(layer.joker_scored) != 0)) + 1
     item_start = np.concatenate([[0], change, [layer.mask.shape[0]]]).astype(np.int64)
