@@ -15,7 +15,7 @@ nothing is ever trusted.
   (checked before reading: a sparse 5 GB file or /dev/zero behind a symlink is never read).
 * `no_interrupts()`: Ctrl-C (SIGINT) while inside is held back and raised as KeyboardInterrupt
   when the block ends, so a pair of files (a table and its sidecar) is written as a unit.
-* `read_json(path, limit, what, error)`: a bounded read and a parse that turns every failure
+* `read_json(path, limit, what, error, fix)`: a bounded read and a parse that turns every failure
   (too big, not UTF-8, not JSON, nested too deeply) into one `error`, never another exception.
 """
 
@@ -252,8 +252,14 @@ def parse_json(data: bytes | bytearray, where: str, error: type[KniffelError]) -
         raise error(t("file_not_json", where=where, error=exc)) from None
 
 
-def read_json(path: Path, limit: int, what: str, error: type[KniffelError]) -> Any:
-    return parse_json(read_bounded(path, limit, what, error), f"{what} {path}", error)
+def read_json(path: Path, limit: int, what: str, error: type[KniffelError], fix: str = "") -> Any:
+    """read_bounded + parse_json; `fix`, when given, ends the error's message (what the player can do)."""
+    try:
+        return parse_json(read_bounded(path, limit, what, error), f"{what} {path}", error)
+    except error as exc:
+        if not fix:
+            raise
+        raise error(f"{exc}; {fix}") from None
 
 
 def check_writable_file(path: Path, what: str) -> None:

@@ -245,10 +245,7 @@ def load(variant: Variant, directory: Path) -> tuple[np.ndarray, dict]:
     fix = t("table_fix", variant=variant.name)
     if not npy.exists() or not meta_path.exists():
         raise TableMissing(t("table_missing", variant=variant.name, directory=directory))
-    try:
-        meta = read_json(meta_path, SIDECAR_LIMIT, t("word_sidecar"), TableDamaged)
-    except TableDamaged as exc:
-        raise TableDamaged(f"{exc}; {fix}") from None
+    meta = read_json(meta_path, SIDECAR_LIMIT, t("word_sidecar"), TableDamaged, fix)
     problem = _meta_problem(meta, variant)
     if problem == "other rules":
         raise TableDamaged(t("table_other_rules", path=npy, fix=fix))
@@ -311,10 +308,7 @@ def load_checkpoint(variant: Variant, directory: Path):
     if not meta_path.exists():
         return None
     fix = t("checkpoint_fix", path=meta_path)
-    try:
-        meta = read_json(meta_path, SIDECAR_LIMIT, t("word_checkpoint"), TableDamaged)
-    except TableDamaged as exc:
-        raise TableDamaged(f"{exc}; {fix}") from None
+    meta = read_json(meta_path, SIDECAR_LIMIT, t("word_checkpoint"), TableDamaged, fix)
     problem = _meta_problem(meta, variant, checkpoint=True)
     if problem == "other rules":
         return None

@@ -163,10 +163,7 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
     fix = t("target_fix", variant=variant.name)
     if not npy.exists() or not meta_path.exists():
         raise TargetTableMissing(t("target_missing", variant=variant.name, directory=directory))
-    try:
-        meta = read_json(meta_path, MAX_SIDECAR_BYTES, t("word_target_sidecar"), TargetTableError)
-    except TargetTableError as exc:
-        raise TargetTableError(f"{exc}; {fix}") from None
+    meta = read_json(meta_path, MAX_SIDECAR_BYTES, t("word_target_sidecar"), TargetTableError, fix)
     lengths = meta.get("lengths") if isinstance(meta, dict) else None
     if (
         not isinstance(meta, dict)
