@@ -216,6 +216,7 @@ def speak(tdir, *args, input=None):
         (["advise", "kniffel", "--roll", "5", "33516"], "5 liegt nicht im Bereich 1<=x<=3", "not in the range"),
         (["advise", "kniffel", "--card"], "Option '--card' braucht einen Wert", "Option '--card' requires an argument"),
         (["chances", "kniffel"], "Option '--target' fehlt", "Missing option '--target'"),
+        (["play", "kniffel", "--save", "/"], "Datei '/' ist ein Ordner", "File '/' is a directory"),
         (["review", "/no/such/game.json"], "Spieldatei /no/such/game.json ist nicht lesbar", "cannot read game file"),
     ],
 )

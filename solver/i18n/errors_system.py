@@ -129,6 +129,9 @@ EN_SYSTEM_ERRORS = {
     "click_path_missing": "{name} {path} does not exist.",
     "click_path_is_folder": "{name} {path} is a directory.",
     "click_path_is_file": "{name} {path} is a file.",
+    "path_kind_File": "File",
+    "path_kind_Directory": "Directory",
+    "path_kind_Path": "Path",
     "click_not_choice": "{value} is not {choice}.",  # last: it would match the messages above
 }
 
@@ -252,5 +255,8 @@ DE_SYSTEM_ERRORS = {
     "click_path_missing": "{name} {path} gibt es nicht.",
     "click_path_is_folder": "{name} {path} ist ein Ordner.",
     "click_path_is_file": "{name} {path} ist eine Datei.",
+    "path_kind_File": "Datei",
+    "path_kind_Directory": "Ordner",
+    "path_kind_Path": "Pfad",
     "click_not_choice": "{value} ist nicht {choice}.",
 }

@@ -164,6 +164,8 @@ def click_message(message: str, lang: str | None = None) -> str:
             fields = found.groupdict()
             if "message" in fields:
                 fields["message"] = click_message(fields["message"], lang)
+            if "name" in fields:  # click's Path type names what it wanted: 'File', 'Directory', 'Path'
+                fields["name"] = CATALOGUES[lang].get(f"path_kind_{fields['name']}", fields["name"])
             template = re.sub(r"{(\w+)![rs]}", r"{\1}", CATALOGUES[lang][key])  # the matched text is quoted already
             return template.format(**fields)
     return message
