@@ -451,6 +451,28 @@ def test_an_empty_game_file_name_is_refused(kdir, tmp_path, option, monkeypatch)
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["--tables", "", "value", "kniffel"], "--tables"),
+        (["simulate", "kniffel", "-n", "10", "--plot", ""], "--plot"),
+        (["distribution", "kniffel", "--plot", ""], "--plot"),
+    ],
+    ids=["tables", "simulate-plot", "distribution-plot"],
+)
+def test_an_empty_path_option_is_refused(kdir, tmp_path, args, option, monkeypatch):
+    """`--tables ''` used to take the default folder, and `--plot ''` to draw nothing, both without a word."""
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(
+        cli,
+        ["--no-progress", "--lang", "en", *args]
+        if args[0] == "--tables"
+        else ["--tables", str(kdir), "--no-progress", "--lang", "en", *args],
+    )
+    one_line_error(res, f"{option} ''")
+    assert not list(tmp_path.iterdir())
+
+
 def bad_box_record() -> str:
     game = Game(KNIFFEL)
     game.add_roll((1, 2, 3, 4, 5))

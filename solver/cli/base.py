@@ -278,8 +278,10 @@ class OneLineErrors(CatalogueGroup):
 @click.pass_context
 def cli(ctx, tables_path, threads, no_progress, lang):
     """The `kniffel` group: its options hold for every command (help texts: solver/i18n/help.py)."""
-    ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress, lang)
     set_language(choose_language(lang, "en"))
+    if tables_path == "":  # not "no option": that would quietly take the default folder
+        raise KniffelError(t("option_empty_folder", option="--tables"))
+    ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress, lang)
     source = (
         "--tables"
         if tables_path

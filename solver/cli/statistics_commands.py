@@ -49,6 +49,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
     from ..chances import simulation as sim
 
     _speak(ctx, find_variant(_variant_or_default(variant_name), keep_one))
+    refuse_empty_plot(plot)
     if versus:
         from ..chances.win import VERSUS_DEFAULT_PAIRS, OpponentError
 
@@ -83,6 +84,11 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
         fig.tight_layout()
         fig.savefig(plot, dpi=120)
         click.echo(t("histogram_written", path=plot), err=as_json)
+
+
+def refuse_empty_plot(plot: str | None) -> None:
+    if plot == "":  # not "no option": that would quietly draw nothing
+        raise KniffelError(t("option_empty_path", option="--plot"))
 
 
 def _plot_backend(path: Path):
@@ -149,6 +155,7 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
 
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
+    refuse_empty_plot(plot)
     parsed = parse_card(variant, card)
     dist.check_thresholds(variant, at_least)
     dist.check_identical_dice(variant)
