@@ -44,6 +44,7 @@ def test_warm_kernels_and_short_work_say_nothing(tmp_path, monkeypatch):
         "kniffel: no table for generala",
         "kniffel: no target table for generala",
     ]
+    assert (tmp_path / "generala.expected-play.json").exists()  # the opening's pmf, computed beside the build
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

@@ -111,6 +111,7 @@ def solve_target_table(variant, settings: Settings):
     engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
     tables.check_writable_folder(settings.tables_dir, target_tables.target_paths(variant, settings.tables_dir))
     n = targets.default_n(variant, engine)
+    from .. import dp
     from ..dp.target import solve_target
     from ..dp.target_layout import item_lengths, target_layout
 
@@ -118,13 +119,18 @@ def solve_target_table(variant, settings: Settings):
     waits.compiling("target")
     layout = target_layout(engine, n, item_lengths(engine, n))
     waits.building(variant, layout.size)
-    bar = progress_bar(settings, layout.size, f"target table {variant.name} (N={n})", "value", unit_scale=True)
+    desc = t("progress_target", variant=variant.name, n=n)
+    bar = progress_bar(settings, layout.size, desc, "value", unit_scale=True)
     opening: list = []  # the wait() of the opening pmf, once started
+
+    def opening_pmf() -> None:
+        dp.set_threads(settings.threads)  # Numba's thread count is per thread: --threads holds here too
+        _cache_opening_pmf(variant, values, settings)
 
     def layer_done(n_values: int) -> None:
         bar.update(n_values)
         if not opening:
-            opening.append(_beside(lambda: _cache_opening_pmf(variant, values, settings)))
+            opening.append(_beside(opening_pmf))
 
     t0 = time.perf_counter()
     with bar:

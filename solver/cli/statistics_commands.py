@@ -155,9 +155,12 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     dist.check_thresholds(variant, at_least)
     dist.check_identical_dice(variant)
     plt = _plot_backend(Path(plot)) if plot else None  # checked before computing
-    values, _ = get_table(variant, _settings(ctx))
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
     waits.compiling("forward")
-    result = dist.distribution(variant, values, parsed, at_least)
+    turns = len(variant.boxes) - bin(parsed.state[0]).count("1")
+    with progress_bar(settings, turns, t("progress_distribution", variant=variant.name), "turn") as bar:
+        result = dist.distribution(variant, values, parsed, at_least, progress=bar.update)
     if plt is not None:
         _plot_pmf(plt, variant, result, plot)
     if as_json:
@@ -230,9 +233,11 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     name_list = [n.strip() for n in names.split(",")] if names is not None else None
     dist.check_identical_dice(variant)
     dist.check_players(parsed, name_list)  # before loading or solving a table
-    values, _ = get_table(variant, _settings(ctx))
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
     waits.compiling("forward")
-    result = dist.odds(variant, values, parsed, name_list)
+    with progress_bar(settings, len(parsed), t("progress_odds", variant=variant.name), "player") as bar:
+        result = dist.odds(variant, values, parsed, name_list, progress=bar.update)
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return

@@ -18,8 +18,9 @@ from ..i18n.texts import t
 SAY_FROM = 2.0  # seconds: a shorter wait passes without a word
 
 # The kernels each kind of work compiles on its first use after an install, as (module of solver.dp, the
-# kernel that calls the others): one core's seconds to compile them, measured with an empty cache
-# (benchmarks/README.md). A kernel's cache is warm once its index file (<module>.<kernel>-*.nbi) is there.
+# kernel that calls the others): one core's seconds to compile them with an empty cache (solve, target,
+# forward: CPU seconds in benchmarks/README.md, "First use"; simulate, advice: issue 27's first uses less
+# their solve). A kernel's cache is warm once its index file (<module>.<kernel>-*.nbi) is there.
 COMPILES = {
     "solve": ("identical", "_solve_layer", 20),
     "target": ("target", "_target_lane", 10),
@@ -27,7 +28,7 @@ COMPILES = {
     "simulate": ("simulation", "simulate_turn", 12),
     "advice": ("advice", "_advise_one", 25),
 }
-# seconds of one thread a unit of work takes (kniffel's target table: 99.2 million values in 36 s on two
+# seconds of one thread a unit of work takes (kniffel's target table: 99.1 million values in 35-38 s on two
 # threads; Kniffel 7: 1,454,910 states in 1,634 s on two threads, the other presets 310,654 in 0.34 s)
 TARGET_VALUE_SECONDS = 7.3e-7
 STATE_SECONDS = {True: 2.2e-6, False: 2.25e-3}  # by identical dice
