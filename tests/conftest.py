@@ -32,3 +32,13 @@ def english_library():
     texts.set_language("en")
     yield
     texts.set_language("en")
+
+
+@pytest.fixture(autouse=True)
+def warm_kernels(monkeypatch):
+    """The line before a compile (cli/waits.py) depends on the Numba cache, warm or cold, not on the test: every
+    test sees the kernels as compiled, so that its stderr does not depend on which test ran first; test_waits.py
+    tests the line itself."""
+    from solver.cli import waits
+
+    monkeypatch.setattr(waits, "cold", lambda kind: False)

@@ -32,7 +32,7 @@ def test_distribution_text_and_json(tdir):
     res = run(tdir, "distribution", "kniffel", "--card", ENDGAME, "--at-least", "250")
     assert res.exit_code == 0, res.output
     assert "percentiles: 1%:" in res.output and "250:" in res.output and "#" in res.output
-    out = json.loads(run(tdir, "distribution", "kniffel", "--card", ENDGAME, "--json", "--at-least", "250").output)
+    out = json.loads(run(tdir, "distribution", "kniffel", "--card", ENDGAME, "--json", "--at-least", "250").stdout)
     assert abs(sum(out["pmf"]) - 1) < 1e-12 and out["p_at_least"]["250"] >= 0
     assert out["card"].startswith("ones=3")
 
@@ -41,7 +41,7 @@ def test_odds_json(tdir):
     card2 = ENDGAME.replace("grosse strasse=40", "grosse strasse=0")  # Chance filled: scratching is allowed
     res = run(tdir, "odds", "kniffel", "--card", ENDGAME, "--card", card2, "--names", "Anna,Ben", "--json")
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     assert [p["name"] for p in out["players"]] == ["Anna", "Ben"]
     assert set(out) == {"variant", "players", "tie"}
     assert set(out["players"][0]) == {"name", "card", "win", "expected_final_score", "std"}
@@ -58,13 +58,13 @@ def test_odds_names_unnamed_players_in_the_players_language_but_not_in_json(tdir
     as_json = CliRunner().invoke(
         cli, ["--tables", str(tdir), "--lang", "de", "odds", "kniffel", "--card", ENDGAME, "--card", card2, "--json"]
     )
-    assert [p["name"] for p in json.loads(as_json.output)["players"]] == ["Player 1", "Player 2"]  # a contract
+    assert [p["name"] for p in json.loads(as_json.stdout)["players"]] == ["Player 1", "Player 2"]  # a contract
 
 
 def test_advise_shows_std(tdir):
     res = run(tdir, "advise", "kniffel", "--card", ENDGAME, "--dice", "33516", "--roll", "1", "--json")
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     assert all(o["std"] >= 0 for o in out["options"])
     assert "std" in run(tdir, "advise", "kniffel", "--card", ENDGAME, "--dice", "33516", "--roll", "3").output
 
@@ -99,13 +99,13 @@ def test_moments_on_disk_are_checked_and_a_fresh_advise_process_answers_alike(td
     from solver.rules.presets import KNIFFEL
 
     args = ["advise", "kniffel", "--card", "chance=22", "--dice", "33516", "--roll", "2", "--json"]
-    compiled = json.loads(run(tdir, *args).output)  # computes and saves the moments
+    compiled = json.loads(run(tdir, *args).stdout)  # computes and saves the moments
     assert spread.cached_for_table(KNIFFEL, tdir)
     npy = tdir / "kniffel.m2.npy"
     data = bytearray(npy.read_bytes())
     data[len(data) // 2] ^= 0xFF  # one moment damaged: computed again, not trusted
     npy.write_bytes(bytes(data))
-    assert json.loads(run(tdir, *args).output) == compiled
+    assert json.loads(run(tdir, *args).stdout) == compiled
     assert npy.read_bytes() != bytes(data)
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     fresh = subprocess.run(

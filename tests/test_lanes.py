@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,3 +27,18 @@ def test_items_sorted_big_first_are_shared_evenly():
     order, lane_start = balanced_lanes(costs, 2)
     loads = [costs[order[a:b]].sum() for a, b in zip(lane_start[:-1], lane_start[1:])]
     assert loads == [2525, 2525]
+
+
+def test_run_lanes_runs_each_lane_once_and_passes_on_its_error():
+    from solver.dp.lanes import run_lanes
+
+    seen = []
+    run_lanes(lambda first, last, out: out.append((first, last)), np.array([0, 3, 3, 7]), seen)
+    assert sorted(seen) == [(0, 3), (3, 3), (3, 7)]
+
+    def failing(first, last):
+        if first == 3:
+            raise ValueError("lane 2")
+
+    with pytest.raises(ValueError, match="lane 2"):
+        run_lanes(failing, np.array([0, 3, 5]))

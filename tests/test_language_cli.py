@@ -94,7 +94,7 @@ def test_simulate_speaks_german_for_kniffel_and_keeps_its_json(kdir):
     assert "upper bonus: 63+:" in en.output and "Large Straight" in en.output
     for res in (de, en):
         assert max(len(line) for line in res.output.splitlines()) <= 100, res.output
-    as_json = [json.loads(invoke(*args, "--json", *lang).output) for lang in ([], ["--lang", "en"])]
+    as_json = [json.loads(invoke(*args, "--json", *lang).stdout) for lang in ([], ["--lang", "en"])]
     for out in as_json:
         out.pop("seconds")
     assert as_json[0] == as_json[1] and "mean" in as_json[0] and "p_at_least" in as_json[0]

@@ -194,9 +194,12 @@ def check_players(cards: list[Card], names: list[str] | None) -> list[str]:
     return names
 
 
-def odds(variant: Variant, values: np.ndarray, cards: list[Card], names: list[str] | None = None) -> Odds:
+def odds(
+    variant: Variant, values: np.ndarray, cards: list[Card], names: list[str] | None = None, progress=None
+) -> Odds:
     """Each player's chance of finishing first alone, and of a tie for first: 2-6 players, all at the
-    start of the same round, independent dice, each playing for the maximum expected score."""
+    start of the same round, independent dice, each playing for the maximum expected score (progress(1)
+    after each player's distribution)."""
     names = check_players(cards, names)
     engine = make_engine(variant) if variant.identical_dice else None
     pmfs: dict[tuple, np.ndarray] = {}
@@ -206,6 +209,8 @@ def odds(variant: Variant, values: np.ndarray, cards: list[Card], names: list[st
         if key not in pmfs:
             pmfs[key] = final_pmf(variant, values, card, engine)
         dists.append(pmfs[key])
+        if progress is not None:
+            progress(1)
     wins = win_alone(dists)
     players = []
     for name, card, pmf, win in zip(names, cards, dists, wins):

@@ -11,6 +11,7 @@ from ..advice.cards import parse_card, without_pending_bonus
 from ..game.dice_input import parse_dice
 from ..i18n.texts import bonus_name, t
 from ..rules.presets import PRESETS, find_variant
+from . import waits
 from .base import (
     _advisor,
     _settings,
@@ -188,6 +189,8 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
         return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)
     quick_answer_from_disk(variant, _settings(ctx))
     table = _table(variant, _settings(ctx))
+    if variant.identical_dice:
+        waits.compiling("advice")
     advice = table.advise(card, dice, roll, box_now=box_now, spread=True)
     if as_json:
         click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))

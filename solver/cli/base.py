@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 
 import click
@@ -15,6 +16,7 @@ import click
 from ..errors import KniffelError
 from ..i18n.texts import choose_language, click_message, language, os_error_text, set_language, t
 from ..store import tables
+from . import waits
 from .help import CatalogueGroup, CatalogueHelp
 from .settings import Settings, _usage_language
 
@@ -76,50 +78,97 @@ def progress_bar(settings: Settings, total: int, desc: str, unit: str, unit_scal
 
 def solve_table(variant, settings: Settings, engine=None):
     """Solve a variant with a progress bar and save its table (solving.solve_table)."""
+    from .. import dp
     from ..store import solving
 
+    waits.solving(variant, dp.count_states(variant))
     return solving.solve_table(variant, settings.tables_dir, progress=settings.progress, engine=engine)
 
 
 def get_table(variant, settings: Settings):
-    """Load the variant's table; solve it first (with a notice) when it is missing."""
+    """Load the variant's table; solve it first (with a notice, and how long it takes) when it is missing."""
+    from .. import dp
     from ..store import solving
 
-    return solving.load_or_solve(variant, settings.tables_dir, progress=settings.progress)
+    def notice(text: str) -> None:
+        click.echo("kniffel: " + text, err=True)
+        waits.solving(variant, dp.count_states(variant))
+
+    return solving.load_or_solve(variant, settings.tables_dir, progress=settings.progress, notice=notice)
 
 
 DEFAULT_GAME_FILE = "kniffel-game.json"
 
 
 def solve_target_table(variant, settings: Settings):
-    """Build the target table (issue 13) with a progress bar, save it atomically, return it as stored."""
+    """Build the target table (issue 13) with a progress bar, save it atomically, return it as stored. The
+    opening's pmf (_cache_opening_pmf) is computed beside the build, from its second layer on: the build's
+    kernels are compiled by then (Numba compiles one kernel at a time) and run without the GIL, so the
+    forward pass's compile (about 25 s of one core on a fresh install) overlaps the build."""
     from ..chances import targets
     from ..store import target_tables
 
     engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
     tables.check_writable_folder(settings.tables_dir, target_tables.target_paths(variant, settings.tables_dir))
     n = targets.default_n(variant, engine)
+    from .. import dp
     from ..dp.target import solve_target
     from ..dp.target_layout import item_lengths, target_layout
 
+    values, _ = get_table(variant, settings)
+    waits.compiling("target")
     layout = target_layout(engine, n, item_lengths(engine, n))
-    bar = progress_bar(settings, layout.size, f"target table {variant.name} (N={n})", "value", unit_scale=True)
+    waits.building(variant, layout.size)
+    desc = t("progress_target", variant=variant.name, n=n)
+    bar = progress_bar(settings, layout.size, desc, "value", unit_scale=True)
+    opening: list = []  # the wait() of the opening pmf, once started
+
+    def opening_pmf() -> None:
+        dp.set_threads(settings.threads)  # Numba's thread count is per thread: --threads holds here too
+        _cache_opening_pmf(variant, values, settings)
+
+    def layer_done(n_values: int) -> None:
+        bar.update(n_values)
+        if not opening:
+            opening.append(_beside(opening_pmf))
+
     t0 = time.perf_counter()
     with bar:
-        flat = solve_target(engine, layout, bar.update)
+        flat = solve_target(engine, layout, layer_done)
     meta = target_tables.save_target(variant, flat, layout, settings.tables_dir, seconds=time.perf_counter() - t0)
-    _cache_opening_pmf(variant, settings)
+    opening[0]()
     return targets.TargetTable(variant, engine, target_tables.stored(flat), layout), meta
 
 
-def _cache_opening_pmf(variant, settings: Settings) -> None:
+def _beside(work):
+    """Run work() on a thread of its own (a daemon: Ctrl-C need not wait for it); the function returned
+    waits for it and raises what it raised."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # handed to the caller by wait()
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+
+    def wait() -> None:
+        thread.join()
+        if failed:
+            raise failed[0]
+
+    return wait
+
+
+def _cache_opening_pmf(variant, values, settings: Settings) -> None:
     """`advise --opponent ""` at a game's start needs the opponent's pmf from the empty card: a forward pass
     of seconds (kniffel about 2.7 s of CPU, yatzy about 8), nothing beside the target table's minutes, so
     it is computed here and kept in the expected-play cache (keyed by the value table's SHA-256)."""
     from ..advice.cards import Card
     from ..chances.win import rest_pmf
 
-    values, _ = get_table(variant, settings)
     rest_pmf(variant, values, Card(variant), settings.tables_dir)
 
 
@@ -308,4 +357,6 @@ def _advisor(variant, settings: Settings):
     from ..advice.choose import make_advisor
 
     values, _ = get_table(variant, settings)
+    if variant.identical_dice:
+        waits.compiling("advice")
     return make_advisor(variant, values)

@@ -15,6 +15,7 @@ from ..i18n.texts import bonus_name, box_name, count_text, t, variant_title
 from ..rules.dice import MAX_GAMES, MAX_SEED
 from ..rules.presets import find_variant
 from ..store.files import check_writable_file
+from . import waits
 from .base import (
     _advisor,
     _settings,
@@ -66,6 +67,7 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
     settings = _settings(ctx)
     variant = find_variant(_variant_or_default(variant_name), keep_one)
     values, meta = get_table(variant, settings)
+    waits.compiling("simulate")
     t0 = time.perf_counter()
     with progress_bar(settings, games, t("progress_simulate", variant=variant.name), "game", unit_scale=True) as bar:
         counted = sim.tally(variant, values, games, seed=seed, progress=bar.update)
@@ -160,8 +162,12 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     dist.check_thresholds(variant, at_least)
     dist.check_identical_dice(variant)
     plt = _plot_backend(Path(plot)) if plot else None  # checked before computing
-    values, _ = get_table(variant, _settings(ctx))
-    result = dist.distribution(variant, values, parsed, at_least)
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    waits.compiling("forward")
+    turns = len(variant.boxes) - bin(parsed.state[0]).count("1")
+    with progress_bar(settings, turns, t("progress_distribution", variant=variant.name), "turn") as bar:
+        result = dist.distribution(variant, values, parsed, at_least, progress=bar.update)
     if plt is not None:
         _plot_pmf(plt, variant, result, plot)
     if as_json:
@@ -234,8 +240,11 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     name_list = [n.strip() for n in names.split(",")] if names is not None else None
     dist.check_identical_dice(variant)
     dist.check_players(parsed, name_list)  # before loading or solving a table
-    values, _ = get_table(variant, _settings(ctx))
-    result = dist.odds(variant, values, parsed, name_list)
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    waits.compiling("forward")
+    with progress_bar(settings, len(parsed), t("progress_odds", variant=variant.name), "player") as bar:
+        result = dist.odds(variant, values, parsed, name_list, progress=bar.update)
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return

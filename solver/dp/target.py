@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit, prange, unmasked
+from .compile import njit, unmasked
 from .engine import Engine
 from .entries import _box_options, _first_roll_rules, _free_boxes
 from .identical import _best_sub_keeps_rows, _keep_means, turn_from_final_rolls
-from .lanes import layer_lanes
+from .lanes import layer_lanes, run_lanes
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 from .states import layer_items
 from .target_layout import (
@@ -250,29 +250,29 @@ def _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, of
         runs = run_j[:n_runs], run_n[:n_runs], run_c[: n_runs + 1]
         _target_final_rolls(setup, runs[0], runs[1], runs[2], flat, by_keep, first_roll, slot_values)
         if servida:  # after roll 1 the player may stop and enter the first-roll (servida) scores
-            _target_final_rolls(first_setup, runs[0], runs[1], runs[2], flat, stops, 0, first_slot_values)
+            _target_final_rolls(  # np.int64(0), not the literal 0: the one compiled version, not a second
+                first_setup, runs[0], runs[1], runs[2], flat, stops, np.int64(0), first_slot_values
+            )
         _start_of_turn(by_keep, rules, lattice, result, stops)
         for k in range(c1 - c0):
             out[c0 + k] = result[k]
 
 
-@njit(cache=True, parallel=True)
-def _target_layer(
-    lane_start, masks, jokers_scored, totals_ptr, totals_list, rules, lattice, flat, offset, length, col, row
+@njit(cache=True, nogil=True)
+def _target_lane(
+    first, last, masks, jokers_scored, totals_ptr, totals_list, rules, lattice, flat, offset, length, col, row
 ):
-    """Solve the target columns of every (mask, joker_scored) work item of one layer, a lane of items
-    per thread (dp/lanes.py)."""
-    for lane in prange(lane_start.shape[0] - 1):
-        for i in range(lane_start[lane], lane_start[lane + 1]):
-            mask, joker_scored = masks[i], jokers_scored[i]
-            ln = length[mask, joker_scored]
-            if ln == 0:
-                continue
-            rw = row[mask, joker_scored]
-            upper_totals = totals_list[totals_ptr[rw] : totals_ptr[rw + 1]]
-            start = offset[mask, joker_scored]
-            out = flat[start : start + upper_totals.shape[0] * ln]
-            _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, offset, length, col, row, out)
+    """Solve the target columns of the work items first..last-1 of one layer: one lane (dp/lanes.py)."""
+    for i in range(first, last):
+        mask, joker_scored = masks[i], jokers_scored[i]
+        ln = length[mask, joker_scored]
+        if ln == 0:
+            continue
+        rw = row[mask, joker_scored]
+        upper_totals = totals_list[totals_ptr[rw] : totals_ptr[rw + 1]]
+        start = offset[mask, joker_scored]
+        out = flat[start : start + upper_totals.shape[0] * ln]
+        _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, offset, length, col, row, out)
 
 
 def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled: int = 0) -> np.ndarray:
@@ -290,7 +290,8 @@ def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled
             * layout.length[masks, jokers_scored]
         )
         lane_start, masks, jokers_scored = layer_lanes(masks, jokers_scored, sizes)
-        _target_layer(
+        run_lanes(
+            _target_lane,
             lane_start,
             masks,
             jokers_scored,

@@ -3,14 +3,16 @@ needs 1..L up to the most the state can still score (max_remaining; sure_minimum
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
-from .compile import njit, prange
+from .compile import njit
 from .engine import Engine
 from .entries import _final_roll_values, _first_roll_stops
 from .identical import _best_sub_keeps, _with_first_roll_stops
+from .lanes import run_lanes
 from .layers import backward_layers
 from .rules import P_MIN_KEEP
 from .solve import table_shape
@@ -32,7 +34,7 @@ class TargetLayout(NamedTuple):
 
 @njit(cache=True)
 def _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row):
-    """Work item i of a layer: (mask, joker_scored, the upper totals it solves), as _max_layer and _sure_layer
+    """Work item i of a layer: (mask, joker_scored, the upper totals it solves), as _max_lane and _sure_lane
     take it."""
     mask, joker_scored = masks[i], jokers_scored[i]
     u = upper_row[mask, joker_scored]
@@ -40,25 +42,25 @@ def _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row):
 
 
 # -- the most a state can still score -------------------------------------------------------------
-@njit(cache=True, parallel=True)
-def _max_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, best):
+@njit(cache=True, nogil=True)
+def _max_lane(first, last, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, best):
     """best[mask, u, flag] = the most the state can still score: every roll can come, so it is the
     final-roll value (the expected-value one, with best as the next values) maximised over rolls, and
-    over the stops after roll 1 with first-roll (servida) points where the variant has them."""
+    over the stops after roll 1 with first-roll (servida) points where the variant has them. Items
+    first..last-1 of a layer: one lane (lanes.run_lanes)."""
     n_rolls = rules.score.shape[0]
-    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
-        for i in range(lane_start[lane], lane_start[lane + 1]):
-            mask, joker_scored, upper_totals = _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row)
-            out = np.empty((n_rolls, upper_totals.shape[0]))
-            _final_roll_values(mask, joker_scored, upper_totals, rules, best, out, 0)
-            stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, best)
-            for j in range(upper_totals.shape[0]):
-                m = out[0, j]
-                for r in range(1, n_rolls):
-                    m = max(m, out[r, j])
-                for r in range(stops.shape[0]):
-                    m = max(m, stops[r, j])
-                best[mask, upper_totals[j], joker_scored] = m
+    for i in range(first, last):
+        mask, joker_scored, upper_totals = _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row)
+        out = np.empty((n_rolls, upper_totals.shape[0]))
+        _final_roll_values(mask, joker_scored, upper_totals, rules, best, out, 0)
+        stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, best)
+        for j in range(upper_totals.shape[0]):
+            m = out[0, j]
+            for r in range(1, n_rolls):
+                m = max(m, out[r, j])
+            for r in range(stops.shape[0]):
+                m = max(m, stops[r, j])
+            best[mask, upper_totals[j], joker_scored] = m
 
 
 @njit(cache=True)
@@ -76,43 +78,43 @@ def _keep_mins(by_keep, add, size_start):
                 by_keep[k, j] = min(by_keep[k, j], by_keep[a, j])
 
 
-@njit(cache=True, parallel=True)
-def _sure_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, sure):
+@njit(cache=True, nogil=True)
+def _sure_lane(first, last, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, sure):
     """sure[mask, u, flag] = the most points the state can make certain: the turn kernel with the
     worst die instead of the mean (a keep is worth its worst completion, a roll its best keep; after
-    roll 1 also the stop with first-roll points, as in identical._start_of_turn)."""
+    roll 1 also the stop with first-roll points, as in identical._start_of_turn). Items first..last-1
+    of a layer: one lane (lanes.run_lanes)."""
     n_keeps = lattice.add.shape[0]
     size_start = lattice.size_start
     first_roll = size_start[size_start.shape[0] - 2]
     n_rolls = n_keeps - first_roll
-    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
-        for i in range(lane_start[lane], lane_start[lane + 1]):
-            mask, joker_scored, upper_totals = _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row)
-            by_keep = np.empty((n_keeps, upper_totals.shape[0]))
-            _final_roll_values(mask, joker_scored, upper_totals, rules, sure, by_keep, first_roll)
-            _keep_mins(by_keep, lattice.add, size_start)
-            _best_sub_keeps(by_keep, lattice.sub, size_start, rules.params[P_MIN_KEEP])
-            _keep_mins(by_keep, lattice.add, size_start)
-            _best_sub_keeps(by_keep, lattice.sub, size_start, 0)
-            _with_first_roll_stops(
-                by_keep, _first_roll_stops(mask, joker_scored, upper_totals, rules, sure), first_roll
-            )
-            for j in range(upper_totals.shape[0]):
-                m = by_keep[first_roll, j]
-                for r in range(1, n_rolls):
-                    m = min(m, by_keep[first_roll + r, j])
-                sure[mask, upper_totals[j], joker_scored] = m
+    for i in range(first, last):
+        mask, joker_scored, upper_totals = _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row)
+        by_keep = np.empty((n_keeps, upper_totals.shape[0]))
+        _final_roll_values(mask, joker_scored, upper_totals, rules, sure, by_keep, first_roll)
+        _keep_mins(by_keep, lattice.add, size_start)
+        _best_sub_keeps(by_keep, lattice.sub, size_start, rules.params[P_MIN_KEEP])
+        _keep_mins(by_keep, lattice.add, size_start)
+        _best_sub_keeps(by_keep, lattice.sub, size_start, 0)
+        _with_first_roll_stops(by_keep, _first_roll_stops(mask, joker_scored, upper_totals, rules, sure), first_roll)
+        for j in range(upper_totals.shape[0]):
+            m = by_keep[first_roll, j]
+            for r in range(1, n_rolls):
+                m = min(m, by_keep[first_roll + r, j])
+            sure[mask, upper_totals[j], joker_scored] = m
 
 
 def sure_minimum(engine: Engine) -> np.ndarray:
     """The most points each state (mask, upper, joker_scored) can make certain: P(need n) = 1 exactly for
     n up to it, < 1 above. NaN where unreachable."""
-    return backward_layers(engine, np.full(table_shape(engine.variant), np.nan), _sure_layer, engine.lattice)
+    return backward_layers(
+        engine, np.full(table_shape(engine.variant), np.nan), partial(run_lanes, _sure_lane), engine.lattice
+    )
 
 
 def max_remaining(engine: Engine) -> np.ndarray:
     """The most each state (mask, upper, joker_scored) can still score; NaN where unreachable."""
-    return backward_layers(engine, np.full(table_shape(engine.variant), np.nan), _max_layer)
+    return backward_layers(engine, np.full(table_shape(engine.variant), np.nan), partial(run_lanes, _max_lane))
 
 
 def layout_order(variant) -> tuple[np.ndarray, np.ndarray]:

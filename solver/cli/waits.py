@@ -1,0 +1,93 @@
+"""The line said before a long wait (issue 27): what is happening and about how long it takes, on stderr
+before the work starts (its progress bar follows, on a terminal and unless --no-progress). Waits of under
+about two seconds say nothing.
+
+The figures are measured on two cores (benchmarks/README.md, "First use"); a wait that runs on threads is
+scaled by the threads it gets.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from ..i18n.texts import t
+
+SAY_FROM = 2.0  # seconds: a shorter wait passes without a word
+
+# The kernels each kind of work compiles on its first use after an install, as (module of solver.dp, the
+# kernel that calls the others): one core's seconds to compile them with an empty cache (solve, target,
+# forward: CPU seconds in benchmarks/README.md, "First use"; simulate, advice: issue 27's first uses less
+# their solve). A kernel's cache is warm once its index file (<module>.<kernel>-*.nbi) is there.
+COMPILES = {
+    "solve": ("identical", "_solve_layer", 20),
+    "target": ("target", "_target_lane", 10),
+    "forward": ("forward", "_layer_groups", 25),
+    "simulate": ("simulation", "simulate_turn", 12),
+    "advice": ("advice", "_advise_one", 25),
+}
+# seconds of one thread a unit of work takes (kniffel's target table: 99.1 million values in 35-38 s on two
+# threads; Kniffel 7: 1,454,910 states in 1,634 s on two threads, the other presets 310,654 in 0.34 s)
+TARGET_VALUE_SECONDS = 7.3e-7
+STATE_SECONDS = {True: 2.2e-6, False: 2.25e-3}  # by identical dice
+
+
+def say(msg_id: str, **fields) -> None:
+    click.echo("kniffel: " + t(msg_id, **fields), err=True)
+
+
+def about(seconds: float) -> str:
+    """'40 s', '27 min': a wait's length, rounded as an estimate is."""
+    if seconds < 90:
+        return t("wait_seconds", n=max(5, int(round(seconds / 5.0)) * 5))
+    return t("wait_minutes", n=int(round(seconds / 60.0)))
+
+
+def _threads() -> int:
+    from ..dp.compile import thread_count
+
+    return thread_count()
+
+
+def cold(kind: str) -> bool:
+    """Whether the kernels of `kind` (COMPILES) compile before they run: neither this process nor the
+    on-disk cache has them."""
+    from .. import numba_setup
+
+    if not numba_setup.JIT:
+        return False
+    module, kernel, _ = COMPILES[kind]
+    import importlib
+
+    dispatcher = getattr(importlib.import_module(f"solver.dp.{module}"), kernel)
+    if dispatcher.overloads:
+        return False
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    if not numba_setup.CACHE_ENABLED or not folder:
+        return True
+    return not any(Path(folder).rglob(f"{module}.{kernel}-*.nbi"))
+
+
+def compiling(*kinds: str) -> None:
+    """Say so when the work ahead compiles kernels first (once after an install)."""
+    seconds = sum(COMPILES[kind][2] for kind in kinds if cold(kind))
+    if seconds >= SAY_FROM:
+        say("wait_compiling", time=about(seconds))
+
+
+def solving(variant, n_states: int) -> None:
+    """Before a solve: its compile, and the solve itself when it is long (Kniffel 7)."""
+    if variant.identical_dice:
+        compiling("solve")
+    seconds = n_states * STATE_SECONDS[variant.identical_dice] / _threads()
+    if seconds >= SAY_FROM:
+        say("wait_solve", variant=variant.name, time=about(seconds), threads=_threads())
+
+
+def building(variant, n_values: int) -> None:
+    """Before a target table of n_values values is built (after compiling("target"))."""
+    seconds = n_values * TARGET_VALUE_SECONDS / _threads()
+    if seconds >= SAY_FROM:
+        say("wait_target", variant=variant.name, time=about(seconds), threads=_threads())
