@@ -17,6 +17,7 @@ from .base import (
     _speak,
     _table,
     cli,
+    computing_notice,
     get_table,
     get_target_table,
     lang_option,
@@ -37,6 +38,8 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     """The highest probability of finishing with at least TARGET points, from a card at the start of a turn."""
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
+    if not variant.identical_dice:
+        return _chances_ordered(ctx, variant, card, target, as_json)
     _quick_target(ctx, variant, card, next_layer=False, expected_play=True)
     from ..chances import targets
 
@@ -64,6 +67,30 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
     click.echo(t("chances_best", p=result.probability))
     click.echo(t("chances_mean", p=result.probability_expected_play))
+
+
+def _chances_ordered(ctx, variant, card_text, target, as_json):
+    """`chances` for Kniffel 7: exact from the card when it fits one machine, else the max-expected estimate."""
+    from ..advice.explain import card_text as show_card
+    from ..advice.explain import fit
+    from ..chances.ordered_chances import PLAN_MOST_FREE, ordered_chances
+
+    parsed = parse_card(variant, card_text)
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    with computing_notice(settings) as on_plan:
+        result = ordered_chances(variant, values, parsed, target, on_plan)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    click.echo(t("chances_title", variant=variant.name, target=target))
+    click.echo(fit(t("card_line", card=show_card(parsed), points=parsed.points)))
+    if result.probability is not None:
+        click.echo(t("chances_best", p=result.probability))
+        return
+    p, games, stderr = result.probability_expected_play, result.expected_play_games, result.expected_play_stderr
+    click.echo(fit(t("chances_mean_simulated", p=p, games=games, stderr=stderr)))
+    click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
 
 
 def _quick_target(ctx, variant, card_text: str, *, next_layer: bool, expected_play: bool) -> None:
@@ -185,12 +212,16 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
         parsed = counted
         if opponent is not None:
             return _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent)
-        return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)
+        if _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target) is not False:
+            return
     quick_answer_from_disk(variant, _settings(ctx))
     table = _table(variant, _settings(ctx))
     advice = table.advise(card, dice, roll, box_now=box_now, spread=True)
     if as_json:
-        click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
+        beyond = ctx.meta.get("target_beyond")  # advise --target beyond one machine (Kniffel 7): its figures too
+        click.echo(
+            json.dumps({**advice.as_dict(all_options=show_all), **({"target": beyond} if beyond else {})}, indent=2)
+        )
         return
     parsed, rolled, best, then, options = advice.card, advice.dice, advice.best, advice.then, advice.options
     options = tie_order(list(options))
@@ -215,11 +246,22 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     from ..advice.explain import fit
     from ..chances import targets
 
-    targets.check_target(variant, card, target)  # before any table is loaded or built
     settings = _settings(ctx)
-    advisor = _advisor(variant, settings)
-    table = get_target_table(variant, settings)
-    advice = targets.target_advice(variant, table, advisor, card, rolled, roll, target, box_now)
+    if variant.identical_dice:
+        targets.check_target(variant, card, target)  # before any table is loaded or built
+        advisor = _advisor(variant, settings)
+        table = get_target_table(variant, settings)
+        advice = targets.target_advice(variant, table, advisor, card, rolled, roll, target, box_now)
+    else:
+        from ..chances.ordered_chances import check_card, ordered_target_advice
+
+        check_card(variant, card, target)
+        advisor = _advisor(variant, settings)
+        with computing_notice(settings) as on_plan:
+            found = ordered_target_advice(advisor, card, rolled, roll, target, box_now, on_plan)
+        if found is None:
+            return _beyond_reach(ctx, variant, card, target, as_json)
+        advice = found
     if as_json:
         click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
         return
@@ -235,6 +277,29 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     else:
         click.echo(fit(t("target_best", text=text, target=target, p=p)))
     _echo_chance_rows(variant, rolled, options, show_all, t("target_label", target=target), lambda o: o.probability)
+
+
+def _beyond_reach(ctx, variant, card, target, as_json):
+    """advise --target for Kniffel 7 beyond one machine's minutes: the advice for the mean, with the chance of
+    the target when playing for it (simulated), and the line that says what the best for the target needs."""
+    from ..advice.explain import fit
+    from ..chances.ordered_chances import PLAN_MOST_FREE, SIMULATED_GAMES, expected_play_estimate
+
+    values, _ = get_table(variant, _settings(ctx))
+    p, stderr = expected_play_estimate(variant, values, card, target)
+    if as_json:
+        ctx.meta["target_beyond"] = {
+            "target": target,
+            "probability": None,
+            "probability_expected_play": p,
+            "expected_play_games": SIMULATED_GAMES,
+            "expected_play_stderr": stderr,
+        }
+        return False
+    click.echo(t("chances_title", variant=variant.name, target=target))
+    click.echo(fit(t("chances_mean_simulated", p=p, games=SIMULATED_GAMES, stderr=stderr)))
+    click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
+    return False
 
 
 def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from contextlib import contextmanager
 
 import click
 
@@ -72,6 +73,25 @@ def progress_bar(settings: Settings, total: int, desc: str, unit: str, unit_scal
 
     disable = None if settings.progress else True
     return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, disable=disable, file=sys.stderr, leave=False)
+
+
+@contextmanager
+def computing_notice(settings: Settings):
+    """An on_plan for Kniffel 7's target play computed on demand (chances/ordered_chances.py): one line on
+    stderr with the estimate when it is 5 s or more, then a progress bar over its columns, gone when done."""
+    bars = []
+
+    def on_plan(plan, seconds):
+        if seconds >= 5:
+            click.echo("kniffel: " + t("k7_computing", columns=plan.columns, seconds=seconds), err=True)
+        bars.append(progress_bar(settings, plan.columns, t("k7_bar"), "col"))
+        return bars[-1].update
+
+    try:
+        yield on_plan
+    finally:
+        for bar in bars:
+            bar.close()
 
 
 def solve_table(variant, settings: Settings, engine=None):
