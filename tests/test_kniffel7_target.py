@@ -142,3 +142,23 @@ def test_impossible_requests_get_one_line_and_exit_2(tmp_path, args):
 
 def run(tdir, *args):
     return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "--lang", "en", *args])
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_web_chances_and_advise_target_equal_the_cli(tmp_path):
+    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (test extra)")
+    from starlette.testclient import TestClient
+
+    from solver.web.app import create_app
+
+    _, card = card_without(["chance", "super_kniffel"])
+    with TestClient(create_app(tmp_path, solve_missing=False)) as client:
+        web = client.get("/api/chances", params={"variant": "kniffel7", "card": card.format(), "target": 300}).json()
+        cli_answer = run(tmp_path, "chances", "kniffel7", "--card", card.format(), "--target", "300", "--json")
+        assert web == json.loads(cli_answer.output)
+        params = {"variant": "kniffel7", "card": card.format(), "target": 300, "dice": "2345676"}
+        web = client.get("/api/advise", params=params).json()
+        cli_answer = run(
+            tmp_path, "advise", "kniffel7", "--card", card.format(), "--target", "300", "--dice", "2345676", "--json"
+        )
+        assert web == json.loads(cli_answer.output)

@@ -165,7 +165,7 @@ FULL_KNIFFEL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"
 @pytest.mark.parametrize(
     "args, german, english",
     [
-        (["chances", "kniffel7", "--target", "200"], "keine Zieltabelle für unterscheidbare Würfel", "told apart"),
+        (["chances", "kniffel7", "--target", "0"], "ein Ziel ist ein Endstand von mindestens 1", "at least 1"),
         (["solve", "kniffel7", "--target"], "keine Zieltabelle für unterscheidbare Würfel", "told apart"),
         (["distribution", "kniffel7"], "die exakte Verteilung von kniffel7 gibt es nicht", "is not offered"),
         (["odds", "kniffel7", "--card", "", "--card", ""], "Verteilung von kniffel7 gibt es nicht", "not offered"),

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
+from ..advice.advisor import Advisor
 from ..advice.cards import Card
 from ..advice.ordered import OrderedAdvisor
 from ..dp import make_engine
@@ -118,7 +119,7 @@ def ordered_target_options(
 
 
 def ordered_target_advice(
-    advisor: OrderedAdvisor,
+    advisor: Advisor,
     card: Card,
     dice,
     roll: int,
@@ -128,6 +129,7 @@ def ordered_target_advice(
 ) -> TargetAdvice | None:
     """`advise --target` for dice told apart (None: beyond LIMIT_SECONDS, see targets_from)."""
     variant = advisor.variant
+    assert isinstance(advisor, OrderedAdvisor)
     check_card(variant, card, target)
     found = targets_from(variant, card, [target - card.points], on_plan)
     if found is None:
@@ -140,3 +142,12 @@ def ordered_target_advice(
     rolled = tuple(int(d) for d in dice)
     expected = advisor.expected_final(card)
     return TargetAdvice(variant, card, rolled, roll, target, action, probability, expected, options, then)
+
+
+def target_answer(advisor: Advisor, values, card: Card, dice, roll, target, box_now, all_options, for_mean) -> dict:
+    """The web API's `advise` with a target for dice told apart: the target advice's JSON; beyond one machine's
+    minutes, for_mean() (the advice for the mean, as JSON) with the chances of the target under "target"."""
+    advice = ordered_target_advice(advisor, card, dice, roll, target, box_now)
+    if advice is not None:
+        return advice.as_dict(all_options=all_options)
+    return {**for_mean(), "target": ordered_chances(advisor.variant, values, card, target).as_dict()}

@@ -43,6 +43,7 @@ from ..advice.choose import make_advisor
 from ..api import Table, as_card
 from ..chances import distribution as dist
 from ..chances import targets
+from ..chances.ordered_chances import check_card, ordered_chances, target_answer
 from ..errors import KniffelError
 from ..game.dice_input import parse_dice
 from ..reports import value_report, variants_report
@@ -308,6 +309,15 @@ def create_app(
         """advise --target: checked in the CLI's order, so that a bad request is refused before any table."""
         card = without_pending_bonus(parse_card(variant, params.get("card", "")))  # as Table.advise counts it
         rolled = parse_dice(variant, params.get("dice", ""))
+        if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
+            check_card(variant, card, target)
+
+            def answer_ordered(_checkpoint: Callable[..., None]) -> dict:
+                table = cache.get(variant)
+                mean = lambda: table.advise(card.format(), rolled, roll, box_now=box_now).as_dict(all_options=show_all)  # noqa: E731
+                return target_answer(table.advisor, table.values, card, rolled, roll, target, box_now, show_all, mean)
+
+            return await queued(request, answer_ordered)
         targets.check_target(variant, card, target)
 
         def answer(_checkpoint: Callable[..., None]) -> dict:
@@ -323,8 +333,12 @@ def create_app(
         target = target_number(params)
         if target is None:
             raise KniffelError("parameter 'target' is empty; give the final score to reach")
-        targets.target_engine(variant)  # Kniffel 7: refused before any work, as the CLI does
         card = parse_card(variant, params.get("card", ""))
+        if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
+            check_card(variant, card, target)
+            return await queued(
+                request, lambda _c: ordered_chances(variant, cache.get(variant).values, card, target).as_dict()
+            )
         targets.check_target(variant, card, target)
 
         def answer(checkpoint: Callable[..., None]) -> dict:
