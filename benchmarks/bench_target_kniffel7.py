@@ -25,22 +25,12 @@ from solver.advice.cards import parse_card
 from solver.chances import ordered_chances, target_ordered
 from solver.rules.presets import KNIFFEL7
 
+# upper total 56: both bonuses open
 FILLED = dict(
-    ones=2,
-    twos=4,
-    threes=6,
-    fours=8,
-    fives=10,
-    sixes=12,
-    sevens=14,
-    four_of_a_kind=30,
-    five_of_a_kind=0,
-    double_triple=25,
-    straight_five=30,
-    straight_six=40,
-    super_kniffel=0,
-    chance=30,
-)  # fmt: skip  (upper total 56: both bonuses open)
+    entry.split("=")
+    for entry in "ones=2,twos=4,threes=6,fours=8,fives=10,sixes=12,sevens=14,four_of_a_kind=30,five_of_a_kind=0,"
+    "double_triple=25,straight_five=30,straight_six=40,super_kniffel=0,chance=30".split(",")
+)
 SPREAD = (
     "sixes",
     "sevens",
