@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.advice.cards import parse_card
+from solver.advice.ordered import OrderedAdvisor
 from solver.chances import ordered_chances, target_ordered
 from solver.cli import cli
 from solver.rules.presets import KNIFFEL7
@@ -162,3 +163,33 @@ def test_web_chances_and_advise_target_equal_the_cli(tmp_path):
             tmp_path, "advise", "kniffel7", "--card", card.format(), "--target", "300", "--dice", "2345676", "--json"
         )
         assert web == json.loads(cli_answer.output)
+
+
+@pytest.mark.slow
+def test_target_turns_reach_the_target_as_often_as_computed():
+    """Games from a two-box card played by target_turn reach the target as often as the exact probability
+    says (within four standard errors)."""
+    from solver.chances import ordered_target_play as play
+    from solver.chances.ordered_chances import targets_from
+
+    _, card = card_without(["chance", "super_kniffel"])
+    target = card.points + 40
+    found = targets_from(KNIFFEL7, card, [40])
+    advisor = OrderedAdvisor(KNIFFEL7, np.zeros((1, 1, 1)))  # target play reads no values
+    rng = np.random.default_rng(5)
+    games, reached = 400, 0
+    for _ in range(games):
+        c = card
+        while not c.full:
+            c = play.target_turn(advisor, found, c, target, rng)
+        reached += c.points >= target
+    p = found.probability(card.state, 40)
+    assert abs(reached / games - p) < 4 * np.sqrt(p * (1 - p) / games)
+
+
+@pytest.mark.slow
+def test_simulate_target_from_the_cli(tmp_path):
+    res = run(tmp_path, "simulate", "kniffel7", "--target", "330", "-n", "3", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["games"] == 3 and out["endgame_free"] == 3 and 0 <= out["p_reached"] <= 1

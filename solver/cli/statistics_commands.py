@@ -252,6 +252,8 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     from ..chances import target_play, targets
 
     variant = find_variant(variant_name, keep_one)
+    if not variant.identical_dice:
+        return _simulate_target_ordered(ctx, variant, games, seed, as_json, target)
     targets.check_target(variant, parse_card(variant, ""), target)  # before any table is loaded or built
     settings = _settings(ctx)
     advisor = _advisor(variant, settings)
@@ -272,6 +274,34 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     reached = dict(p=run.p_reached, stderr=run.stderr, expected=expected)
     title, shown = variant_title(variant), count_text(games)
     click.echo(fit(t("sim_target", title=title, games=shown, target=target, seed=seed, seconds=seconds, **reached)))
+
+
+def _simulate_target_ordered(ctx, variant, games, seed, as_json, target):
+    """simulate kniffel7 --target: max-expected play to the end game, then exact target play."""
+    from ..chances import ordered_target_play as play
+    from ..chances.ordered_chances import check_card
+
+    check_card(variant, parse_card(variant, ""), target)
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    advisor = _advisor(variant, settings)
+    t0 = time.perf_counter()
+    with progress_bar(
+        settings, games, t("progress_simulate_target", variant=variant.name, target=target), "game"
+    ) as bar:
+        run = play.simulate_target(advisor, values, games, target, seed=seed, progress=bar.update)
+    seconds = time.perf_counter() - t0
+    out = {"variant": variant.name, **run.as_dict(), "endgame_free": play.ENDGAME_FREE, "seconds": round(seconds, 3)}
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    from ..advice.explain import fit
+
+    reached = dict(p=run.p_reached, stderr=run.stderr, free=play.ENDGAME_FREE, variant=variant.name)
+    title, shown = variant_title(variant), count_text(games)
+    click.echo(
+        fit(t("sim_target_endgame", title=title, games=shown, target=target, seed=seed, seconds=seconds, **reached))
+    )
 
 
 def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
