@@ -193,3 +193,16 @@ def test_simulate_target_from_the_cli(tmp_path):
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     assert out["games"] == 3 and out["endgame_free"] == 3 and 0 <= out["p_reached"] <= 1
+
+
+def test_advise_opponent_with_a_full_card_is_the_chance_of_beating_its_points(tmp_path):
+    filled, card = card_without(["chance", "super_kniffel"])
+    opponent = ",".join(f"{k}={v}" for k, v in {**FULL, "chance": 33}.items())
+    args = ["advise", "kniffel7", "--card", card.format(), "--opponent", opponent, "--dice", "2345676", "--json"]
+    res = run(tmp_path, *args)
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    beat = parse_card(KNIFFEL7, opponent).points + 1
+    assert out["win"] == pytest.approx(naive.max_prob_final_at_least(filled, beat), abs=1e-9)
+    assert "opponent_simulated_games" not in out
+    assert out["best"]["win"] >= max(o["win"] for o in out["options"]) - 1e-12

@@ -211,8 +211,9 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
             _quick_target(ctx, variant, card, next_layer=True, expected_play=False)
         parsed = counted
         if opponent is not None:
-            return _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent)
-        if _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target) is not False:
+            if _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent) is not False:
+                return
+        elif _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target) is not False:
             return
     quick_answer_from_disk(variant, _settings(ctx))
     table = _table(variant, _settings(ctx))
@@ -302,27 +303,58 @@ def _beyond_reach(ctx, variant, card, target, as_json):
     return False
 
 
+def _beyond_reach_opponent(ctx, variant, opponent, as_json):
+    """advise --opponent for Kniffel 7 beyond one machine's minutes: the advice for the mean, with one line."""
+    from ..advice.explain import fit
+    from ..chances.ordered_chances import PLAN_MOST_FREE
+
+    if as_json:
+        ctx.meta["target_beyond"] = {"opponent": opponent.format(), "win": None}
+    else:
+        click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE).strip()))
+    return False
+
+
 def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):
     """advise --opponent: every option ranked by the probability of beating the opponent's final score."""
     from ..advice.explain import fit
-    from ..chances import targets, win
+    from ..chances import win
+    from ..chances.ordered_chances import SIMULATED_GAMES
 
     opponent = parse_card(variant, opponent_text)  # bad cards: one line, before any engine is built
     if card.full:  # win.check_opponent says so too, in English for the Python API
         raise win.OpponentError(t("card_full"))
     win.check_opponent(card, opponent)
-    targets.target_engine(variant)  # Kniffel 7: one line, before any work
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
-    table = get_target_table(variant, settings)
-    opp_pmf = win.opponent_pmf(variant, values, opponent, directory=settings.tables_dir)
-    action, options = win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now)
+    exact = True
+    if variant.identical_dice:
+        table = get_target_table(variant, settings)
+        opp_pmf = win.opponent_pmf(variant, values, opponent, directory=settings.tables_dir)
+
+        def ranked(box_now):
+            return win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now)
+
+        p_win = win.win_probability(opp_pmf, card, table)
+    else:  # Kniffel 7: my chances from my card, on demand; the opponent's pmf exact only for a full card
+        from ..chances import ordered_win
+
+        with computing_notice(settings) as on_plan:
+            found = ordered_win.my_targets(variant, card, on_plan)
+        if found is None:
+            return _beyond_reach_opponent(ctx, variant, opponent, as_json)
+        opp_pmf, exact = ordered_win.opponent_pmf(variant, values, opponent)
+
+        def ranked(box_now):
+            return ordered_win.ordered_opponent_options(advisor, found, card, rolled, roll, opp_pmf, box_now)
+
+        p_win = ordered_win.win_probability(opp_pmf, card, found)
+    action, options = ranked(box_now)
     best = options[0]
     then = None
     if action == "keep" and len(best.option.keep) == variant.n_dice:  # stopping: the box comes next
-        then = win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now=True)[1][0]
-    p_win = win.win_probability(opp_pmf, card, table)
+        then = ranked(True)[1][0]
     opp_mean = float(np.arange(opp_pmf.shape[0]) @ opp_pmf)
     if as_json:
         out = {
@@ -334,6 +366,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
             "action": action,
             "win": p_win,
             "opponent_expected_final_score": opp_mean,
+            **({} if exact else {"opponent_simulated_games": SIMULATED_GAMES}),
             "expected_final_score": advisor.expected_final(card),
             "best": best.as_dict(variant),
             "then": then.as_dict(variant) if then else None,
@@ -346,6 +379,8 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
 
     _echo_header(variant, card, rolled, roll)
     click.echo(fit(t("opponent_card", card=card_text(opponent), points=opponent.points, mean=opp_mean)))
+    if not exact:
+        click.echo(t("opponent_simulated", games=SIMULATED_GAMES))
     click.echo(t("opponent_start", p=p_win))
     text, p = option_text(variant, best.option, rolled), best.win
     if then:
