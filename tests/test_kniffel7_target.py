@@ -206,3 +206,26 @@ def test_advise_opponent_with_a_full_card_is_the_chance_of_beating_its_points(tm
     assert out["win"] == pytest.approx(naive.max_prob_final_at_least(filled, beat), abs=1e-9)
     assert "opponent_simulated_games" not in out
     assert out["best"]["win"] >= max(o["win"] for o in out["options"]) - 1e-12
+
+
+def test_win_advice_at_a_table_of_kniffel7_players(tmp_path):
+    """A reduced Kniffel 7 (3 boxes, 4 dice told apart), two players, every advice taken: the win advice
+    against the leader, then for the target in the last turn, computed from each card."""
+    from solver import dp
+    from solver.advice.choose import make_advisor
+    from solver.game.table_game import TableGame
+    from solver.game.table_play import TablePlayLoop
+
+    variant = KNIFFEL7.reduced(boxes=["sevens", "fours", "chance"], n_dice=4, bonuses=[(8, 35)], name="k7-mini")
+    values, _ = dp.solve(variant)
+    game = TableGame(variant, ["A", "B"], seed=3, roll_for_me=True)
+    loop = TablePlayLoop(game, make_advisor(variant, values), tmp_path / "g.json", odds=False, target_table="on demand")
+    said: list[str] = []
+    loop.say = said.append  # type: ignore[method-assign]
+    loop.ask = lambda prompt: ""  # type: ignore[method-assign]
+    loop.run()
+    assert game.finished
+    assert any("To win against the leader" in line for line in said), said
+    last = [line for line in said if line.startswith("  To win: ")][-1]
+    scores = [c.points for c in game.cards()]
+    assert last.endswith("100.00%") == (scores[1] > scores[0])

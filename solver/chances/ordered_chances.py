@@ -92,10 +92,11 @@ def ordered_chances(
 
 
 def ordered_target_options(
-    advisor: OrderedAdvisor, found: OrderedTargets, card: Card, dice, roll: int, target: int, box_now: bool = False
+    advisor: Advisor, found: OrderedTargets, card: Card, dice, roll: int, target: int, box_now: bool = False
 ) -> tuple[str, list[TargetOption]]:
     """('keep' or 'box', every option ranked by the probability of finishing with at least `target`), as
     targets.target_options for identical dice; `found`: the probabilities from this card."""
+    assert isinstance(advisor, OrderedAdvisor)
     action, options = advisor.advise(card, dice, roll, box_now)
     need = target - card.points
     if action == "box":
