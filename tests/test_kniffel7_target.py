@@ -229,3 +229,11 @@ def test_win_advice_at_a_table_of_kniffel7_players(tmp_path):
     last = [line for line in said if line.startswith("  To win: ")][-1]
     scores = [c.points for c in game.cards()]
     assert last.endswith("100.00%") == (scores[1] > scores[0])
+
+
+@pytest.mark.slow
+def test_simulate_versus_from_the_cli(tmp_path):
+    res = run(tmp_path, "simulate", "kniffel7", "--versus", "-n", "5", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["pairs"] == 5 and out["wins"] + out["ties"] + out["losses"] == 5

@@ -20,6 +20,7 @@ from .ordered_chances import targets_from
 from .simulation import batches
 from .target_ordered import OrderedTargets
 from .target_play import TargetRun
+from .win import Versus
 
 ENDGAME_FREE = 3  # boxes left when the exact target play takes over (at most about 10 s a card on two cores)
 TIE = 1e-12  # keeps this close count as tied: the one with more dice kept (stopping first) is taken
@@ -78,9 +79,9 @@ def target_turn(advisor: OrderedAdvisor, found: OrderedTargets, card: Card, targ
     return _best_box(advisor, found, card, dice, target)
 
 
-def _endgame_cards(variant: Variant, values: np.ndarray, games: int, seed: int) -> list[Card]:
-    """Every game's card when ENDGAME_FREE boxes are left, after max-expected play (the simulation's)."""
-    turns = len(variant.boxes) - ENDGAME_FREE
+def _endgame_cards(variant: Variant, values: np.ndarray, games: int, seed: int, free: int = ENDGAME_FREE) -> list[Card]:
+    """Every game's card when `free` boxes are left, after max-expected play (the simulation's)."""
+    turns = len(variant.boxes) - free
     cards = []
     for part in batches(variant, values, games, seed, turns=turns):
         assert part.filled is not None
@@ -106,3 +107,23 @@ def simulate_target(
         if progress is not None:
             progress(1)
     return TargetRun(games, target, reached, seed)
+
+
+def simulate_versus(advisor: OrderedAdvisor, values: np.ndarray, pairs: int, seed: int = 0, progress=None) -> Versus:
+    """`pairs` games against a max-expected player (independent dice, the opponent first each round): max-expected
+    play until my last turn, then the exact play to beat the opponent's final score (its game is over by then)."""
+    variant = advisor.variant
+    rng = np.random.default_rng([seed, 4])
+    scores = np.concatenate([g.scores for g in batches(variant, values, pairs, seed + 1)])
+    wins = ties = losses = 0
+    for card, opponent in zip(_endgame_cards(variant, values, pairs, seed, free=1), scores.tolist()):
+        target = int(opponent) + 1
+        found = targets_from(variant, card, [target - card.points])
+        assert found is not None  # one box: a second at most
+        final = target_turn(advisor, found, card, target, rng).points
+        wins += final > opponent
+        ties += final == opponent
+        losses += final < opponent
+        if progress is not None:
+            progress(1)
+    return Versus(pairs, wins, ties, losses, seed)

@@ -306,19 +306,23 @@ def _simulate_target_ordered(ctx, variant, games, seed, as_json, target):
 
 def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
-    from ..chances import targets, win
+    from ..chances import win
     from ..chances.spread import moments
 
     variant = find_variant(variant_name, keep_one)
-    targets.target_engine(variant)  # Kniffel 7: one line, before any work
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
-    table = get_target_table(variant, settings)
+    table = get_target_table(variant, settings) if variant.identical_dice else None
     t0 = time.perf_counter()
     with progress_bar(settings, pairs, t("progress_simulate_versus", variant=variant.name), "pair") as bar:
-        m2 = moments(variant, values, settings.tables_dir)
-        run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
+        if table is None:  # Kniffel 7: the exact win play of the last turn (ordered_target_play.py)
+            from ..chances import ordered_target_play
+
+            run = ordered_target_play.simulate_versus(advisor, values, pairs, seed=seed, progress=bar.update)
+        else:
+            m2 = moments(variant, values, settings.tables_dir)
+            run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
     seconds = time.perf_counter() - t0
     out = {"variant": variant.name, **run.as_dict(), "seconds": round(seconds, 3)}
     if as_json:
@@ -330,3 +334,5 @@ def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     rates = dict(rate=run.win_rate, stderr=run.stderr, h2h=run.h2h, h2h_stderr=run.h2h_stderr)
     title, shown = variant_title(variant), count_text(pairs)
     click.echo(fit(t("sim_versus", title=title, pairs=shown, seed=seed, seconds=seconds, **counts, **rates)))
+    if table is None:
+        click.echo(fit(t("sim_versus_endgame", variant=variant.name)))
