@@ -237,3 +237,24 @@ def test_simulate_versus_from_the_cli(tmp_path):
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     assert out["pairs"] == 5 and out["wins"] + out["ties"] + out["losses"] == 5
+
+
+@pytest.mark.slow  # three runs of 1,000 simulated games: about 30 s quiet
+def test_beyond_one_machine_the_answer_is_the_max_expected_chance_and_one_line(tmp_path, monkeypatch):
+    """Out of reach (here: every estimate too long), chances gives P(>= T) under max-expected play from
+    simulated games, and one line says what the best play for the target needs; advise gives the advice for
+    the mean with those figures."""
+    monkeypatch.setattr(ordered_chances, "LIMIT_SECONDS", -1.0)
+    filled, card = card_without(["chance", "super_kniffel"])
+    target = card.points + 40
+    res = run(tmp_path, "chances", "kniffel7", "--card", card.format(), "--target", str(target), "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["probability"] is None and out["expected_play_games"] == ordered_chances.SIMULATED_GAMES
+    exact = sum(p for score, p in naive.final_pmf_max_ev(filled).items() if score >= target)
+    assert abs(out["probability_expected_play"] - exact) < 4 * max(out["expected_play_stderr"], 0.01)
+    res = run(tmp_path, "chances", "kniffel7", "--card", card.format(), "--target", str(target))
+    assert res.exit_code == 0 and res.output.count("needs the kniffel7 target table") == 1, res.output
+    res = run(tmp_path, "advise", "kniffel7", "--card", card.format(), "--target", str(target), "--dice", "2345676")
+    assert res.exit_code == 0 and "needs the kniffel7 target table" in res.output, res.output
+    assert "expected" in res.output

@@ -78,8 +78,8 @@ def _chances_ordered(ctx, variant, card_text, target, as_json):
     parsed = parse_card(variant, card_text)
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
-    with computing_notice(settings) as on_plan:
-        result = ordered_chances(variant, values, parsed, target, on_plan)
+    with computing_notice(settings) as notice:
+        result = ordered_chances(variant, values, parsed, target, notice, notice.games)
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
@@ -287,7 +287,8 @@ def _beyond_reach(ctx, variant, card, target, as_json):
     from ..chances.ordered_chances import PLAN_MOST_FREE, SIMULATED_GAMES, expected_play_estimate
 
     values, _ = get_table(variant, _settings(ctx))
-    p, stderr = expected_play_estimate(variant, values, card, target)
+    with computing_notice(_settings(ctx)) as notice:
+        p, stderr = expected_play_estimate(variant, values, card, target, notice.games)
     if as_json:
         ctx.meta["target_beyond"] = {
             "target": target,

@@ -75,22 +75,34 @@ def progress_bar(settings: Settings, total: int, desc: str, unit: str, unit_scal
     return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, disable=disable, file=sys.stderr, leave=False)
 
 
-@contextmanager
-def computing_notice(settings: Settings):
-    """An on_plan for Kniffel 7's target play computed on demand (chances/ordered_chances.py): one line on
-    stderr with the estimate when it is 5 s or more, then a progress bar over its columns, gone when done."""
-    bars = []
+class _Notice:
+    """What a Kniffel 7 target answer computed on demand shows (chances/ordered_chances.py): called as on_plan,
+    one line on stderr with the estimate when it is 5 s or more, then a progress bar over the columns;
+    games(count): a progress bar over the games simulated instead."""
 
-    def on_plan(plan, seconds):
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.bars: list = []
+
+    def __call__(self, plan, seconds):
         if seconds >= 5:
             click.echo("kniffel: " + t("k7_computing", columns=plan.columns, seconds=seconds), err=True)
-        bars.append(progress_bar(settings, plan.columns, t("k7_bar"), "col"))
-        return bars[-1].update
+        self.bars.append(progress_bar(self.settings, plan.columns, t("k7_bar"), "col"))
+        return self.bars[-1].update
 
+    def games(self, count: int):
+        self.bars.append(progress_bar(self.settings, count, t("k7_games_bar"), "game"))
+        return self.bars[-1].update
+
+
+@contextmanager
+def computing_notice(settings: Settings):
+    """A _Notice, its progress bars gone when done."""
+    notice = _Notice(settings)
     try:
-        yield on_plan
+        yield notice
     finally:
-        for bar in bars:
+        for bar in notice.bars:
             bar.close()
 
 
