@@ -191,7 +191,7 @@ def _forward_progress(settings, variant, values, cards) -> Iterator[Callable[[in
     for card in {c.state: c for c in cards}.values():
         s, sec = dist.pmf_work(variant, values, card, settings.tables_dir)
         states, seconds = states + s, seconds + sec
-    if seconds < LONG_PASS_SECONDS:
+    if states == 0 or seconds < LONG_PASS_SECONDS:
         yield None
         return
     import numba

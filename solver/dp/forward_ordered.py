@@ -18,6 +18,7 @@ The states of a layer run on Python threads (the kernel releases the GIL), each 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import NamedTuple
 
@@ -25,7 +26,7 @@ import numpy as np
 
 from .compile import njit
 from .entries import _box_options, _pick_entry
-from .forward import advance, layer_pmf, next_keys, start_layer
+from .forward import Layer, advance, layer_pmf, next_keys, start_layer
 from .ordered import _ordered_keep_values
 from .ordered_dice import die_group
 from .ordered_play import TIE, keep_preferences
@@ -272,15 +273,22 @@ def ordered_groups(engine, values, masks, uppers, flags, keys, threads: int, pro
 def ordered_pmf(
     engine, values, mask: int, upper: int, joker_scored: int, points: int, threads: int = 2, progress=None
 ) -> np.ndarray:
-    """P(final score = s) for s = 0 ... max from the card (mask, upper, joker_scored) with `points` on it at
-    the start of a turn, dice told apart, every later decision the advisor's. progress(1) after each state."""
-    layer = start_layer(mask, upper, joker_scored, points)
+    """P(final score = s) for s = 0 ... max from the card (mask, upper, joker_scored) with `points` on it at the
+    start of a turn, dice told apart, every later decision the advisor's. progress(k): k more states done."""
+    last = start_layer(mask, upper, joker_scored, points)
+    for last in ordered_layers(engine, values, last, threads, progress):  # noqa: B007, B020 (the last layer)
+        pass
+    return layer_pmf(last)
+
+
+def ordered_layers(engine, values, layer: Layer, threads: int = 2, progress=None) -> Iterator[Layer]:
+    """Every next layer from `layer` (its states share one number of filled boxes) up to the full cards."""
     slot = np.full(values.size, -1, dtype=np.int64)
     keys = next_keys(engine, values)
-    for _ in range(bin(mask).count("1"), len(engine.variant.boxes)):
+    for _ in range(bin(int(layer.mask[0])).count("1"), len(engine.variant.boxes)):
         groups = ordered_groups(engine, values, layer.mask, layer.upper, layer.joker_scored, keys, threads, progress)
         layer = advance(values, layer, groups, slot)
-    return layer_pmf(layer)
+        yield layer
 
 
 SECONDS_PER_STATE = 0.1  # one thread, measured (benchmarks/bench_distribution_k7.py): the estimate's rate
