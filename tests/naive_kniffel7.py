@@ -45,6 +45,8 @@ SIX_EQUAL = COUNTS.max(axis=1) >= 6
 # keeps as the set of dice rerolled, in the tie-rule order: keep all (= stop) first,
 # then fewer dice rerolled before more, lexicographic within one size
 REROLLS = [s for size in range(8) for s in combinations(range(7), size)]
+REROLL_MASK = np.array([[d in rerolled for d in range(7)] for rerolled in REROLLS])
+FACE_INDEX = np.indices(SHAPE).reshape(7, -1).T  # [roll, die]: which of its faces the die shows
 
 
 def _box_scores():
@@ -99,7 +101,7 @@ def _start(filled):
     if not free:
         raise ValueError("no free box")
     upper = sum(pts for box, pts in filled.items() if box in UPPER)
-    earned = sum(filled.values()) + _bonus(-1, upper)
+    earned = sum(filled.values()) + _bonus(0, upper)
     return _state(free, upper, filled.get("super_kniffel") == 60), earned
 
 
@@ -135,10 +137,13 @@ def _lookup(pts, table):
 
 def _keep_means(after):
     """The (7,)*7 table of every partial assignment: index 6 on an axis = that die rerolled."""
-    t = after
-    for d in range(7):
-        t = np.concatenate([t, t.mean(axis=d, keepdims=True)], axis=d)
-    return t
+    table = np.empty((7,) * 7 + after.shape[7:])
+    table[(slice(0, 6),) * 7] = after
+    for d in range(7):  # axes before d already hold their index 6
+        head = (slice(None),) * d
+        tail = (slice(0, 6),) * (6 - d)
+        table[head + (6,) + tail] = table[head + (slice(0, 6),) + tail].mean(axis=d)
+    return table
 
 
 def _keep_value(means, rerolled):
@@ -154,10 +159,16 @@ def _keep_candidates(after, stop):
 
 
 def _best_keep(after, stop):
-    candidates = _keep_candidates(after, stop)
-    best = candidates[0].copy()
-    for value in candidates[1:]:
-        np.maximum(best, value, out=best)
+    """Best keep at every roll: stop (keep all) is worth `stop`, another keep the mean of `after`.
+
+    The max over all 128 keeps, die by die: for each die the better of keeping its face or
+    rerolling it, given every choice for the dice not handled yet.
+    """
+    best = _keep_means(after)
+    best[(slice(0, 6),) * 7] = stop
+    for d in range(7):
+        head = (slice(None),) * d
+        best = np.maximum(best[head + (slice(0, 6),)], best[head + (slice(6, 7),)])
     return best
 
 
@@ -267,11 +278,14 @@ def _keep_choice(after, stop):
 def _follow(mass, choice):
     """Probability mass over rolls -> (mass that stops here, mass over the next roll)."""
     stopped = np.where(choice == 0, mass, 0.0)
-    rolled = np.zeros(SHAPE)
-    for i, rerolled in enumerate(REROLLS[1:], 1):
-        moved = np.where(choice == i, mass, 0.0).sum(axis=rerolled, keepdims=True)
-        rolled = rolled + moved / 6 ** len(rerolled)
-    return stopped, rolled
+    # each roll's mass goes to its keep (partial assignment: index 6 = rerolled) ...
+    kept = np.where(REROLL_MASK[choice.ravel()], 6, FACE_INDEX)
+    table = np.bincount(kept @ 7 ** np.arange(6, -1, -1), weights=(mass - stopped).ravel(), minlength=7**7)
+    table = table.reshape((7,) * 7)
+    for d in range(7):  # ... and spreads evenly over the six faces of each rerolled die
+        head = (slice(None),) * d
+        table = table[head + (slice(0, 6),)] + table[head + (slice(6, 7),)] / 6
+    return stopped, table
 
 
 def _dist(state):
