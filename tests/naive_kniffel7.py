@@ -268,10 +268,10 @@ _DIST: dict = {}
 def _keep_choice(after, stop):
     """Index into REROLLS of the keep taken at every roll: the first in REROLLS order within TIE of the best."""
     candidates = _keep_candidates(after, stop)
-    best = _best_keep(after, stop)
-    choice = np.zeros(SHAPE, dtype=int)
+    low = _best_keep(after, stop) - TIE
+    choice = np.zeros(SHAPE, dtype=np.int8)
     for i in reversed(range(len(candidates))):  # an earlier keep overwrites a later one
-        choice[np.broadcast_to(candidates[i] >= best - TIE, SHAPE)] = i
+        np.copyto(choice, i, where=candidates[i] >= low)
     return choice
 
 
@@ -309,6 +309,12 @@ def _dist(state):
                         dist[gain + x] = dist.get(gain + x, 0.0) + m * q
         _DIST[state] = dist
     return _DIST[state]
+
+
+def clear_caches():
+    """Forget every memoised state (for timings from scratch)."""
+    for memo in (_VALUE, _REACH, _PROB, _DIST):
+        memo.clear()
 
 
 def final_pmf_max_ev(filled: dict[str, int]) -> dict[int, float]:

@@ -139,6 +139,13 @@ def test_chance_alone(points, already):
     assert min(pmf) >= already + 8 and max(pmf) <= already + 48  # chance: 8 .. 48 points
 
 
+def test_chance_at_its_maximum():
+    # 48 = every die at its top face (7 on dice 1-6, 6 on die 7): keep the top faces, reroll the rest
+    top = 1 - (5 / 6) ** 3
+    assert max_prob_final_at_least(card(["chance"]), 48) == pytest.approx(top**7, abs=TOL)
+    assert max_prob_final_at_least(card(["chance"]), 49) == 0
+
+
 def test_chance_with_super_points_is_worth_more():
     # Super-Kniffel holds 60: six equal dice put 60 into Chance instead of their sum (<= 48)
     plain = expected_final(card(["chance"]))
