@@ -13,7 +13,14 @@ mean as index 6 on each axis gives the (7,)*7 table of every partial assignment.
 
 A state at the start of a turn is (free boxes, upper total capped at 84,
 whether Super-Kniffel holds 60).  Values are the points still to come (boxes +
-upper bonuses newly reached), memoised per state.
+upper bonuses newly reached), memoised per state:
+
+* ``expected_final``: the max expectation, by recursion over turns;
+* ``max_prob_final_at_least``: the max P(points to come >= need), memoised per
+  (state, need), the needs of one state solved together;
+* ``final_pmf_max_ev``: the policy of the max expectation (tie rule in its
+  docstring) followed forward: probability mass over the rolls of a turn, then
+  the distributions of the next states, shifted by the points gained.
 
 Scratching is allowed in any free box at any time, but entering 0 in a box
 where the roll scores more is never better (more points and a higher upper
@@ -135,37 +142,34 @@ def _lookup(pts, table):
 # ------------------------------------------------------------------ keeps
 
 
-def _keep_means(after):
-    """The (7,)*7 table of every partial assignment: index 6 on an axis = that die rerolled."""
+def _keep_table(after, stop):
+    """The (7,)*7 table of every keep, a partial assignment (index 6 on an axis = that die rerolled).
+
+    Keeping all dice stops: worth `stop`.  Another keep is worth the mean of `after` over its
+    rerolled dice.
+    """
     table = np.empty((7,) * 7 + after.shape[7:])
     table[(slice(0, 6),) * 7] = after
     for d in range(7):  # axes before d already hold their index 6
         head = (slice(None),) * d
         tail = (slice(0, 6),) * (6 - d)
         table[head + (6,) + tail] = table[head + (slice(0, 6),) + tail].mean(axis=d)
+    table[(slice(0, 6),) * 7] = stop
     return table
 
 
-def _keep_value(means, rerolled):
+def _keep_value(table, rerolled):
     """Value of rerolling the dice `rerolled` at every roll (broadcastable to SHAPE)."""
-    return means[tuple(slice(6, 7) if d in rerolled else slice(0, 6) for d in range(7))]
+    return table[tuple(slice(6, 7) if d in rerolled else slice(0, 6) for d in range(7))]
 
 
-def _keep_candidates(after, stop):
-    """Value of every keep at every roll, in REROLLS order: stop (keep all) is worth `stop`,
-    another keep the mean of `after` over its rerolled dice."""
-    means = _keep_means(after)
-    return [stop] + [_keep_value(means, rerolled) for rerolled in REROLLS[1:]]
-
-
-def _best_keep(after, stop):
-    """Best keep at every roll: stop (keep all) is worth `stop`, another keep the mean of `after`.
+def _best_keep(table):
+    """Value of the best keep at every roll.
 
     The max over all 128 keeps, die by die: for each die the better of keeping its face or
     rerolling it, given every choice for the dice not handled yet.
     """
-    best = _keep_means(after)
-    best[(slice(0, 6),) * 7] = stop
+    best = table
     for d in range(7):
         head = (slice(None),) * d
         best = np.maximum(best[head + (slice(0, 6),)], best[head + (slice(6, 7),)])
@@ -174,8 +178,8 @@ def _best_keep(after, stop):
 
 def _turn(final):
     """Expectation of a turn whose final roll is worth `final` (shape SHAPE + extra)."""
-    second = _best_keep(final, final)  # after the second roll
-    first = _best_keep(second, final)  # after the first roll
+    second = _best_keep(_keep_table(final, final))  # after the second roll
+    first = _best_keep(_keep_table(second, final))  # after the first roll
     return first.reshape((6**7,) + final.shape[7:]).mean(axis=0)
 
 
@@ -265,13 +269,12 @@ def max_prob_final_at_least(filled: dict[str, int], target: int) -> float:
 _DIST: dict = {}
 
 
-def _keep_choice(after, stop):
+def _keep_choice(table):
     """Index into REROLLS of the keep taken at every roll: the first in REROLLS order within TIE of the best."""
-    candidates = _keep_candidates(after, stop)
-    low = _best_keep(after, stop) - TIE
+    low = _best_keep(table) - TIE
     choice = np.zeros(SHAPE, dtype=np.int8)
-    for i in reversed(range(len(candidates))):  # an earlier keep overwrites a later one
-        np.copyto(choice, i, where=candidates[i] >= low)
+    for i in reversed(range(len(REROLLS))):  # an earlier keep overwrites a later one
+        np.copyto(choice, i, where=_keep_value(table, REROLLS[i]) >= low)
     return choice
 
 
@@ -297,8 +300,10 @@ def _dist(state):
         options = _final_values(state)
         final = options.max(axis=0)
         entry = np.argmax(options >= final - TIE, axis=0)  # first box (BOXES order) within TIE
-        stopped1, mass2 = _follow(np.full(SHAPE, 1 / 6**7), _keep_choice(_best_keep(final, final), final))
-        stopped2, mass3 = _follow(mass2, _keep_choice(final, final))
+        second = _keep_table(final, final)  # keeps after the second roll
+        first = _keep_table(_best_keep(second), final)
+        stopped1, mass2 = _follow(np.full(SHAPE, 1 / 6**7), _keep_choice(first))
+        stopped2, mass3 = _follow(mass2, _keep_choice(second))
         final_mass = stopped1 + stopped2 + mass3
         dist: dict = {}
         for i, (_, pts, moves) in enumerate(entries):
