@@ -11,8 +11,9 @@ faces it shows.  A keep is a partial assignment (per die: its face, or
 "reroll"); its value is the mean over the rerolled dice's faces.  Appending that
 mean as index 6 on each axis gives the (7,)*7 table of every partial assignment.
 
-A state at the start of a turn is (free boxes, upper total capped at 84,
-whether Super-Kniffel holds 60).  Values are the points still to come (boxes +
+A state at the start of a turn is (free boxes, upper total, whether
+Super-Kniffel holds 60); an upper total with no bonus threshold left within reach
+of the free upper boxes counts as the last threshold it passed (or 0).  Values are the points still to come (boxes +
 upper bonuses newly reached), memoised per state:
 
 * ``expected_final``: the max expectation, by recursion over turns;
@@ -39,7 +40,6 @@ BOXES = (
 )  # fmt: skip
 UPPER = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6, "sevens": 7}
 BONUSES = ((63, 35), (84, 35))
-CAP = 84  # the highest threshold: above it the upper total no longer matters
 SUPER_POINTS = 60
 TIE = 1e-9  # options within TIE of the best count as tied (pmf tie rule)
 
@@ -91,9 +91,12 @@ def _bonus(upper, pts):
 
 def _state(free, upper, sk60):
     free = tuple(b for b in BOXES if b in free)
-    if not any(b in UPPER for b in free):
-        upper = CAP  # no upper box to come: the upper total cannot change any more
-    return free, min(upper, CAP), sk60
+    # the most the free upper boxes can still add: six dice of their face, or Super-Points each
+    super_points = sk60 or "super_kniffel" in free
+    reach = sum(SUPER_POINTS if super_points else 6 * v for b, v in UPPER.items() if b in free)
+    if _bonus(upper, reach) == 0:  # no threshold left within reach: only the thresholds passed matter
+        upper = max([t for t, _ in BONUSES if t <= upper], default=0)
+    return free, upper, sk60
 
 
 def _start(filled):
