@@ -204,15 +204,21 @@ def test_all_or_nothing_box(box, points):
     assert 0 < p < 1
 
 
-QUICK_BOXES = ("four_of_a_kind", "double_triple")  # the others: in slow runs
+NAIVE_CARDS = [{"sevens": 42, "sixes": 18}, {"twos": 10, "super_kniffel": 60, "fives": 60}]
+QUICK = {("four_of_a_kind", 0), ("double_triple", 1)}  # the other pairs: in slow runs
 
 
-@pytest.mark.parametrize("box", [b if b in QUICK_BOXES else pytest.param(b, marks=pytest.mark.slow) for b in BOXES])
-@pytest.mark.parametrize("points", [{"sevens": 42, "sixes": 18}, {"twos": 10, "super_kniffel": 60, "fives": 60}])
+@pytest.mark.parametrize(
+    "box,points",
+    [
+        pytest.param(b, NAIVE_CARDS[i], id=f"{b}-{i}", marks=() if (b, i) in QUICK else pytest.mark.slow)
+        for b in BOXES
+        for i in range(2)
+        if not (b == "super_kniffel" and i == 1)  # Super-Points need Super-Kniffel holding 60
+    ],
+)
 def test_one_box_matches_the_last_turn_of_tests_naive(box, points):
     # tests/naive.py has its own vectorised last turn of a full card (a separate reference)
-    if box == "super_kniffel" and "fives" in points:
-        return  # Super-Points need Super-Kniffel holding 60
     filled = card([box], **{b: p for b, p in points.items() if b != box})
     future = kniffel7_endgame_value(filled)
     upper = sum(p for b, p in filled.items() if b in BOXES[:7])
