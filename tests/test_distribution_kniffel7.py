@@ -153,3 +153,53 @@ def test_empty_card_uses_the_shipped_pmf_of_its_table(k7):
         pytest.skip("no pmf shipped yet (scripts/ship_distribution.py)")
     assert abs(np.arange(pmf.shape[0]) @ pmf - values[0, 0, 0]) < 1e-9
     assert dist.pmf_work(KNIFFEL7, values, Card(KNIFFEL7)) == (0, 0.0)
+
+
+NAIVE_CARDS = [
+    (ENDGAMES[0], True),  # 1 free box (chance): no tie moves mass
+    (ENDGAMES[1], True),  # 2 free boxes
+    (UPPER.replace("fours=12,", "") + ",four_of_a_kind=20,five_of_a_kind=25,double_triple=25,straight_five=30,"
+     "straight_six=40,super_kniffel=60", False),  # fours and chance with Super-Points: tied keeps move mass
+    (UPPER.replace(",sevens=21", "") + ",four_of_a_kind=20,double_triple=25,straight_five=30,straight_six=40,"
+     "super_kniffel=0", False),  # 3 free boxes
+]  # fmt: skip
+
+
+@pytest.fixture
+def naive7():
+    import naive_kniffel7
+
+    yield naive_kniffel7
+    naive_kniffel7.clear_caches()
+
+
+def naive_pmf(naive, filled, size):
+    out = np.zeros(size)
+    for score, q in naive.final_pmf_max_ev(filled).items():
+        out[score] = q
+    return out
+
+
+@pytest.mark.parametrize(
+    "text,untied", [NAIVE_CARDS[0], *(pytest.param(*c, marks=pytest.mark.slow) for c in NAIVE_CARDS[1:])]
+)
+def test_against_the_brute_force_reference(k7, naive7, monkeypatch, text, untied):
+    """tests/naive_kniffel7.py, written apart: the same mean; the same pmf where no tie moves mass, and
+    everywhere once the reference breaks ties among keeps as the advisor does (its own order differs
+    among keeps of as many dice)."""
+    values, _, engine = k7
+    card = parse_card(KNIFFEL7, text)
+    filled = {KNIFFEL7.boxes[b].key: p for b, p in card.filled.items()}
+    pmf = dist.final_pmf(KNIFFEL7, values, card, engine)
+    assert abs(naive7.expected_final(filled) - card.points - values[card.state]) < 1e-9
+    size = pmf.shape[0] + 200
+    ref = naive_pmf(naive7, filled, size)
+    assert abs(ref @ np.arange(size) - pmf @ np.arange(pmf.shape[0])) < 1e-9
+    if untied:
+        assert np.abs(ref[: pmf.shape[0]] - pmf).max() < 1e-12 and ref[pmf.shape[0] :].sum() == 0
+    ours = sorted(naive7.REROLLS, key=lambda r: (len(r), tuple(d for d in range(7) if d not in r)))
+    monkeypatch.setattr(naive7, "REROLLS", ours)
+    monkeypatch.setattr(naive7, "REROLL_MASK", np.array([[d in r for d in range(7)] for r in ours]))
+    naive7.clear_caches()
+    ref = naive_pmf(naive7, filled, size)
+    assert np.abs(ref[: pmf.shape[0]] - pmf).max() < 1e-12 and ref[pmf.shape[0] :].sum() == 0
