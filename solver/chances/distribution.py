@@ -160,8 +160,7 @@ def pmf_work(variant: Variant, values: np.ndarray, card: Card, directory: Path |
         return 0, 0.0
     import numba
 
-    mask, _, joker_scored = card.state
-    states = state_bound(make_engine(variant, allow_slow=True), mask, joker_scored)
+    states = state_bound(make_engine(variant, allow_slow=True), *card.state)
     return states, states * SECONDS_PER_STATE / numba.get_num_threads()
 
 

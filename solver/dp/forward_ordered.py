@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..rules.scoring import possible_points
 from .compile import njit
 from .entries import _box_options, _pick_entry
 from .forward import Layer, advance, layer_pmf, next_keys, start_layer
@@ -294,15 +295,41 @@ def ordered_layers(engine, values, layer: Layer, threads: int = 2, progress=None
 SECONDS_PER_STATE = 0.1  # one thread, measured (benchmarks/bench_distribution_k7.py): the estimate's rate
 
 
-def state_bound(engine, mask: int, joker_scored: int) -> int:
-    """At most how many states a forward pass from a card reaches: the solved states of every fuller card
-    (not full), with the card's joker flag once its joker box is filled."""
-    n_boxes = len(engine.variant.boxes)
+FREE_COUNTED = 10  # state_bound counts the states reachable from cards with at most this many free boxes
+
+
+def state_bound(engine, mask: int, upper: int, joker_scored: int) -> int:
+    """At most how many turn states a forward pass from a card visits: those reached by entering, turn by
+    turn, any points a free box can hold (upper totals merged as the pass merges them). Early in a game
+    (where that count costs seconds and the pass hours) the table's states of the fuller cards instead."""
+    variant, states = engine.variant, engine.upper
+    n_boxes, cap, n_flags = len(variant.boxes), variant.upper_cap, states.row.shape[1]
+    joker = variant.joker_index if variant.has_flag else -1
     free = [1 << b for b in range(n_boxes) if not mask >> b & 1]
-    joker = 1 << engine.variant.joker_index if engine.variant.has_flag else 0
+    if len(free) > FREE_COUNTED:
+        count = 0
+        for chosen in range((1 << len(free)) - 1):  # every fuller card but the full one
+            fuller = mask | sum(bit for i, bit in enumerate(free) if chosen >> i & 1)
+            flags = (joker_scored,) if joker < 0 or mask >> joker & 1 else (0, 1) if fuller >> joker & 1 else (0,)
+            count += sum(len(states.totals(fuller, f)) for f in flags)
+        return count
+    points = [[np.array(possible_points(variant, b, f == 1)) for f in range(2)] for b in range(n_boxes)]
+    m, u, f = (np.array([x], dtype=np.int64) for x in (mask, upper, joker_scored))
     count = 0
-    for chosen in range((1 << len(free)) - 1):  # all but the full card
-        m = mask | sum(bit for i, bit in enumerate(free) if chosen >> i & 1)
-        flags = (joker_scored,) if mask & joker or not joker else (0, 1) if m & joker else (0,)
-        count += sum(len(engine.upper.totals(m, f)) for f in flags)
+    for _ in range(bin(mask).count("1"), n_boxes):
+        count += m.shape[0]
+        parts = []
+        for b in range(n_boxes):
+            for flag in range(n_flags):
+                sel = (m >> b & 1 == 0) & (f == flag)
+                if not sel.any():
+                    continue
+                for p in points[b][flag]:
+                    nm = m[sel] | (1 << b)
+                    nf = np.full(nm.shape[0], int(p > 0) if b == joker else flag)
+                    nu = np.minimum(u[sel] + p, cap) if variant.boxes[b].is_upper else u[sel]
+                    nu = states.solved_total[states.row[nm, nf], nu]
+                    parts.append((nm * n_flags + nf) * (cap + 1) + nu)
+        keys = np.unique(np.concatenate(parts))
+        m, f, u = keys // (cap + 1) // n_flags, keys // (cap + 1) % n_flags, keys % (cap + 1)
     return count
