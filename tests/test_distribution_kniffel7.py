@@ -203,3 +203,16 @@ def test_against_the_brute_force_reference(k7, naive7, monkeypatch, text, untied
     naive7.clear_caches()
     ref = naive_pmf(naive7, filled, size)
     assert np.abs(ref[: pmf.shape[0]] - pmf).max() < 1e-12 and ref[pmf.shape[0] :].sum() == 0
+
+
+def test_ctrl_c_leaves_no_cache(tmp_path, k7):
+    """Ctrl-C during the pass (here: from its progress callback) stops it and writes nothing."""
+    values, _, engine = k7
+    card = parse_card(KNIFFEL7, ENDGAMES[1])
+
+    def interrupt(k):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        dist.final_pmf(KNIFFEL7, values, card, engine, progress=interrupt, directory=tmp_path)
+    assert list(tmp_path.iterdir()) == []

@@ -196,9 +196,9 @@ def _forward_progress(settings, variant, values, cards) -> Iterator[Callable[[in
         return
     import numba
 
-    minutes = f"{seconds / 60:.1f}" if seconds < 600 else f"{seconds / 60:.0f}"
+    took = f"{seconds / 60:.1f} min" if seconds < 7200 else f"{seconds / 3600:.0f} h"
     threads = numba.get_num_threads()
-    click.echo(t("dist_estimate", variant=variant.name, states=states, minutes=minutes, threads=threads), err=True)
+    click.echo(t("dist_estimate", variant=variant.name, states=states, time=took, threads=threads), err=True)
     with progress_bar(settings, states, t("progress_distribution", variant=variant.name), "state") as bar:
         yield bar.update
 
