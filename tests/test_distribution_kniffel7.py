@@ -216,3 +216,17 @@ def test_ctrl_c_leaves_no_cache(tmp_path, k7):
     with pytest.raises(KeyboardInterrupt):
         dist.final_pmf(KNIFFEL7, values, card, engine, progress=interrupt, directory=tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_table_standings_wait_for_late_cards(k7):
+    """`play --players`: the chances of winning come once the passes are short, and then exactly."""
+    from solver.errors import KniffelError
+    from solver.game.table_game import WinChances
+
+    values, _, engine = k7
+    chances = WinChances(KNIFFEL7, values, engine)
+    with pytest.raises(KniffelError, match="later in the game"):
+        chances([Card(KNIFFEL7), parse_card(KNIFFEL7, "chance=20")])
+    late = [parse_card(KNIFFEL7, ENDGAMES[0]), parse_card(KNIFFEL7, ENDGAMES[1].replace("chance=28", "chance=20"))]
+    wins, tie = chances(late)
+    assert len(wins) == 2 and sum(wins) + tie == pytest.approx(1.0) and min(wins) >= 0
