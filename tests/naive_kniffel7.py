@@ -11,9 +11,17 @@ faces it shows.  A keep is a partial assignment (per die: its face, or
 "reroll"); its value is the mean over the rerolled dice's faces.  Appending that
 mean as index 6 on each axis gives the (7,)*7 table of every partial assignment.
 
-A state at the start of a turn is (free boxes, upper total capped at 84,
-whether Super-Kniffel holds 60).  Values are the points still to come (boxes +
-upper bonuses newly reached), memoised per state.
+A state at the start of a turn is (free boxes, upper total, whether
+Super-Kniffel holds 60); an upper total with no bonus threshold left within reach
+of the free upper boxes counts as the last threshold it passed (or 0).  Values are the points still to come (boxes +
+upper bonuses newly reached), memoised per state:
+
+* ``expected_final``: the max expectation, by recursion over turns;
+* ``max_prob_final_at_least``: the max P(points to come >= need), memoised per
+  (state, need), the needs of one state solved together;
+* ``final_pmf_max_ev``: the policy of the max expectation (tie rule in its
+  docstring) followed forward: probability mass over the rolls of a turn, then
+  the distributions of the next states, shifted by the points gained.
 
 Scratching is allowed in any free box at any time, but entering 0 in a box
 where the roll scores more is never better (more points and a higher upper
@@ -32,7 +40,6 @@ BOXES = (
 )  # fmt: skip
 UPPER = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6, "sevens": 7}
 BONUSES = ((63, 35), (84, 35))
-CAP = 84  # the highest threshold: above it the upper total no longer matters
 SUPER_POINTS = 60
 TIE = 1e-9  # options within TIE of the best count as tied (pmf tie rule)
 
@@ -45,6 +52,8 @@ SIX_EQUAL = COUNTS.max(axis=1) >= 6
 # keeps as the set of dice rerolled, in the tie-rule order: keep all (= stop) first,
 # then fewer dice rerolled before more, lexicographic within one size
 REROLLS = [s for size in range(8) for s in combinations(range(7), size)]
+REROLL_MASK = np.array([[d in rerolled for d in range(7)] for rerolled in REROLLS])
+FACE_INDEX = np.indices(SHAPE).reshape(7, -1).T  # [roll, die]: which of its faces the die shows
 
 
 def _box_scores():
@@ -82,9 +91,12 @@ def _bonus(upper, pts):
 
 def _state(free, upper, sk60):
     free = tuple(b for b in BOXES if b in free)
-    if not any(b in UPPER for b in free):
-        upper = CAP  # no upper box to come: the upper total cannot change any more
-    return free, min(upper, CAP), sk60
+    # the most the free upper boxes can still add: six dice of their face, or Super-Points each
+    super_points = sk60 or "super_kniffel" in free
+    reach = sum(SUPER_POINTS if super_points else 6 * v for b, v in UPPER.items() if b in free)
+    if _bonus(upper, reach) == 0:  # no threshold left within reach: only the thresholds passed matter
+        upper = max([t for t, _ in BONUSES if t <= upper], default=0)
+    return free, upper, sk60
 
 
 def _start(filled):
@@ -99,7 +111,7 @@ def _start(filled):
     if not free:
         raise ValueError("no free box")
     upper = sum(pts for box, pts in filled.items() if box in UPPER)
-    earned = sum(filled.values()) + _bonus(-1, upper)
+    earned = sum(filled.values()) + _bonus(0, upper)
     return _state(free, upper, filled.get("super_kniffel") == 60), earned
 
 
@@ -133,38 +145,44 @@ def _lookup(pts, table):
 # ------------------------------------------------------------------ keeps
 
 
-def _keep_means(after):
-    """The (7,)*7 table of every partial assignment: index 6 on an axis = that die rerolled."""
-    t = after
-    for d in range(7):
-        t = np.concatenate([t, t.mean(axis=d, keepdims=True)], axis=d)
-    return t
+def _keep_table(after, stop):
+    """The (7,)*7 table of every keep, a partial assignment (index 6 on an axis = that die rerolled).
+
+    Keeping all dice stops: worth `stop`.  Another keep is worth the mean of `after` over its
+    rerolled dice.
+    """
+    table = np.empty((7,) * 7 + after.shape[7:])
+    table[(slice(0, 6),) * 7] = after
+    for d in range(7):  # axes before d already hold their index 6
+        head = (slice(None),) * d
+        tail = (slice(0, 6),) * (6 - d)
+        table[head + (6,) + tail] = table[head + (slice(0, 6),) + tail].mean(axis=d)
+    table[(slice(0, 6),) * 7] = stop
+    return table
 
 
-def _keep_value(means, rerolled):
+def _keep_value(table, rerolled):
     """Value of rerolling the dice `rerolled` at every roll (broadcastable to SHAPE)."""
-    return means[tuple(slice(6, 7) if d in rerolled else slice(0, 6) for d in range(7))]
+    return table[tuple(slice(6, 7) if d in rerolled else slice(0, 6) for d in range(7))]
 
 
-def _keep_candidates(after, stop):
-    """Value of every keep at every roll, in REROLLS order: stop (keep all) is worth `stop`,
-    another keep the mean of `after` over its rerolled dice."""
-    means = _keep_means(after)
-    return [stop] + [_keep_value(means, rerolled) for rerolled in REROLLS[1:]]
+def _best_keep(table):
+    """Value of the best keep at every roll.
 
-
-def _best_keep(after, stop):
-    candidates = _keep_candidates(after, stop)
-    best = candidates[0].copy()
-    for value in candidates[1:]:
-        np.maximum(best, value, out=best)
+    The max over all 128 keeps, die by die: for each die the better of keeping its face or
+    rerolling it, given every choice for the dice not handled yet.
+    """
+    best = table
+    for d in range(7):
+        head = (slice(None),) * d
+        best = np.maximum(best[head + (slice(0, 6),)], best[head + (slice(6, 7),)])
     return best
 
 
 def _turn(final):
     """Expectation of a turn whose final roll is worth `final` (shape SHAPE + extra)."""
-    second = _best_keep(final, final)  # after the second roll
-    first = _best_keep(second, final)  # after the first roll
+    second = _best_keep(_keep_table(final, final))  # after the second roll
+    first = _best_keep(_keep_table(second, final))  # after the first roll
     return first.reshape((6**7,) + final.shape[7:]).mean(axis=0)
 
 
@@ -254,24 +272,26 @@ def max_prob_final_at_least(filled: dict[str, int], target: int) -> float:
 _DIST: dict = {}
 
 
-def _keep_choice(after, stop):
+def _keep_choice(table):
     """Index into REROLLS of the keep taken at every roll: the first in REROLLS order within TIE of the best."""
-    candidates = _keep_candidates(after, stop)
-    best = _best_keep(after, stop)
-    choice = np.zeros(SHAPE, dtype=int)
-    for i in reversed(range(len(candidates))):  # an earlier keep overwrites a later one
-        choice[np.broadcast_to(candidates[i] >= best - TIE, SHAPE)] = i
+    low = _best_keep(table) - TIE
+    choice = np.zeros(SHAPE, dtype=np.int8)
+    for i in reversed(range(len(REROLLS))):  # an earlier keep overwrites a later one
+        np.copyto(choice, i, where=_keep_value(table, REROLLS[i]) >= low)
     return choice
 
 
 def _follow(mass, choice):
     """Probability mass over rolls -> (mass that stops here, mass over the next roll)."""
     stopped = np.where(choice == 0, mass, 0.0)
-    rolled = np.zeros(SHAPE)
-    for i, rerolled in enumerate(REROLLS[1:], 1):
-        moved = np.where(choice == i, mass, 0.0).sum(axis=rerolled, keepdims=True)
-        rolled = rolled + moved / 6 ** len(rerolled)
-    return stopped, rolled
+    # each roll's mass goes to its keep (partial assignment: index 6 = rerolled) ...
+    kept = np.where(REROLL_MASK[choice.ravel()], 6, FACE_INDEX)
+    table = np.bincount(kept @ 7 ** np.arange(6, -1, -1), weights=(mass - stopped).ravel(), minlength=7**7)
+    table = table.reshape((7,) * 7)
+    for d in range(7):  # ... and spreads evenly over the six faces of each rerolled die
+        head = (slice(None),) * d
+        table = table[head + (slice(0, 6),)] + table[head + (slice(6, 7),)] / 6
+    return stopped, table
 
 
 def _dist(state):
@@ -283,8 +303,10 @@ def _dist(state):
         options = _final_values(state)
         final = options.max(axis=0)
         entry = np.argmax(options >= final - TIE, axis=0)  # first box (BOXES order) within TIE
-        stopped1, mass2 = _follow(np.full(SHAPE, 1 / 6**7), _keep_choice(_best_keep(final, final), final))
-        stopped2, mass3 = _follow(mass2, _keep_choice(final, final))
+        second = _keep_table(final, final)  # keeps after the second roll
+        first = _keep_table(_best_keep(second), final)
+        stopped1, mass2 = _follow(np.full(SHAPE, 1 / 6**7), _keep_choice(first))
+        stopped2, mass3 = _follow(mass2, _keep_choice(second))
         final_mass = stopped1 + stopped2 + mass3
         dist: dict = {}
         for i, (_, pts, moves) in enumerate(entries):
@@ -295,6 +317,12 @@ def _dist(state):
                         dist[gain + x] = dist.get(gain + x, 0.0) + m * q
         _DIST[state] = dist
     return _DIST[state]
+
+
+def clear_caches():
+    """Forget every memoised state (for timings from scratch)."""
+    for memo in (_VALUE, _REACH, _PROB, _DIST):
+        memo.clear()
 
 
 def final_pmf_max_ev(filled: dict[str, int]) -> dict[int, float]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -26,6 +28,8 @@ from .base import (
     progress_bar,
 )
 from .settings import _variant_or_default
+
+LONG_PASS_SECONDS = 2.0  # a forward pass estimated to take longer is announced, with a progress bar
 
 
 @cli.command()
@@ -151,10 +155,11 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     _speak(ctx, variant)
     parsed = parse_card(variant, card)
     dist.check_thresholds(variant, at_least)
-    dist.check_identical_dice(variant)
     plt = _plot_backend(Path(plot)) if plot else None  # checked before computing
-    values, _ = get_table(variant, _settings(ctx))
-    result = dist.distribution(variant, values, parsed, at_least)
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    with _forward_progress(settings, variant, values, [parsed]) as progress:
+        result = dist.distribution(variant, values, parsed, at_least, progress=progress, directory=settings.tables_dir)
     if plt is not None:
         _plot_pmf(plt, variant, result, plot)
     if as_json:
@@ -174,6 +179,28 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     click.echo(dist_histogram(np.array(result.pmf)))
     if plot:
         click.echo(t("plot_written", path=plot))
+
+
+@contextmanager
+def _forward_progress(settings, variant, values, cards) -> Iterator[Callable[[int], object] | None]:
+    """Dice told apart, from a card whose pmf is neither shipped nor cached: one line on stderr saying how
+    long the forward pass takes, then a progress bar (by turn state) while it runs."""
+    from ..chances import distribution as dist
+
+    states, seconds = 0, 0.0
+    for card in {c.state: c for c in cards}.values():
+        s, sec = dist.pmf_work(variant, values, card, settings.tables_dir)
+        states, seconds = states + s, seconds + sec
+    if states == 0 or seconds < LONG_PASS_SECONDS:
+        yield None
+        return
+    import numba
+
+    took = f"{seconds / 60:.1f} min" if seconds < 7200 else f"{seconds / 3600:.0f} h"
+    threads = numba.get_num_threads()
+    click.echo(t("dist_estimate", variant=variant.name, states=states, time=took, threads=threads), err=True)
+    with progress_bar(settings, states, t("progress_distribution", variant=variant.name), "state") as bar:
+        yield bar.update
 
 
 def _percent(x: float) -> str:
@@ -225,10 +252,11 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     _speak(ctx, variant)
     parsed = [parse_card(variant, c) for c in cards]
     name_list = [n.strip() for n in names.split(",")] if names is not None else None
-    dist.check_identical_dice(variant)
     dist.check_players(parsed, name_list)  # before loading or solving a table
-    values, _ = get_table(variant, _settings(ctx))
-    result = dist.odds(variant, values, parsed, name_list)
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    with _forward_progress(settings, variant, values, parsed) as progress:
+        result = dist.odds(variant, values, parsed, name_list, progress, settings.tables_dir)
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return

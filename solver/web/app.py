@@ -46,6 +46,7 @@ from ..chances import targets
 from ..chances.ordered_chances import check_card, ordered_chances, target_answer
 from ..errors import KniffelError
 from ..game.dice_input import parse_dice
+from ..i18n.texts import t
 from ..reports import value_report, variants_report
 from ..rules.presets import find_variant
 from ..rules.variant import Variant
@@ -53,6 +54,7 @@ from ..store import solving, tables, target_tables
 from .work import KERNELS, RETRY_AFTER_S, DistributionCache, Jobs, Unavailable, WarmUp
 
 STATIC = Path(__file__).resolve().parent / "static"
+WEB_PASS_SECONDS = 60.0  # a longer forward pass (Kniffel 7 early in a game) is left to the CLI
 MAX_QUERY = 1000  # characters in the whole query string
 LIMITS = {
     "variant": 40,
@@ -356,10 +358,16 @@ def create_app(
         params = query(request, required=("variant",), allowed=("card",))
         variant = find_variant(params["variant"])
         card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
-        dist.check_identical_dice(variant)
-        return await queued(
-            request, lambda checkpoint: distributions.get(cache.get(variant), card, checkpoint).as_dict()
-        )
+
+        def answer(checkpoint: Callable[..., None]) -> dict:
+            table = cache.get(variant)
+            states, seconds = dist.pmf_work(variant, table.values, card)
+            if seconds > WEB_PASS_SECONDS:  # dice told apart, early in the game: the CLI computes it
+                minutes = max(1, round(seconds / 60))
+                raise KniffelError(t("dist_too_long_web", variant=variant.name, states=states, minutes=minutes))
+            return distributions.get(table, card, checkpoint).as_dict()
+
+        return await queued(request, answer)
 
     def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
