@@ -20,6 +20,7 @@ from ..dp.engine import Engine
 from ..dp.ordered_target import target_keep_values
 from ..i18n.texts import t as _t
 from ..rules.variant import Variant
+from .distribution import expected_play_at_least, pmf_work
 from .simulation import batches
 from .target_ordered import OrderedTargets, Plan, compute, plan
 from .targets import Chances, TargetAdvice, TargetError, TargetOption, _rank
@@ -27,6 +28,7 @@ from .targets import Chances, TargetAdvice, TargetError, TargetOption, _rank
 LIMIT_SECONDS = 180.0  # computed on demand up to this estimate (two cores): "a few minutes at most"
 PLAN_MOST_FREE = 7  # cards with more free boxes are not even planned (the listing alone would take minutes)
 SIMULATED_GAMES = 1000  # games simulated from a card under max-expected play (half a minute from the start)
+EXACT_PASS_SECONDS = 30.0  # the exact distribution (its forward pass) up to this estimate, else simulated games
 
 OnPlan = Callable[[Plan, float], Callable[[int], None] | None]  # (plan, estimate in s) -> progress(columns)
 
@@ -71,28 +73,42 @@ def targets_from(variant: Variant, card: Card, needs, on_plan: OnPlan | None = N
     return done
 
 
-def expected_play_estimate(
-    variant: Variant, values: np.ndarray, card: Card, target: int, on_games=None
-) -> tuple[float, float]:
-    """(P(final >= target), its standard error) under max-expected play, from SIMULATED_GAMES games from `card`
-    (on_games(count), when given, returns a progress function: games done)."""
+def expected_play(
+    variant: Variant, values: np.ndarray, card: Card, target: int, on_games=None, directory=None, simulate=True
+) -> tuple[float | None, int | None, float | None]:
+    """(P(final >= target), games, standard error) under max-expected play: exact from the distribution's forward
+    pass (games and error None) when it takes at most EXACT_PASS_SECONDS (estimated), else estimated from
+    SIMULATED_GAMES games from `card` (on_games(count), when given, returns a progress function), or with
+    simulate=False (None, None, None)."""
+    if pmf_work(variant, values, card, directory)[1] <= EXACT_PASS_SECONDS:
+        return expected_play_at_least(variant, values, card, [target], directory)[0], None, None
+    if not simulate:
+        return None, None, None
     progress = on_games(SIMULATED_GAMES) if on_games is not None else None
     scores = np.concatenate([g.scores for g in batches(variant, values, SIMULATED_GAMES, 0, progress, card=card)])
     p = float((scores >= target).mean())
-    return p, float(np.sqrt(p * (1 - p) / len(scores)))
+    return p, SIMULATED_GAMES, float(np.sqrt(p * (1 - p) / len(scores)))
 
 
 def ordered_chances(
-    variant: Variant, values: np.ndarray, card: Card, target: int, on_plan: OnPlan | None = None, on_games=None
+    variant: Variant,
+    values: np.ndarray,
+    card: Card,
+    target: int,
+    on_plan: OnPlan | None = None,
+    on_games=None,
+    directory=None,
 ) -> Chances:
-    """`chances` for dice told apart: exact where it fits one machine, else the max-expected estimate."""
+    """`chances` for dice told apart: exact where it fits one machine, with the exact chance under max-expected
+    play beside it when its forward pass is quick; else that chance alone (estimated when the pass is not)."""
     check_card(variant, card, target)
     need = target - card.points
     found = targets_from(variant, card, [need], on_plan)
     if found is not None:
-        return Chances(variant.name, card.format(), target, found.probability(card.state, need))
-    p, stderr = expected_play_estimate(variant, values, card, target, on_games)
-    return Chances(variant.name, card.format(), target, None, p, SIMULATED_GAMES, stderr)
+        p_mean = expected_play(variant, values, card, target, directory=directory, simulate=False)[0]
+        return Chances(variant.name, card.format(), target, found.probability(card.state, need), p_mean)
+    p, games, stderr = expected_play(variant, values, card, target, on_games, directory)
+    return Chances(variant.name, card.format(), target, None, p, games, stderr)
 
 
 def ordered_target_options(
@@ -149,10 +165,16 @@ def ordered_target_advice(
     return TargetAdvice(variant, card, rolled, roll, target, action, probability, expected, options, then)
 
 
-def target_answer(advisor: Advisor, values, card: Card, dice, roll, target, box_now, all_options, for_mean) -> dict:
-    """The web API's `advise` with a target for dice told apart: the target advice's JSON; beyond one machine's
-    minutes, for_mean() (the advice for the mean, as JSON) with the chances of the target under "target"."""
-    advice = ordered_target_advice(advisor, card, dice, roll, target, box_now)
+def target_answer(table, card: Card, dice, roll: int, target: int, box_now: bool, all_options: bool) -> dict:
+    """The web API's `advise` with a target for dice told apart (table: the api.Table): the target advice's JSON;
+    beyond one machine's minutes, the advice for the mean with the chances of the target under "target"."""
+    advice = ordered_target_advice(table.advisor, card, dice, roll, target, box_now)
     if advice is not None:
         return advice.as_dict(all_options=all_options)
-    return {**for_mean(), "target": ordered_chances(advisor.variant, values, card, target).as_dict()}
+    mean = table.advise(card.format(), dice, roll, box_now=box_now).as_dict(all_options=all_options)
+    return {**mean, "target": chances_answer(table, card, target)}
+
+
+def chances_answer(table, card: Card, target: int) -> dict:
+    """The web API's `chances` for dice told apart (table: the api.Table), as `chances --json`."""
+    return ordered_chances(table.variant, table.values, card, target).as_dict()

@@ -2,8 +2,8 @@
 
 As win.py for identical dice: an option is worth  sum_i P(opponent finishes with i) x P(I finish with at least
 i + 1 | option), my probabilities computed on demand from my card for every need (target_ordered.py). The
-opponent's final-score pmf under max-expected play: a point mass for a full card, else estimated from
-SIMULATED_GAMES games simulated from its card (the exact Kniffel 7 distribution is another module's work).
+opponent's final-score pmf under max-expected play: exact (distribution.py) when its forward pass is quick,
+else estimated from SIMULATED_GAMES games simulated from its card.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from ..advice.cards import Card
 from ..advice.ordered import OrderedAdvisor
 from ..dp.ordered_target import target_keep_values
 from ..rules.variant import Variant
-from .ordered_chances import SIMULATED_GAMES, OnPlan, targets_from
+from .distribution import final_pmf, pmf_work
+from .ordered_chances import EXACT_PASS_SECONDS, SIMULATED_GAMES, OnPlan, targets_from
 from .simulation import batches
 from .target_ordered import OrderedTargets
 from .win import WinOption, _rank
@@ -24,12 +25,10 @@ EVERY_NEED = 10_000  # above any Kniffel 7 score
 
 
 def opponent_pmf(variant: Variant, values: np.ndarray, opponent: Card) -> tuple[np.ndarray, bool]:
-    """(the opponent's final-score pmf under max-expected play, whether it is exact): a full card's points
-    exactly, else the scores of SIMULATED_GAMES games simulated from its card."""
-    if opponent.full:
-        pmf = np.zeros(opponent.points + 1)
-        pmf[opponent.points] = 1.0
-        return pmf, True
+    """(the opponent's final-score pmf under max-expected play, whether it is exact): exact (the distribution)
+    when its forward pass takes at most EXACT_PASS_SECONDS, else the scores of SIMULATED_GAMES simulated games."""
+    if pmf_work(variant, values, opponent)[1] <= EXACT_PASS_SECONDS:  # a full card, or a quick forward pass
+        return final_pmf(variant, values, opponent), True
     scores = np.concatenate([g.scores for g in batches(variant, values, SIMULATED_GAMES, 1, card=opponent)])
     return np.bincount(scores.astype(np.int64)) / len(scores), False
 

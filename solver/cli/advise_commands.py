@@ -79,7 +79,7 @@ def _chances_ordered(ctx, variant, card_text, target, as_json):
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
     with computing_notice(settings) as notice:
-        result = ordered_chances(variant, values, parsed, target, notice, notice.games)
+        result = ordered_chances(variant, values, parsed, target, notice, notice.games, settings.tables_dir)
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
@@ -87,10 +87,18 @@ def _chances_ordered(ctx, variant, card_text, target, as_json):
     click.echo(fit(t("card_line", card=show_card(parsed), points=parsed.points)))
     if result.probability is not None:
         click.echo(t("chances_best", p=result.probability))
-        return
-    p, games, stderr = result.probability_expected_play, result.expected_play_games, result.expected_play_stderr
-    click.echo(fit(t("chances_mean_simulated", p=p, games=games, stderr=stderr)))
-    click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
+    _echo_expected_play(result.probability_expected_play, result.expected_play_games, result.expected_play_stderr)
+    if result.probability is None:
+        click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
+
+
+def _echo_expected_play(p, games, stderr) -> None:
+    """The chance under max-expected play: exact (games None), estimated from simulated games, or not known."""
+    from ..advice.explain import fit
+
+    simulated = t("chances_mean_simulated", p=p, games=games, stderr=stderr) if games is not None else None
+    if p is not None:
+        click.echo(fit(simulated or t("chances_mean", p=p)))
 
 
 def _quick_target(ctx, variant, card_text: str, *, next_layer: bool, expected_play: bool) -> None:
@@ -284,22 +292,18 @@ def _beyond_reach(ctx, variant, card, target, as_json):
     """advise --target for Kniffel 7 beyond one machine's minutes: the advice for the mean, with the chance of
     the target when playing for it (simulated), and the line that says what the best for the target needs."""
     from ..advice.explain import fit
-    from ..chances.ordered_chances import PLAN_MOST_FREE, SIMULATED_GAMES, expected_play_estimate
+    from ..chances.ordered_chances import PLAN_MOST_FREE, expected_play
+    from ..chances.targets import Chances
 
-    values, _ = get_table(variant, _settings(ctx))
-    with computing_notice(_settings(ctx)) as notice:
-        p, stderr = expected_play_estimate(variant, values, card, target, notice.games)
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    with computing_notice(settings) as notice:
+        p, games, stderr = expected_play(variant, values, card, target, notice.games, settings.tables_dir)
     if as_json:
-        ctx.meta["target_beyond"] = {
-            "target": target,
-            "probability": None,
-            "probability_expected_play": p,
-            "expected_play_games": SIMULATED_GAMES,
-            "expected_play_stderr": stderr,
-        }
+        ctx.meta["target_beyond"] = Chances(variant.name, card.format(), target, None, p, games, stderr).as_dict()
         return False
     click.echo(t("chances_title", variant=variant.name, target=target))
-    click.echo(fit(t("chances_mean_simulated", p=p, games=SIMULATED_GAMES, stderr=stderr)))
+    _echo_expected_play(p, games, stderr)
     click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
     return False
 

@@ -43,7 +43,7 @@ from ..advice.choose import make_advisor
 from ..api import Table, as_card
 from ..chances import distribution as dist
 from ..chances import targets
-from ..chances.ordered_chances import check_card, ordered_chances, target_answer
+from ..chances.ordered_chances import chances_answer, check_card, target_answer
 from ..errors import KniffelError
 from ..game.dice_input import parse_dice
 from ..i18n.texts import t
@@ -315,9 +315,7 @@ def create_app(
             check_card(variant, card, target)
 
             def answer_ordered(_checkpoint: Callable[..., None]) -> dict:
-                table = cache.get(variant)
-                mean = lambda: table.advise(card.format(), rolled, roll, box_now=box_now).as_dict(all_options=show_all)  # noqa: E731
-                return target_answer(table.advisor, table.values, card, rolled, roll, target, box_now, show_all, mean)
+                return target_answer(cache.get(variant), card, rolled, roll, target, box_now, show_all)
 
             return await queued(request, answer_ordered)
         targets.check_target(variant, card, target)
@@ -338,9 +336,7 @@ def create_app(
         card = parse_card(variant, params.get("card", ""))
         if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
             check_card(variant, card, target)
-            return await queued(
-                request, lambda _c: ordered_chances(variant, cache.get(variant).values, card, target).as_dict()
-            )
+            return await queued(request, lambda _c: chances_answer(cache.get(variant), card, target))
         targets.check_target(variant, card, target)
 
         def answer(checkpoint: Callable[..., None]) -> dict:
