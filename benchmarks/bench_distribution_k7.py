@@ -4,7 +4,8 @@ boxes filled.
 python benchmarks/bench_distribution_k7.py [--runs 3] [--most-states 5000] [--threads N]
 
 Per card: the bound on turn states the CLI's estimate uses, the states the pass visited, wall seconds
-(median, min, max of --runs, JIT warm) and seconds per state and thread. A card whose bound exceeds
+(median, min, max of --runs, JIT warm), wall seconds per state and thread, and CPU seconds per state (the
+figure a loaded machine changes least). A card whose bound exceeds
 --most-states is not run: its line gives the CLI's estimate instead.
 """
 
@@ -56,10 +57,10 @@ def main():
                 f"{filled:2} filled: bound {bound} states, not run (estimate {guess:.0f} s on {args.threads} threads)"
             )
             continue
-        times = []
+        times, cpu = [], []
         for _ in range(args.runs):
             visited[0] = 0
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             ordered_pmf(
                 engine,
                 values,
@@ -71,11 +72,14 @@ def main():
                 count,
             )
             times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
         med = statistics.median(times)
         per = med * args.threads / visited[0]
+        per_cpu = statistics.median(cpu) / visited[0]
         print(
             f"{filled:2} filled: bound {bound}, visited {visited[0]} states, median {med:.1f} s (min {min(times):.1f}, "
-            f"max {max(times):.1f}, {args.runs} runs, {args.threads} threads), {per:.3f} s a state and thread"
+            f"max {max(times):.1f}, {args.runs} runs, {args.threads} threads), {per:.3f} s a state and thread, "
+            f"{per_cpu:.3f} s CPU a state"
         )
 
 
