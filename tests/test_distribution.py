@@ -203,8 +203,6 @@ def test_bad_requests():
         odds(variant, np.zeros((1, 1, 1)), [empty, empty], ["A"])
     with pytest.raises(KniffelError, match="between 0 and"):
         distribution(variant, np.zeros((1, 1, 1)), empty, at_least=[-5])
-    with pytest.raises(KniffelError, match="half an hour"):
-        distribution(PRESETS["kniffel7"], np.zeros((1, 1, 1)), Card(PRESETS["kniffel7"]))
 
 
 # -- published figures ----------------------------------------------------------------------------

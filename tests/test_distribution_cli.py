@@ -76,7 +76,11 @@ def test_advise_shows_std(tdir):
         (["distribution", "kniffel", "--card", "einser=7"], "Ones cannot hold 7"),
         (["distribution", "kniffel", "--at-least", "-1"], "between 0 and"),
         (["distribution", "kniffel", "--at-least", "5000"], "between 0 and"),
-        (["distribution", "kniffel7"], "half an hour"),
+        (["distribution", "kniffel7", "--card", "ones=7"], "Ones cannot hold 7"),  # six dice have a one
+        (["distribution", "kniffel7", "--card", "sevens=8"], "Sevens cannot hold 8"),
+        (["distribution", "kniffel7", "--card", "ones=60"], "cannot occur"),  # Super-Points need Super-Kniffel
+        (["odds", "kniffel7", "--card", "chance=20", "--card", "ones=60"], "cannot occur"),
+        (["odds", "kniffel7", "--card", "chance=20", "--card", "straight_six=30"], "cannot hold 30"),
         (["distribution", "kniffel", "--plot", "/no/such/folder/x.png"], "does not exist"),
         (["odds", "kniffel", "--card", ""], "2 to 6 players"),
         (["odds", "kniffel", *["--card", ""] * 7], "2 to 6 players"),

@@ -165,10 +165,10 @@ FULL_KNIFFEL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"
 @pytest.mark.parametrize(
     "args, german, english",
     [
-        (["chances", "kniffel7", "--target", "200"], "keine Zieltabelle für unterscheidbare Würfel", "told apart"),
+        (["chances", "kniffel7", "--target", "0"], "ein Ziel ist ein Endstand von mindestens 1", "at least 1"),
         (["solve", "kniffel7", "--target"], "keine Zieltabelle für unterscheidbare Würfel", "told apart"),
-        (["distribution", "kniffel7"], "die exakte Verteilung von kniffel7 gibt es nicht", "is not offered"),
-        (["odds", "kniffel7", "--card", "", "--card", ""], "Verteilung von kniffel7 gibt es nicht", "not offered"),
+        (["distribution", "kniffel7", "--card", "ones=7"], "Einser kann in kniffel7 nicht 7", "Ones cannot hold 7"),
+        (["odds", "kniffel7", "--card", "", "--card", "sevens=8"], "Siebener kann in kniffel7 nicht", "cannot hold 8"),
         (["advise", "yahtzee", "12345", "--keep-one"], "gibt es nur für kniffel, nicht für yahtzee", "kniffel only"),
         (["simulate", "yatzy", "--keep-one"], "gibt es nur für kniffel, nicht für yatzy", "kniffel only"),
         (["odds", "kniffel", "--card", ""], "odds braucht 2 bis 6 Spieler", "odds need 2 to 6"),

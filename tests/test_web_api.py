@@ -425,7 +425,8 @@ def test_distribution_equals_cli_json(client, tdir, card):
 @pytest.mark.parametrize(
     "params,cli_args",
     [
-        ({"variant": "kniffel7"}, ["distribution", "kniffel7"]),
+        ({"variant": "kniffel7", "card": "ones=7"}, ["distribution", "kniffel7", "--card", "ones=7"]),
+        ({"variant": "kniffel7", "card": "ones=60"}, ["distribution", "kniffel7", "--card", "ones=60"]),
         ({"variant": "kniffel", "card": "einser=9"}, ["distribution", "kniffel", "--card", "einser=9"]),
     ],
 )
@@ -433,6 +434,29 @@ def test_bad_distribution_input_is_400_with_the_cli_message(client, tdir, params
     res = get(client, "/api/distribution", **params)
     assert res.status_code == 400
     assert res.json()["error"] == cli_error(tdir, *cli_args)
+
+
+K7_ENDGAME = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,sevens=21,four_of_a_kind=20,five_of_a_kind=25,"
+K7_ENDGAME += "double_triple=25,straight_five=30,chance=28"
+
+
+def test_kniffel7_distribution_equals_cli_json(client, tdir):
+    """Dice told apart: the chart's distribution from a late card, as the CLI gives it."""
+    res = get(client, "/api/distribution", variant="kniffel7", card=K7_ENDGAME)
+    assert res.status_code == 200, res.text
+    want = cli_json(tdir, "distribution", "kniffel7", "--card", K7_ENDGAME, "--json")
+    got = res.json()
+    assert got.pop("seconds") >= 0 and want.pop("seconds") >= 0
+    assert got == want
+
+
+def test_kniffel7_distribution_too_long_for_the_page_is_400(client, monkeypatch):
+    """A forward pass of minutes or more is left to the CLI: one line that says so."""
+    from solver.web import app
+
+    monkeypatch.setattr(app, "WEB_PASS_SECONDS", -1.0)
+    res = get(client, "/api/distribution", variant="kniffel7", card=K7_ENDGAME.replace(",chance=28", ""))
+    assert res.status_code == 400 and "kniffel distribution kniffel7 --card" in res.json()["error"], res.text
 
 
 # -- playing for a target score: /api/chances and &target= on /api/advise ---------------------------
@@ -508,11 +532,11 @@ def test_missing_target_table_is_409_never_a_build(client, tdir):
         ("/api/advise", {"dice": "33516", "target": 999}, ["advise", "kniffel", "--dice", "33516", "--target", "999"]),
         (
             "/api/advise",
-            {"variant": "kniffel7", "dice": "2371674", "target": 300},
-            ["advise", "kniffel7", "--dice", "2371674", "--target", "300"],
+            {"variant": "kniffel7", "dice": "2371674", "target": 0},
+            ["advise", "kniffel7", "--dice", "2371674", "--target", "0"],
         ),
         ("/api/chances", {"variant": "kniffel", "target": -3}, ["chances", "kniffel", "--target", "-3"]),
-        ("/api/chances", {"variant": "kniffel7", "target": 300}, ["chances", "kniffel7", "--target", "300"]),
+        ("/api/chances", {"variant": "kniffel7", "target": -2}, ["chances", "kniffel7", "--target", "-2"]),
         (
             "/api/chances",
             {"variant": "kniffel", "card": FULL_CARD, "target": 9},

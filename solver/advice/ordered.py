@@ -82,7 +82,6 @@ class OrderedAdvisor(Advisor):
         table = after_first if roll == 1 else after_second
         min_keep = v.min_keep_last_reroll if roll == 2 else 0
         n = v.n_dice
-        codes = [v.dice[d].index(face) for d, face in enumerate(dice)]
         options = []
         for kept in range(1 << n):
             chosen = tuple(d for d in range(n) if kept >> d & 1)
@@ -92,8 +91,7 @@ class OrderedAdvisor(Advisor):
                 value = float(final[self._roll_row(dice)])
                 text = "keep all (stop rolling)"
             else:
-                pa = sum((codes[d] if kept >> d & 1 else 6) * 7**d for d in range(n))
-                value = float(table[pa])
+                value = float(table[self.partial_assignment(dice, chosen)])
                 named = ", ".join(f"{v.die_names[d]} {dice[d]}" for d in chosen)
                 text = (
                     f"keep {named}; reroll the other {NUMBER_WORDS[n - len(chosen)]}"
@@ -103,3 +101,9 @@ class OrderedAdvisor(Advisor):
             faces = tuple(sorted(dice[d] for d in chosen))
             options.append(Option("keep", card.points + value, keep=faces, keep_dice=chosen, text=text))
         return rank_options(options)
+
+    def partial_assignment(self, dice, chosen) -> int:
+        """The row of the turn's keep values that keeps the dice `chosen` (die indices) at their faces: die d's
+        digit (base 7) is its face code, 6 where it is rerolled."""
+        v = self.variant
+        return sum((v.dice[d].index(dice[d]) if d in chosen else 6) * 7**d for d in range(v.n_dice))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -15,11 +16,14 @@ from ..advice.cards import Card
 from ..dp import make_engine
 from ..dp.compile import require_jit
 from ..dp.forward import forward_pmf
+from ..dp.forward_ordered import SECONDS_PER_STATE, ordered_pmf, state_bound
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.checks import check_names
 from ..rules.scoring import possible_points
 from ..rules.variant import Variant
+from ..store.expected_play_cache import cached_rest, store_rest, values_digest
+from ..store.shipped_pmf import shipped_pmf
 
 PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
 THRESHOLDS = (200, 250, 300, 350, 400)
@@ -101,28 +105,72 @@ def max_score(variant: Variant) -> int:
     return boxes + sum(b.points for b in variant.bonuses) + extras
 
 
-def check_identical_dice(variant: Variant) -> None:
-    """No exact distribution for dice told apart (Kniffel 7): its forward pass would need the policy of every
-    reachable turn state, one ordered-dice kernel pass each (about 1.45 million states at 1.17 ms, a whole
-    solve: about half an hour on two cores), plus the mass pushed through 823,543 partial assignments per
-    state. The refusal says so, in the player's language."""
-    if not variant.identical_dice:
-        raise DistributionError(t("dist_told_apart", variant=variant.name))
-
-
-def final_pmf(variant: Variant, values: np.ndarray, card: Card, engine=None, progress=None) -> np.ndarray:
-    """P(final score = s) for s = 0 ... highest reached, from `card` at the start of a turn. progress(1) is
-    called after each turn's layer of the forward pass (it may raise to stop it)."""
-    check_identical_dice(variant)
+def final_pmf(
+    variant: Variant, values: np.ndarray, card: Card, engine=None, progress=None, directory: Path | None = None
+) -> np.ndarray:
+    """P(final score = s) for s = 0 ... highest reached, from `card` at the start of a turn. progress(k): k more
+    steps of the forward pass done (turns' layers for identical dice, states for dice told apart; it may raise
+    to stop it). Dice told apart: the points still to come come from the shipped pmf (empty card), else the
+    disk cache in `directory` (when given), else the forward pass (then cached there)."""
     state = card.state
-    if not np.isfinite(values[state]):
-        raise DistributionError(t("card_cannot_occur", card=card.format(), variant=variant.name))
+    check_card(variant, values, card)
     if card.full:
         pmf = np.zeros(card.points + 1)
         pmf[card.points] = 1.0
         return pmf
+    if not variant.identical_dice:
+        rest = _ordered_rest(variant, values, card, engine, progress, directory)
+        return np.concatenate([np.zeros(card.points), rest])
     engine = engine or make_engine(variant)
     return forward_pmf(engine, values, *state, card.points, progress)
+
+
+def check_card(variant: Variant, values: np.ndarray, card: Card) -> None:
+    """A card the rules allow entry by entry but no game reaches (the table has no value for it) is refused."""
+    if not np.isfinite(values[card.state]):
+        raise DistributionError(t("card_cannot_occur", card=card.format(), variant=variant.name))
+
+
+def _ordered_rest(variant: Variant, values: np.ndarray, card: Card, engine, progress, directory) -> np.ndarray:
+    digest = values_digest(values)
+    rest = shipped_pmf(variant, digest) if not card.filled else None
+    if rest is None and directory is not None:
+        rest = cached_rest(variant, directory, digest, card.state)
+    if rest is None:
+        import numba
+
+        engine = engine or make_engine(variant, allow_slow=True)
+        rest = ordered_pmf(engine, values, *card.state, 0, numba.get_num_threads(), progress)
+        if directory is not None:
+            store_rest(variant, directory, digest, card.state, rest)
+    return rest
+
+
+def pmf_work(variant: Variant, values: np.ndarray, card: Card, directory: Path | None = None) -> tuple[int, float]:
+    """(states, seconds): at most how many turn states the forward pass from `card` visits and about how
+    long it takes, (0, 0.0) when the answer is at hand (identical dice: seconds at most; a shipped or
+    cached pmf, a full card)."""
+    check_card(variant, values, card)
+    if variant.identical_dice or card.full:
+        return 0, 0.0
+    digest = values_digest(values)
+    if not card.filled and shipped_pmf(variant, digest) is not None:
+        return 0, 0.0
+    if directory is not None and cached_rest(variant, directory, digest, card.state) is not None:
+        return 0, 0.0
+    import numba
+
+    states = state_bound(make_engine(variant, allow_slow=True), *card.state)
+    return states, states * SECONDS_PER_STATE / numba.get_num_threads()
+
+
+def expected_play_at_least(
+    variant: Variant, values: np.ndarray, card: Card, targets, directory: Path | None = None, progress=None
+) -> list[float]:
+    """P(final score >= T) for each T of `targets` when the rest of the game is played for the maximum
+    expected score (the advisor's play, its tie rule): exact, from the forward pass (final_pmf)."""
+    tail = np.cumsum(final_pmf(variant, values, card, progress=progress, directory=directory)[::-1])[::-1]
+    return [float(tail[max(int(x), 0)]) if x < tail.shape[0] else 0.0 for x in targets]
 
 
 def percentile(cdf: np.ndarray, q: float) -> int:
@@ -145,14 +193,20 @@ def check_thresholds(variant: Variant, thresholds) -> tuple[int, ...]:
 
 
 def distribution(
-    variant: Variant, values: np.ndarray, card: Card, at_least=(), engine=None, progress=None
+    variant: Variant,
+    values: np.ndarray,
+    card: Card,
+    at_least=(),
+    engine=None,
+    progress=None,
+    directory: Path | None = None,
 ) -> Distribution:
     """The exact final-score distribution from `card` (start of a turn) under the advisor's play
-    (progress: as final_pmf's)."""
+    (progress, directory: as final_pmf's)."""
     require_jit("the exact distribution")
     extra = check_thresholds(variant, at_least)
     t0 = time.perf_counter()
-    pmf = final_pmf(variant, values, card, engine, progress)
+    pmf = final_pmf(variant, values, card, engine, progress, directory)
     seconds = time.perf_counter() - t0
     return describe(variant, card, pmf, extra, seconds)
 
@@ -195,22 +249,25 @@ def check_players(cards: list[Card], names: list[str] | None) -> list[str]:
 
 
 def odds(
-    variant: Variant, values: np.ndarray, cards: list[Card], names: list[str] | None = None, progress=None
+    variant: Variant,
+    values: np.ndarray,
+    cards: list[Card],
+    names: list[str] | None = None,
+    progress=None,
+    directory: Path | None = None,
 ) -> Odds:
     """Each player's chance of finishing first alone, and of a tie for first: 2-6 players, all at the
-    start of the same round, independent dice, each playing for the maximum expected score (progress(1)
-    after each player's distribution)."""
+    start of the same round, independent dice, each playing for the maximum expected score (progress,
+    directory: as final_pmf's)."""
     names = check_players(cards, names)
-    engine = make_engine(variant) if variant.identical_dice else None
+    engine = make_engine(variant) if variant.identical_dice else None  # dice told apart: made when needed
     pmfs: dict[tuple, np.ndarray] = {}
     dists = []
     for card in cards:
         key = (card.state, card.points)
         if key not in pmfs:
-            pmfs[key] = final_pmf(variant, values, card, engine)
+            pmfs[key] = final_pmf(variant, values, card, engine, progress, directory)
         dists.append(pmfs[key])
-        if progress is not None:
-            progress(1)
     wins = win_alone(dists)
     players = []
     for name, card, pmf, win in zip(names, cards, dists, wins):

@@ -42,6 +42,7 @@ class Games:
     variant: Variant
     boxes: np.ndarray  # (N, B) points in each box
     extra: np.ndarray  # (N,) number of further jokers that paid extra points
+    filled: np.ndarray | None = None  # (N, B) bool: the boxes filled (batches() with turns: a game not yet over)
 
     @property
     def upper(self) -> np.ndarray:
@@ -68,25 +69,35 @@ def simulate(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, 
     return Games(variant, boxes, np.concatenate([g.extra for g in parts]) if parts else np.zeros(0, np.int64))
 
 
-def batches(variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None) -> Iterator[Games]:
+def batches(
+    variant: Variant, values: np.ndarray, n_games: int, seed: int = 0, progress=None, card=None, turns=None
+) -> Iterator[Games]:
     """The games in batches of BATCH, turn by turn in lockstep; `progress(k)` is told of k finished games
-    (in parts: after every turn of a batch, the games' share of it)."""
+    (in parts: after every turn of a batch, the games' share of it). With `card` (a Card), every game
+    starts from it: its boxes are in every game's boxes, and only its free boxes are played. With `turns`,
+    only that many turns are played (Games.filled says which boxes are filled)."""
     require_jit("simulating games")
     play_turn = _ordered_turns(variant, values) if not variant.identical_dice else _identical_turns(variant, values)
     n_boxes = len(variant.boxes)
+    filled = {} if card is None else card.filled
+    n_turns = n_boxes - len(filled) if turns is None else turns
     for start in range(0, n_games, BATCH):
         m = min(BATCH, n_games - start)
         g_mask, g_upper, g_joker_scored, g_extra = (np.zeros(m, dtype=np.int64) for _ in range(4))
         g_boxes = np.zeros((m, n_boxes), dtype=np.int32)
+        if card is not None:
+            g_mask[:], g_upper[:], g_joker_scored[:] = card.mask, card.upper_total, card.joker_scored
+            g_extra[:] = card.extra // variant.extra_points if variant.extra_points else 0
+            g_boxes[:, list(filled)] = list(filled.values())
         rng = _seed_streams(seed, start, m)
         told = 0
-        for turn in range(n_boxes):
+        for turn in range(n_turns):
             play_turn(g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng)
             if progress is not None:
-                now = m * (turn + 1) // n_boxes
+                now = m * (turn + 1) // n_turns
                 progress(now - told)
                 told = now
-        yield Games(variant, g_boxes, g_extra)
+        yield Games(variant, g_boxes, g_extra, (g_mask[:, None] >> np.arange(n_boxes)) & 1 == 1)
 
 
 @dataclass

@@ -159,15 +159,20 @@ class Chances:
     variant: str
     card: str
     target: int
-    probability: float
+    probability: float | None  # None: beyond what one machine computes (Kniffel 7 early in a game)
     # P(at least target) under max-expected play, from the exact distribution (another module):
     # filled in by the caller when available, omitted from as_dict until then
     probability_expected_play: float | None = None
+    expected_play_games: int | None = None  # that probability estimated by simulating this many games
+    expected_play_stderr: float | None = None  # and its standard error
 
     def as_dict(self) -> dict:
         d = {"variant": self.variant, "card": self.card, "target": self.target, "probability": self.probability}
         if self.probability_expected_play is not None:
             d["probability_expected_play"] = self.probability_expected_play
+        if self.expected_play_games is not None:
+            d["expected_play_games"] = self.expected_play_games
+            d["expected_play_stderr"] = self.expected_play_stderr
         return d
 
 

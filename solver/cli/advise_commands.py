@@ -18,6 +18,7 @@ from .base import (
     _speak,
     _table,
     cli,
+    computing_notice,
     get_table,
     get_target_table,
     lang_option,
@@ -38,6 +39,8 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     """The highest probability of finishing with at least TARGET points, from a card at the start of a turn."""
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
+    if not variant.identical_dice:
+        return _chances_ordered(ctx, variant, card, target, as_json)
     _quick_target(ctx, variant, card, next_layer=False, expected_play=True)
     from ..chances import targets
 
@@ -65,6 +68,38 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
     click.echo(t("chances_best", p=result.probability))
     click.echo(t("chances_mean", p=result.probability_expected_play))
+
+
+def _chances_ordered(ctx, variant, card_text, target, as_json):
+    """`chances` for Kniffel 7: exact from the card when it fits one machine, else the max-expected estimate."""
+    from ..advice.explain import card_text as show_card
+    from ..advice.explain import fit
+    from ..chances.ordered_chances import PLAN_MOST_FREE, ordered_chances
+
+    parsed = parse_card(variant, card_text)
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    with computing_notice(settings) as notice:
+        result = ordered_chances(variant, values, parsed, target, notice, notice.games, settings.tables_dir)
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+    click.echo(t("chances_title", variant=variant.name, target=target))
+    click.echo(fit(t("card_line", card=show_card(parsed), points=parsed.points)))
+    if result.probability is not None:
+        click.echo(t("chances_best", p=result.probability))
+    _echo_expected_play(result.probability_expected_play, result.expected_play_games, result.expected_play_stderr)
+    if result.probability is None:
+        click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
+
+
+def _echo_expected_play(p, games, stderr) -> None:
+    """The chance under max-expected play: exact (games None), estimated from simulated games, or not known."""
+    from ..advice.explain import fit
+
+    simulated = t("chances_mean_simulated", p=p, games=games, stderr=stderr) if games is not None else None
+    if p is not None:
+        click.echo(fit(simulated or t("chances_mean", p=p)))
 
 
 def _quick_target(ctx, variant, card_text: str, *, next_layer: bool, expected_play: bool) -> None:
@@ -185,15 +220,20 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
             _quick_target(ctx, variant, card, next_layer=True, expected_play=False)
         parsed = counted
         if opponent is not None:
-            return _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent)
-        return _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target)
+            if _advise_opponent(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, opponent) is not False:
+                return
+        elif _advise_target(ctx, variant, parsed, rolled, roll, box_now, show_all, as_json, target) is not False:
+            return
     quick_answer_from_disk(variant, _settings(ctx))
     table = _table(variant, _settings(ctx))
     if variant.identical_dice:
         waits.compiling("advice")
     advice = table.advise(card, dice, roll, box_now=box_now, spread=True)
     if as_json:
-        click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
+        beyond = ctx.meta.get("target_beyond")  # advise --target beyond one machine (Kniffel 7): its figures too
+        click.echo(
+            json.dumps({**advice.as_dict(all_options=show_all), **({"target": beyond} if beyond else {})}, indent=2)
+        )
         return
     parsed, rolled, best, then, options = advice.card, advice.dice, advice.best, advice.then, advice.options
     options = tie_order(list(options))
@@ -218,11 +258,22 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     from ..advice.explain import fit
     from ..chances import targets
 
-    targets.check_target(variant, card, target)  # before any table is loaded or built
     settings = _settings(ctx)
-    advisor = _advisor(variant, settings)
-    table = get_target_table(variant, settings)
-    advice = targets.target_advice(variant, table, advisor, card, rolled, roll, target, box_now)
+    if variant.identical_dice:
+        targets.check_target(variant, card, target)  # before any table is loaded or built
+        advisor = _advisor(variant, settings)
+        table = get_target_table(variant, settings)
+        advice = targets.target_advice(variant, table, advisor, card, rolled, roll, target, box_now)
+    else:
+        from ..chances.ordered_chances import check_card, ordered_target_advice
+
+        check_card(variant, card, target)
+        advisor = _advisor(variant, settings)
+        with computing_notice(settings) as on_plan:
+            found = ordered_target_advice(advisor, card, rolled, roll, target, box_now, on_plan)
+        if found is None:
+            return _beyond_reach(ctx, variant, card, target, as_json)
+        advice = found
     if as_json:
         click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
         return
@@ -240,27 +291,78 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     _echo_chance_rows(variant, rolled, options, show_all, t("target_label", target=target), lambda o: o.probability)
 
 
+def _beyond_reach(ctx, variant, card, target, as_json):
+    """advise --target for Kniffel 7 beyond one machine's minutes: the advice for the mean, with the chance of
+    the target when playing for it (simulated), and the line that says what the best for the target needs."""
+    from ..advice.explain import fit
+    from ..chances.ordered_chances import PLAN_MOST_FREE, expected_play
+    from ..chances.targets import Chances
+
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    with computing_notice(settings) as notice:
+        p, games, stderr = expected_play(variant, values, card, target, notice.games, settings.tables_dir)
+    if as_json:
+        ctx.meta["target_beyond"] = Chances(variant.name, card.format(), target, None, p, games, stderr).as_dict()
+        return False
+    click.echo(t("chances_title", variant=variant.name, target=target))
+    _echo_expected_play(p, games, stderr)
+    click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
+    return False
+
+
+def _beyond_reach_opponent(ctx, variant, opponent, as_json):
+    """advise --opponent for Kniffel 7 beyond one machine's minutes: the advice for the mean, with one line."""
+    from ..advice.explain import fit
+    from ..chances.ordered_chances import PLAN_MOST_FREE
+
+    if as_json:
+        ctx.meta["target_beyond"] = {"opponent": opponent.format(), "win": None}
+    else:
+        click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE).strip()))
+    return False
+
+
 def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):
     """advise --opponent: every option ranked by the probability of beating the opponent's final score."""
     from ..advice.explain import fit
-    from ..chances import targets, win
+    from ..chances import win
+    from ..chances.ordered_chances import SIMULATED_GAMES
 
     opponent = parse_card(variant, opponent_text)  # bad cards: one line, before any engine is built
     if card.full:  # win.check_opponent says so too, in English for the Python API
         raise win.OpponentError(t("card_full"))
     win.check_opponent(card, opponent)
-    targets.target_engine(variant)  # Kniffel 7: one line, before any work
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
-    table = get_target_table(variant, settings)
-    opp_pmf = win.opponent_pmf(variant, values, opponent, directory=settings.tables_dir)
-    action, options = win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now)
+    exact = True
+    if variant.identical_dice:
+        table = get_target_table(variant, settings)
+        opp_pmf = win.opponent_pmf(variant, values, opponent, directory=settings.tables_dir)
+
+        def ranked(box_now):
+            return win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now)
+
+        p_win = win.win_probability(opp_pmf, card, table)
+    else:  # Kniffel 7: my chances from my card, on demand; the opponent's pmf exact only for a full card
+        from ..chances import ordered_win
+
+        with computing_notice(settings) as on_plan:
+            found = ordered_win.my_targets(variant, card, on_plan)
+        if found is None:
+            return _beyond_reach_opponent(ctx, variant, opponent, as_json)
+        opp_pmf, exact = ordered_win.opponent_pmf(variant, values, opponent)
+
+        def ranked(box_now):
+            return ordered_win.ordered_opponent_options(advisor, found, card, rolled, roll, opp_pmf, box_now)
+
+        p_win = ordered_win.win_probability(opp_pmf, card, found)
+    action, options = ranked(box_now)
     best = options[0]
     then = None
     if action == "keep" and len(best.option.keep) == variant.n_dice:  # stopping: the box comes next
-        then = win.opponent_options(variant, table, advisor, card, rolled, roll, opp_pmf, box_now=True)[1][0]
-    p_win = win.win_probability(opp_pmf, card, table)
+        then = ranked(True)[1][0]
     opp_mean = float(np.arange(opp_pmf.shape[0]) @ opp_pmf)
     if as_json:
         out = {
@@ -272,6 +374,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
             "action": action,
             "win": p_win,
             "opponent_expected_final_score": opp_mean,
+            **({} if exact else {"opponent_simulated_games": SIMULATED_GAMES}),
             "expected_final_score": advisor.expected_final(card),
             "best": best.as_dict(variant),
             "then": then.as_dict(variant) if then else None,
@@ -284,6 +387,8 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
 
     _echo_header(variant, card, rolled, roll)
     click.echo(fit(t("opponent_card", card=card_text(opponent), points=opponent.points, mean=opp_mean)))
+    if not exact:
+        click.echo(t("opponent_simulated", games=SIMULATED_GAMES))
     click.echo(t("opponent_start", p=p_win))
     text, p = option_text(variant, best.option, rolled), best.win
     if then:

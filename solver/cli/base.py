@@ -10,6 +10,7 @@ import os
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import click
 
@@ -74,6 +75,37 @@ def progress_bar(settings: Settings, total: int, desc: str, unit: str, unit_scal
 
     disable = None if settings.progress else True
     return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, disable=disable, file=sys.stderr, leave=False)
+
+
+class _Notice:
+    """What a Kniffel 7 target answer computed on demand shows (chances/ordered_chances.py): called as on_plan,
+    one line on stderr with the estimate when it is 5 s or more, then a progress bar over the columns;
+    games(count): a progress bar over the games simulated instead."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.bars: list = []
+
+    def __call__(self, plan, seconds):
+        if seconds >= 5:
+            click.echo("kniffel: " + t("k7_computing", columns=plan.columns, seconds=seconds), err=True)
+        self.bars.append(progress_bar(self.settings, plan.columns, t("k7_bar"), "col"))
+        return self.bars[-1].update
+
+    def games(self, count: int):
+        self.bars.append(progress_bar(self.settings, count, t("k7_games_bar"), "game"))
+        return self.bars[-1].update
+
+
+@contextmanager
+def computing_notice(settings: Settings):
+    """A _Notice, its progress bars gone when done."""
+    notice = _Notice(settings)
+    try:
+        yield notice
+    finally:
+        for bar in notice.bars:
+            bar.close()
 
 
 def solve_table(variant, settings: Settings, engine=None):

@@ -100,7 +100,9 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
     if isinstance(game, TableGame):
         from ..game.table_play import TablePlayLoop
 
-        target_table = get_target_table(game.variant, settings) if advice == "win" else None
+        target_table = None
+        if advice == "win":  # Kniffel 7: no table, the win play is computed from each card (ordered_win.py)
+            target_table = get_target_table(game.variant, settings) if game.variant.identical_dice else "on demand"
         advisor = _advisor(game.variant, settings)
         TablePlayLoop(game, advisor, target, odds=not no_odds, target_table=target_table).run()
         return

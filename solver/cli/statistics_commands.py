@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -27,6 +29,8 @@ from .base import (
     progress_bar,
 )
 from .settings import _variant_or_default
+
+LONG_PASS_SECONDS = 2.0  # a forward pass estimated to take longer is announced, with a progress bar
 
 
 @cli.command()
@@ -160,14 +164,11 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     refuse_empty_plot(plot)
     parsed = parse_card(variant, card)
     dist.check_thresholds(variant, at_least)
-    dist.check_identical_dice(variant)
     plt = _plot_backend(Path(plot)) if plot else None  # checked before computing
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
-    waits.compiling("forward")
-    turns = len(variant.boxes) - bin(parsed.state[0]).count("1")
-    with progress_bar(settings, turns, t("progress_distribution", variant=variant.name), "turn") as bar:
-        result = dist.distribution(variant, values, parsed, at_least, progress=bar.update)
+    with _forward_progress(settings, variant, values, [parsed], "progress_distribution") as progress:
+        result = dist.distribution(variant, values, parsed, at_least, progress=progress, directory=settings.tables_dir)
     if plt is not None:
         _plot_pmf(plt, variant, result, plot)
     if as_json:
@@ -187,6 +188,36 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     click.echo(dist_histogram(np.array(result.pmf)))
     if plot:
         click.echo(t("plot_written", path=plot))
+
+
+@contextmanager
+def _forward_progress(settings, variant, values, cards, label: str) -> Iterator[Callable[[int], object] | None]:
+    """A progress bar of the forward passes from these cards: identical dice, by turn (after a line when the
+    kernels compile first); dice told apart, from a card whose pmf is neither shipped nor cached, by turn state,
+    after one line saying how long it takes."""
+    from ..chances import distribution as dist
+
+    if variant.identical_dice:
+        waits.compiling("forward")
+        turns = sum(len(variant.boxes) - bin(c.state[0]).count("1") for c in {(c.state, c.points): c for c in cards}.values())
+        with progress_bar(settings, turns, t(label, variant=variant.name), "turn") as bar:
+            yield bar.update
+        return
+
+    states, seconds = 0, 0.0
+    for card in {c.state: c for c in cards}.values():
+        s, sec = dist.pmf_work(variant, values, card, settings.tables_dir)
+        states, seconds = states + s, seconds + sec
+    if states == 0 or seconds < LONG_PASS_SECONDS:
+        yield None
+        return
+    import numba
+
+    took = f"{seconds / 60:.1f} min" if seconds < 7200 else f"{seconds / 3600:.0f} h"
+    threads = numba.get_num_threads()
+    click.echo(t("dist_estimate", variant=variant.name, states=states, time=took, threads=threads), err=True)
+    with progress_bar(settings, states, t(label, variant=variant.name), "state") as bar:
+        yield bar.update
 
 
 def _percent(x: float) -> str:
@@ -238,13 +269,11 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     _speak(ctx, variant)
     parsed = [parse_card(variant, c) for c in cards]
     name_list = [n.strip() for n in names.split(",")] if names is not None else None
-    dist.check_identical_dice(variant)
     dist.check_players(parsed, name_list)  # before loading or solving a table
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
-    waits.compiling("forward")
-    with progress_bar(settings, len(parsed), t("progress_odds", variant=variant.name), "player") as bar:
-        result = dist.odds(variant, values, parsed, name_list, progress=bar.update)
+    with _forward_progress(settings, variant, values, parsed, "progress_odds") as progress:
+        result = dist.odds(variant, values, parsed, name_list, progress, settings.tables_dir)
     if as_json:
         click.echo(json.dumps(result.as_dict()))
         return
@@ -268,6 +297,8 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     from ..chances import target_play, targets
 
     variant = find_variant(variant_name, keep_one)
+    if not variant.identical_dice:
+        return _simulate_target_ordered(ctx, variant, games, seed, as_json, target)
     targets.check_target(variant, parse_card(variant, ""), target)  # before any table is loaded or built
     settings = _settings(ctx)
     advisor = _advisor(variant, settings)
@@ -290,21 +321,53 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     click.echo(fit(t("sim_target", title=title, games=shown, target=target, seed=seed, seconds=seconds, **reached)))
 
 
-def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
-    """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
-    from ..chances import targets, win
-    from ..chances.spread import moments
+def _simulate_target_ordered(ctx, variant, games, seed, as_json, target):
+    """simulate kniffel7 --target: max-expected play to the end game, then exact target play."""
+    from ..chances import ordered_target_play as play
+    from ..chances.ordered_chances import check_card
 
-    variant = find_variant(variant_name, keep_one)
-    targets.target_engine(variant)  # Kniffel 7: one line, before any work
+    check_card(variant, parse_card(variant, ""), target)
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
-    table = get_target_table(variant, settings)
+    t0 = time.perf_counter()
+    with progress_bar(
+        settings, games, t("progress_simulate_target", variant=variant.name, target=target), "game"
+    ) as bar:
+        run = play.simulate_target(advisor, values, games, target, seed=seed, progress=bar.update)
+    seconds = time.perf_counter() - t0
+    out = {"variant": variant.name, **run.as_dict(), "endgame_free": play.ENDGAME_FREE, "seconds": round(seconds, 3)}
+    if as_json:
+        click.echo(json.dumps(out, indent=2))
+        return
+    from ..advice.explain import fit
+
+    reached = dict(p=run.p_reached, stderr=run.stderr, free=play.ENDGAME_FREE, variant=variant.name)
+    title, shown = variant_title(variant), count_text(games)
+    click.echo(
+        fit(t("sim_target_endgame", title=title, games=shown, target=target, seed=seed, seconds=seconds, **reached))
+    )
+
+
+def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
+    """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
+    from ..chances import win
+    from ..chances.spread import moments
+
+    variant = find_variant(variant_name, keep_one)
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    advisor = _advisor(variant, settings)
+    table = get_target_table(variant, settings) if variant.identical_dice else None
     t0 = time.perf_counter()
     with progress_bar(settings, pairs, t("progress_simulate_versus", variant=variant.name), "pair") as bar:
-        m2 = moments(variant, values, settings.tables_dir)
-        run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
+        if table is None:  # Kniffel 7: the exact win play of the last turn (ordered_target_play.py)
+            from ..chances import ordered_target_play
+
+            run = ordered_target_play.simulate_versus(advisor, values, pairs, seed=seed, progress=bar.update)
+        else:
+            m2 = moments(variant, values, settings.tables_dir)
+            run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
     seconds = time.perf_counter() - t0
     out = {"variant": variant.name, **run.as_dict(), "seconds": round(seconds, 3)}
     if as_json:
@@ -316,3 +379,5 @@ def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     rates = dict(rate=run.win_rate, stderr=run.stderr, h2h=run.h2h, h2h_stderr=run.h2h_stderr)
     title, shown = variant_title(variant), count_text(pairs)
     click.echo(fit(t("sim_versus", title=title, pairs=shown, seed=seed, seconds=seconds, **counts, **rates)))
+    if table is None:
+        click.echo(fit(t("sim_versus_endgame", variant=variant.name)))

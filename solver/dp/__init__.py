@@ -14,6 +14,7 @@ The parts, in the order a solve uses them:
     identical.py   the turn kernel for identical dice (multisets on the keep lattice)
     ordered_dice.py  the index tables of dice told apart (Kniffel 7)
     ordered.py     the turn kernel for dice told apart
+    ordered_target.py  its passes over target probabilities (Kniffel 7's target play from a card)
     engine.py      a variant's engine: everything the kernels need for it
     lanes.py       a layer's work items dealt to one lane per thread
     layers.py      the layer-by-layer loop that the solve and the tables built like it share

@@ -231,9 +231,7 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
     import numba  # here: the forward pass needs compiled kernels (a process that interprets them never comes here)
 
     rules, lattice = engine.rules, engine.lattice
-    n_flags = values.shape[2]
-    key_base = np.array([n_flags, values.shape[1]], dtype=np.int64)
-    tables = (rules, lattice, values, subs, (key_base, engine.upper.row, engine.upper.solved_total))
+    tables = (rules, lattice, values, subs, next_keys(engine, values))
     # items: runs of equal (mask, joker_scored); the layer is sorted by (mask, flag, upper)
     change = np.flatnonzero((np.diff(layer.mask) != 0) | (np.diff(layer.joker_scored) != 0)) + 1
     item_start = np.concatenate([[0], change, [layer.mask.shape[0]]]).astype(np.int64)
@@ -259,7 +257,21 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
         for out, part in zip((keys, shifts, probs, srcs), _compact(gk, gs, gp, gn, col0)):
             out.append(part)
         i0 = i1
-    key, shift, prob, src = (np.concatenate(x) for x in (keys, shifts, probs, srcs))
+    groups = tuple(np.concatenate(x) for x in (keys, shifts, probs, srcs))
+    return advance(values, layer, groups, slot)
+
+
+def next_keys(engine, values: np.ndarray):
+    """(key_base, up_row, solved_total): how the kernels name a next state (_item_groups)."""
+    key_base = np.array([values.shape[2], values.shape[1]], dtype=np.int64)
+    return key_base, engine.upper.row, engine.upper.solved_total
+
+
+def advance(values: np.ndarray, layer: Layer, groups, slot: np.ndarray) -> Layer:
+    """The next layer from a layer's groups (key of the next state, points gained, probability, source state),
+    whichever kernel made them: every next vector is the sum of its groups' shifted source vectors."""
+    key, shift, prob, src = groups
+    n_flags = values.shape[2]
     uniq, dst = _next_states(key, slot)
     order, start = _sort_groups(dst, uniq.shape[0])
     new_lo, new_len = _bounds(order, start, src, shift, layer.lo, layer.ptr)
@@ -278,7 +290,7 @@ def forward_pmf(
     """P(final score = s) for s = 0 ... max, from the card (mask, upper, joker_scored) with `points` on it
     at the start of a turn, every later decision the advisor's (the tie rule above)."""
     if engine.lattice is None:
-        raise ValueError("the forward pass is for identical dice")
+        raise ValueError("dice told apart: forward_ordered.ordered_pmf")
     n_boxes = len(engine.variant.boxes)
     layer = start_layer(mask, upper, joker_scored, points)
     slot = np.full(values.shape[0] * values.shape[1] * values.shape[2], -1, dtype=np.int64)
@@ -287,6 +299,11 @@ def forward_pmf(
         layer = step(engine, values, layer, slot, subs)
         if progress is not None:
             progress(1)
+    return layer_pmf(layer)
+
+
+def layer_pmf(layer: Layer) -> np.ndarray:
+    """The final layer's points vectors summed: P(final score = s), s = 0 ... max."""
     hi = int((layer.lo + np.diff(layer.ptr)).max())
     pmf = np.zeros(hi)
     for i in range(layer.lo.shape[0]):

@@ -108,15 +108,9 @@ def _compact_keeps(final, ordered):
 
 
 @njit(cache=True)
-def _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, values, work):
-    """Compact keeps (C, 8) of 8 states, and by_high (= work[2]) holding the value of every roll after
-    roll 2 (its best keep, stopping included) at row h * 6^low + low roll: steps 1-2 of _ordered_turn
-    (work: its work arrays first)."""
-    high_keeps, block, by_high = work[0], work[1], work[2]
-    low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
-    n_keys = ordered.n_low_keys
-    n_low_faces = low.faces.shape[0]
-    n_inner = 7**inner.n
+def _ev_final_rolls(masks, jokers_scored, upper_totals, rules, values):
+    """(R, 8): the expected-value final-roll values of 8 states (one _final_roll_values call per run of
+    columns that share (mask, joker_scored))."""
     final = np.empty((rules.score.shape[0], 8))
     j0 = 0
     while j0 < 8:  # one (mask, joker_scored) run of columns at a time
@@ -125,6 +119,19 @@ def _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, valu
             j1 += 1
         _final_roll_values(masks[j0], jokers_scored[j0], upper_totals[j0:j1], rules, values, final[:, j0:j1], 0)
         j0 = j1
+    return final
+
+
+@njit(cache=True)
+def _rolls_after_second(final, ordered, work):
+    """Compact keeps (C, 8) of 8 columns, and by_high (= work[2]) holding the value of every roll after
+    roll 2 (its best keep, stopping included) at row h * 6^low + low roll: steps 1-2 of _turn_from_final
+    (final: the 8 columns' final-roll values by roll multiset; work: its work arrays first)."""
+    high_keeps, block, by_high = work[0], work[1], work[2]
+    low, inner, outer, high = ordered.low, ordered.inner, ordered.outer, ordered.high
+    n_keys = ordered.n_low_keys
+    n_low_faces = low.faces.shape[0]
+    n_inner = 7**inner.n
     kept = _compact_keeps(final, ordered)
     for i in range(high_keeps.shape[0]):
         _set_row(high_keeps, i, _row(kept, ordered.high_low_keep[i]))
@@ -143,7 +150,14 @@ def _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, valu
 @njit(cache=True)
 def _ordered_turn(masks, jokers_scored, upper_totals, rules, ordered, values, work, result):
     """result[j]: value at the start of a turn of (masks[j], upper_totals[j], flags[j]), dice told apart;
-    8 columns (states of several items may share a call).
+    8 columns (states of several items may share a call)."""
+    _turn_from_final(_ev_final_rolls(masks, jokers_scored, upper_totals, rules, values), ordered, work, result)
+
+
+@njit(cache=True)
+def _turn_from_final(final, ordered, work, result):
+    """result[j]: the value at the start of a turn of column j, from final[r, j], the value of ending the
+    turn with roll r (any value that is a max over entries: expected points, or a target's probability).
 
     The dice split into low dice (0..4), handled block by block in cache, and high dice (5, 6),
     handled tile by tile across blocks. by_high holds one row per (high partial assignment, low roll).
@@ -162,7 +176,7 @@ def _ordered_turn(masks, jokers_scored, upper_totals, rules, ordered, values, wo
     n_low_faces = low.faces.shape[0]
     n_inner = 7**inner.n
     everything = ordered.row_offsets[:n_inner]
-    _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, values, work)  # 1. and 2.
+    _rolls_after_second(final, ordered, work)  # 1. and 2.
     for c0 in range(0, n_low_faces, TILE):  # 3.
         _transform(by_high, high, 0, n_low_faces, ordered.row_offsets[c0 : min(c0 + TILE, n_low_faces)], True)
     for h in range(7**high.n):  # 4.
@@ -220,6 +234,14 @@ def _ordered_keep_values(mask, joker_scored, capped_upper, rules, ordered, value
     upper_totals = np.full(8, capped_upper)
     final = np.empty((rules.score.shape[0], 8))
     _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, 0)
+    _keep_values_from_final(final, ordered, after_second, after_first)
+    return final[:, 0]
+
+
+@njit(cache=True)
+def _keep_values_from_final(final, ordered, after_second, after_first):
+    """_ordered_keep_values from final-roll values (column 0 of final, (R, 8)): the value of every partial
+    assignment kept after roll 2 and after roll 1."""
     kept = _compact_keeps(final, ordered)
     n_low = 7**ordered.low.n
     for pa in range(after_second.shape[0]):
@@ -241,7 +263,6 @@ def _ordered_keep_values(mask, joker_scored, capped_upper, rules, ordered, value
                     else:
                         for c in range(6):
                             after_first[r + c * step] = unmasked(max(after_first[r + c * step], after_first[star]))
-    return final[:, 0]
 
 
 def ordered_keep_values(engine: Engine, values, mask: int, upper: int, joker_held: int):
@@ -287,32 +308,39 @@ CALLS_PER_ITEM = 4  # calls per work item (about 0.1 s for Kniffel 7): how soon 
 
 
 def _solve_layer_ordered(masks, jokers_scored, upper_states: UpperStates, rules, ordered, values, work) -> None:
-    """One layer on len(work) threads (Python threads: the kernel releases the GIL; Numba's prange
-    cannot pass the nested index tables). Each thread takes the next work item of CALLS_PER_ITEM
-    calls until none is left, or until the main thread is interrupted (Ctrl-C): then every thread
-    stops after its current item and the interrupt goes on, with the layer unfinished (its values are
-    never saved: checkpoints are written between layers only). Which thread solves a state changes
-    no value: each state's value depends only on the layers below."""
+    """One layer on len(work) threads (see on_threads). Which thread solves a state changes no value: each
+    state's value depends only on the layers below."""
     call_mask, call_flag, call_upper, n_real = _ordered_calls(masks, jokers_scored, upper_states.totals)
-    n_calls = call_mask.shape[0]
+
+    def run(a, b, w):
+        _solve_calls_ordered(
+            call_mask[a:b], call_flag[a:b], call_upper[a:b], n_real[a:b], rules, ordered, values, w, 0, 1
+        )
+
+    on_threads(call_mask.shape[0], run, work)
+
+
+def on_threads(n_calls: int, run, work) -> None:
+    """run(a, b, work[t]) for the calls a..b-1 of a layer, on len(work) threads (Python threads: the kernels
+    release the GIL; Numba's prange cannot pass the nested index tables). Each thread takes the next work item
+    of CALLS_PER_ITEM calls until none is left, or until the main thread is interrupted (Ctrl-C): then every
+    thread stops after its current item and the interrupt goes on, with the layer unfinished (its values are
+    never saved: checkpoints are written between layers only)."""
     items = iter(range(0, n_calls, CALLS_PER_ITEM))
     lock = threading.Lock()
     stop = threading.Event()
 
-    def run(t):
+    def worker(t):
         while not stop.is_set():
             with lock:
                 a = next(items, None)
             if a is None:
                 return
-            b = min(a + CALLS_PER_ITEM, n_calls)
-            _solve_calls_ordered(
-                call_mask[a:b], call_flag[a:b], call_upper[a:b], n_real[a:b], rules, ordered, values, work[t], 0, 1
-            )
+            run(a, min(a + CALLS_PER_ITEM, n_calls), work[t])
 
     pool = ThreadPoolExecutor(len(work))
     try:
-        futures = [pool.submit(run, t) for t in range(len(work))]
+        futures = [pool.submit(worker, t) for t in range(len(work))]
         while wait(futures, timeout=0.1).not_done:  # short waits: Ctrl-C is seen even if a worker got the signal
             pass
         for future in futures:

@@ -23,7 +23,7 @@ import numpy as np
 
 from .compile import njit
 from .entries import _box_options, _pick_entry
-from .ordered import _add_rows, _rolls_after_second, _row, ordered_work
+from .ordered import _add_rows, _ev_final_rolls, _rolls_after_second, _row, ordered_work
 from .simulation import _enter, _next_random
 
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ def _play_call(masks, jokers_scored, upper_totals, n_real, state_games, rules, o
     """One turn of every game in the call's states: state j (j < n_real) of the call is (masks[j],
     upper_totals[j], flags[j]), its games state_games[j][0] .. (a slice of the game order: start, stop, order)."""
     starts, stops, order = state_games
-    kept = _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, values, work)
+    kept = _rolls_after_second(_ev_final_rolls(masks, jokers_scored, upper_totals, rules, values), ordered, work)
     n_dice = ordered.low.n + ordered.high.n
     h_rows = _high_rows(ordered)
     chain8, zero_chain, level_a, level_b = work[3], work[4], work[5], work[6]
@@ -234,7 +234,7 @@ def _turn_choices(mask, joker_scored, capped_upper, rules, ordered, values, pref
     """What the play kernels decide for one state and one roll: fills vals (keep values by kept bits
     after roll 1 or 2; entry values are not kept) and returns the chosen bits, or after roll 3 the box."""
     masks, jokers_scored, upper_totals = np.full(8, mask), np.full(8, joker_scored), np.full(8, capped_upper)
-    kept = _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, values, work)
+    kept = _rolls_after_second(_ev_final_rolls(masks, jokers_scored, upper_totals, rules, values), ordered, work)
     n_dice = codes.shape[0]
     everything = (1 << n_dice) - 1
     if roll == 3:

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..advice.cards import Card
-from ..chances.distribution import win_alone
+from ..chances.distribution import pmf_work, win_alone
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.checks import check_names
@@ -217,6 +217,9 @@ def game_from_record(data, where: str) -> Game | TableGame:
 
 
 # -- the standings -----------------------------------------------------------------------------------
+TABLE_PASS_SECONDS = 30.0  # longer forward passes (Kniffel 7 early in a game) wait for fuller cards
+
+
 class WinChances:
     """Every player's chance of finishing first alone (each playing for the maximum expected score from
     now on, independent dice): the exact final-score distributions of solver/chances/distribution.py, one
@@ -231,7 +234,12 @@ class WinChances:
         return opponent_pmf(self.variant, self.values, card, self.engine)
 
     def __call__(self, cards: list[Card]) -> tuple[list[float], float]:
-        """(P(player i wins alone) for each, P(a tie for first))."""
+        """(P(player i wins alone) for each, P(a tie for first)). Dice told apart early in a game (forward
+        passes of more than TABLE_PASS_SECONDS in all): a KniffelError that says when they come."""
+        if not self.variant.identical_dice:
+            seconds = sum(pmf_work(self.variant, self.values, c)[1] for c in {c.state: c for c in cards}.values())
+            if seconds > TABLE_PASS_SECONDS:
+                raise KniffelError(t("table_odds_later", variant=self.variant.name, minutes=round(seconds / 60)))
         wins = win_alone([self.pmf(c) for c in cards])
         return wins, max(0.0, 1.0 - sum(wins))
 

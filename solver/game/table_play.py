@@ -32,6 +32,7 @@ class TablePlayLoop(PlayLoop):
         self.shown_player: tuple[int, int] | None = None
         self._leader_pmfs: WinChances | None = None
         self._win: dict[tuple, tuple[list, list[float], str]] = {}  # (events, box) -> options, chances, line
+        self._beyond_said = False  # Kniffel 7: the win advice said to be out of reach
 
     # -- whose turn, the standings ----------------------------------------------------------------
     def run(self) -> None:
@@ -118,8 +119,11 @@ class TablePlayLoop(PlayLoop):
             try:
                 self._win[key] = self._win_options(p, box)
             except KniffelError as exc:
-                self.say(t("table_win_none", reason=exc))
-                self.target_table = None
+                if self.v.identical_dice or not self._beyond_said:
+                    self.say(t("table_win_none", reason=exc))
+                if self.v.identical_dice:
+                    self.target_table = None
+                self._beyond_said = True  # Kniffel 7: said once; the end game comes within reach later
                 return None
         return self._win[key]
 
@@ -130,6 +134,8 @@ class TablePlayLoop(PlayLoop):
         cur = self.table.current()
         cards = self.table.cards()
         others = [i for i in range(len(cards)) if i != cur]
+        if not v.identical_dice:
+            return self._ordered_win_options(p, box, cards, others)
         if self.table.last_turn():  # everyone else is done: the target is one more than the best of them
             leader = max(others, key=lambda i: cards[i].points)
             target = cards[leader].points + 1
@@ -146,6 +152,39 @@ class TablePlayLoop(PlayLoop):
         )
         chances = [o.win for o in ranked_w]
         expected = pmf_of.expected(cards[leader])
+        line = t("table_win_opponent", leader=self.table.names[leader], expected=expected, p=chances[0])
+        return [o.option for o in ranked_w], chances, line
+
+    def _ordered_win_options(self, p, box: bool, cards, others) -> tuple[list, list[float], str]:
+        """_win_options for Kniffel 7: computed from the card on demand (chances/ordered_win.py), the leader's
+        pmf estimated by simulation; beyond one machine's minutes a KniffelError (the advice for the mean)."""
+        from ..chances import ordered_chances, ordered_win
+
+        v = self.v
+
+        def on_plan(plan, seconds):
+            if seconds >= 5:
+                self.say(t("k7_computing", columns=plan.columns, seconds=seconds))
+
+        beyond = KniffelError(t("k7_needs_table", variant=v.name, most=ordered_chances.PLAN_MOST_FREE).strip())
+        if self.table.last_turn():
+            leader = max(others, key=lambda i: cards[i].points)
+            target = cards[leader].points + 1
+            found = ordered_chances.targets_from(v, p.card, [target - p.card.points], on_plan)
+            if found is None:
+                raise beyond
+            ranked_t = ordered_chances.ordered_target_options(self.advisor, found, p.card, p.dice, p.roll, target, box)
+            chances = [o.probability for o in ranked_t[1]]
+            line = t("table_win_target", target=target, leader=self.table.names[leader], p=chances[0])
+            return [o.option for o in ranked_t[1]], chances, line
+        leader = max(others, key=lambda i: self.advisor.expected_final(cards[i]))
+        mine = ordered_win.my_targets(v, p.card, on_plan)
+        if mine is None:
+            raise beyond
+        pmf, _ = ordered_win.opponent_pmf(v, self.advisor.values, cards[leader])
+        _, ranked_w = ordered_win.ordered_opponent_options(self.advisor, mine, p.card, p.dice, p.roll, pmf, box)
+        chances = [o.win for o in ranked_w]
+        expected = self.advisor.expected_final(cards[leader])
         line = t("table_win_opponent", leader=self.table.names[leader], expected=expected, p=chances[0])
         return [o.option for o in ranked_w], chances, line
 

@@ -113,7 +113,7 @@ EN_ERRORS = {
     "value_line": "{variant}: {points} points on the card + {future:.4f} expected to come = {expected:.4f} expected final score",
     # -- features some variants do not have ---------------------------------------------------------
     "target_told_apart": "{variant}: no target table for dice told apart: it would hold about 1.45 million turn states x hundreds of needs, about a day and a half with the current kernel",
-    "dist_told_apart": "the exact distribution of {variant} is not offered: its forward pass needs the policy of every reachable turn state, one distinct-dice kernel pass each (about 1.45 million states at 1.17 ms, the cost of a whole solve: about half an hour on two cores) plus the mass pushed through 823,543 partial assignments per state; `kniffel simulate` estimates it instead",
+    "dist_too_long_web": "the exact distribution of {variant} from this card needs a forward pass over up to {states} turn states, about {minutes} min: more than this page waits; `kniffel distribution {variant} --card ...` computes it (once, then cached)",
     "dist_at_least_range": "--at-least {value}: must be between 0 and {top}, the highest score {variant} allows",
     "keep_one_variant": "the keep-one house rule is an option of kniffel only, not of {variant}",
     # -- odds: the players -----------------------------------------------------------------------
@@ -238,7 +238,7 @@ DE_ERRORS = {
     "solve_target_done": "{variant}: Zieltabelle bis {n} Punkte, {size} Werte in {seconds:.2f} s -> {path}",
     "value_line": "{variant}: {points} Punkte auf dem Zettel + {future:.4f} erwartet = {expected:.4f} erwarteter Endstand",
     "target_told_apart": "{variant}: keine Zieltabelle für unterscheidbare Würfel: sie hätte etwa 1,45 Millionen Rundenzustände mal Hunderte noch fehlender Punktzahlen, mit dem jetzigen Verfahren etwa anderthalb Tage Rechenzeit",
-    "dist_told_apart": "die exakte Verteilung von {variant} gibt es nicht: ihre Vorwärtsrechnung bräuchte die Strategie in jedem erreichbaren Rundenzustand, je einen Durchlauf für unterscheidbare Würfel (etwa 1,45 Millionen Zustände zu 1,17 ms, so viel wie eine ganze Lösung: etwa eine halbe Stunde auf zwei Kernen), dazu die Wahrscheinlichkeiten durch 823.543 Teilbelegungen je Zustand; `kniffel simulate` schätzt sie stattdessen",
+    "dist_too_long_web": "die exakte Verteilung von {variant} von diesem Zettel aus braucht eine Vorwärtsrechnung über bis zu {states} Rundenzustände, etwa {minutes} min: länger, als diese Seite wartet; `kniffel distribution {variant} --card ...` rechnet sie aus (einmal, dann gespeichert)",
     "dist_at_least_range": "--at-least {value}: muss zwischen 0 und {top} liegen, der höchsten Punktzahl, die {variant} erlaubt",
     "keep_one_variant": "die Hausregel keep-one (vor dem dritten Wurf einen Würfel behalten) gibt es nur für kniffel, nicht für {variant}",
     "odds_player": "Spieler {number}",

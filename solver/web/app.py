@@ -43,8 +43,10 @@ from ..advice.choose import make_advisor
 from ..api import Table, as_card
 from ..chances import distribution as dist
 from ..chances import targets
+from ..chances.ordered_chances import chances_answer, check_card, target_answer
 from ..errors import KniffelError
 from ..game.dice_input import parse_dice
+from ..i18n.texts import t
 from ..reports import value_report, variants_report
 from ..rules.presets import find_variant
 from ..rules.variant import Variant
@@ -52,6 +54,7 @@ from ..store import solving, tables, target_tables
 from .work import KERNELS, RETRY_AFTER_S, DistributionCache, Jobs, Unavailable, WarmUp
 
 STATIC = Path(__file__).resolve().parent / "static"
+WEB_PASS_SECONDS = 60.0  # a longer forward pass (Kniffel 7 early in a game) is left to the CLI
 MAX_QUERY = 1000  # characters in the whole query string
 LIMITS = {
     "variant": 40,
@@ -308,6 +311,13 @@ def create_app(
         """advise --target: checked in the CLI's order, so that a bad request is refused before any table."""
         card = without_pending_bonus(parse_card(variant, params.get("card", "")))  # as Table.advise counts it
         rolled = parse_dice(variant, params.get("dice", ""))
+        if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
+            check_card(variant, card, target)
+
+            def answer_ordered(_checkpoint: Callable[..., None]) -> dict:
+                return target_answer(cache.get(variant), card, rolled, roll, target, box_now, show_all)
+
+            return await queued(request, answer_ordered)
         targets.check_target(variant, card, target)
 
         def answer(_checkpoint: Callable[..., None]) -> dict:
@@ -323,8 +333,10 @@ def create_app(
         target = target_number(params)
         if target is None:
             raise KniffelError("parameter 'target' is empty; give the final score to reach")
-        targets.target_engine(variant)  # Kniffel 7: refused before any work, as the CLI does
         card = parse_card(variant, params.get("card", ""))
+        if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
+            check_card(variant, card, target)
+            return await queued(request, lambda _c: chances_answer(cache.get(variant), card, target))
         targets.check_target(variant, card, target)
 
         def answer(checkpoint: Callable[..., None]) -> dict:
@@ -342,10 +354,16 @@ def create_app(
         params = query(request, required=("variant",), allowed=("card",))
         variant = find_variant(params["variant"])
         card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
-        dist.check_identical_dice(variant)
-        return await queued(
-            request, lambda checkpoint: distributions.get(cache.get(variant), card, checkpoint).as_dict()
-        )
+
+        def answer(checkpoint: Callable[..., None]) -> dict:
+            table = cache.get(variant)
+            states, seconds = dist.pmf_work(variant, table.values, card)
+            if seconds > WEB_PASS_SECONDS:  # dice told apart, early in the game: the CLI computes it
+                minutes = max(1, round(seconds / 60))
+                raise KniffelError(t("dist_too_long_web", variant=variant.name, states=states, minutes=minutes))
+            return distributions.get(table, card, checkpoint).as_dict()
+
+        return await queued(request, answer)
 
     def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
