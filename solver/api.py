@@ -299,11 +299,12 @@ class Table:
         return distribution.odds(self.variant, self.values, parsed, names)
 
     def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
-        from .chances.spread import moments, option_stds
+        from .chances.spread import option_stds
+        from .store.solving import table_moments
 
         if not self._second_moments:  # once per Table: a server answers many requests from it
             self._second_moments.append(
-                moments(self.variant, self.values, self.directory, self.advisor.engine, self.meta.get("sha256"))
+                table_moments(self.variant, self.values, self.directory, engine=self.advisor.engine)
             )
         m2 = self._second_moments[0]
         for option, std in zip(

@@ -350,11 +350,10 @@ def every_writer(d: Path) -> None:
     """Every file the program writes beside the game records: the table and its sidecar, the second
     moments, the expected-play cache, the target table, its sidecar and its verified stamp."""
     from solver.advice.cards import Card
-    from solver.chances import spread, win
+    from solver.chances import win
 
-    values = dp.solve(TINY)[0]
-    tables.save(TINY, values, d, states=0, seconds=0.0)
-    spread.moments(TINY, values, d)
+    values, m2, _ = dp.solve_with_moments(TINY)
+    tables.save(TINY, values, d, states=0, seconds=0.0, m2=m2)
     win.rest_pmf(TINY, values, Card(TINY), d)
     build_tiny_target(d)
 

@@ -277,7 +277,7 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
 def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
     from ..chances import targets, win
-    from ..chances.spread import moments
+    from ..store.solving import table_moments
 
     variant = find_variant(variant_name, keep_one)
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
@@ -286,8 +286,8 @@ def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
     t0 = time.perf_counter()
+    m2 = table_moments(variant, values, settings.tables_dir, progress=settings.progress)
     with progress_bar(settings, pairs, t("progress_simulate_versus", variant=variant.name), "pair") as bar:
-        m2 = moments(variant, values, settings.tables_dir)
         run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
     seconds = time.perf_counter() - t0
     out = {"variant": variant.name, **run.as_dict(), "seconds": round(seconds, 3)}
