@@ -2,6 +2,7 @@
 
     python benchmarks/bench_solve.py                     # our solver, 5 runs each
     python benchmarks/bench_solve.py --compare           # + yatzy-solver in its own venv
+    python benchmarks/bench_solve.py --warm-only         # without the first run's compile (a minute)
 
 Times are wall seconds of the full table solve with the JIT cache warm (median, min, max of --runs).
 """
@@ -100,23 +101,7 @@ def other_times(runs):
     return rows
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--variants", nargs="*", default=["yahtzee", "kniffel", "kniffel-meister", "yatzy", "yatzy6"])
-    ap.add_argument("--compare", action="store_true", help="also time yatzy-solver from PyPI (own venv)")
-    ap.add_argument("--json", type=Path, help="write the figures to this file")
-    args = ap.parse_args()
-
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.runs} runs each, JIT cache warm")
-    ours = our_times(args.variants, args.runs)
-    print(f"{'variant':<20} {'median s':>9} {'min':>7} {'max':>7} {'states':>9}  start value")
-    for name, r in ours.items():
-        print(
-            f"{name:<20} {r['median']:>9.3f} {r['min']:>7.3f} {r['max']:>7.3f} {r['states']:>9,}  "
-            f"{r['start_value']:.7f}"
-        )
-
+def first_run_figures() -> dict:
     with tempfile.TemporaryDirectory() as cache:
         cold = fresh_process("kniffel", cache_dir=cache)
         warm = fresh_process("kniffel", cache_dir=cache)
@@ -128,7 +113,30 @@ def main():
         f"second process, cache warm (kniffel): {warm['wall']:.2f} s wall "
         f"(import {warm['import']:.2f} s, load + solve {warm['solve']:.2f} s), peak memory {warm['peak_mb']:.0f} MB"
     )
-    result = {"ours": ours, "first_run": cold, "warm_process": warm}
+    return {"first_run": cold, "warm_process": warm}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--variants", nargs="*", default=["yahtzee", "kniffel", "kniffel-meister", "yatzy", "yatzy6"])
+    ap.add_argument("--compare", action="store_true", help="also time yatzy-solver from PyPI (own venv)")
+    ap.add_argument("--json", type=Path, help="write the figures to this file")
+    ap.add_argument("--warm-only", action="store_true", help="leave out the first run with an empty JIT cache")
+    args = ap.parse_args()
+
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.runs} runs each, JIT cache warm")
+    ours = our_times(args.variants, args.runs)
+    print(f"{'variant':<20} {'median s':>9} {'min':>7} {'max':>7} {'states':>9}  start value")
+    for name, r in ours.items():
+        print(
+            f"{name:<20} {r['median']:>9.3f} {r['min']:>7.3f} {r['max']:>7.3f} {r['states']:>9,}  "
+            f"{r['start_value']:.7f}"
+        )
+
+    result = {"ours": ours}
+    if not args.warm_only:
+        result.update(first_run_figures())
 
     if args.compare:
         other = other_times(args.runs)

@@ -260,7 +260,7 @@ class Table:
     ) -> Advice:
         """Ranked options for these dice after roll `roll` (1-3); box_now asks which box to fill now.
         spread=True also gives each option's `std`, the standard deviation of the final score it leads to
-        (identical dice; from a second-moment table built once beside the table, see spread.py).
+        (identical dice; from the second moments the solve saves beside the table, see spread.py).
         A card whose latest bonus waits for its box (`yahtzee=50,extra=100`) is advised as the rules count
         it: that bonus is paid with the box (Advice.card shows the card without it)."""
         parsed, rolled, roll = self._situation(card, dice, roll)
