@@ -20,11 +20,25 @@ from .rules import PAD
 
 
 @njit(cache=True)
-def _entry_moment(mask, joker_scored, capped_upper, m, points, rules, values, m2):
-    """E[(points still to come)^2] after an entry of `points` by move m at upper total capped_upper."""
-    nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, capped_upper, m, rules)
-    d = points + bonus
-    return d * d + 2.0 * d * values[nmask, nu, next_joker_scored] + m2[nmask, nu, next_joker_scored]
+def _move_moments(mask, joker_scored, upper_totals, rules, values, m2, gain, after, after2):
+    """For every move m into a free box and upper total upper_totals[j]: gain[m, j] the bonus it crosses,
+    after/after2[m, j] the value and second moment of the state it leads to (what an entry's moment reads:
+    once a move, not once a roll)."""
+    for m in range(rules.move_box.shape[0]):
+        if (mask >> rules.move_box[m]) & 1 == 0:
+            for j in range(upper_totals.shape[0]):
+                nmask, next_joker_scored, nu, bonus = _next_state(mask, joker_scored, upper_totals[j], m, rules)
+                gain[m, j] = bonus
+                after[m, j] = values[nmask, nu, next_joker_scored]
+                after2[m, j] = m2[nmask, nu, next_joker_scored]
+
+
+@njit(inline="always")
+def _entry_moment(points, gain, after, after2):
+    """E[(points still to come)^2] after an entry of `points` that crosses a bonus of `gain` into a state of
+    value `after` and second moment `after2`."""
+    d = points + gain
+    return d * d + 2.0 * d * after + after2
 
 
 @njit(cache=True)
@@ -37,11 +51,13 @@ def _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, ou
     first_roll = size_start[size_start.shape[0] - 2]
     nj = upper_totals.shape[0]
     keep1, keep2, move, points, after_first = _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs)
+    n_moves = rules.move_box.shape[0]
+    gain, after, after2 = np.empty((n_moves, nj)), np.empty((n_moves, nj)), np.empty((n_moves, nj))
+    _move_moments(mask, joker_scored, upper_totals, rules, values, m2, gain, after, after2)
     for r in range(n_rolls):
         for j in range(nj):
-            out2[first_roll + r, j] = _entry_moment(
-                mask, joker_scored, upper_totals[j], move[r, j], points[r, j], rules, values, m2
-            )
+            m = move[r, j]
+            out2[first_roll + r, j] = _entry_moment(points[r, j], gain[m, j], after[m, j], after2[m, j])
     _keep_means(out2, add, size_start)
     for r in range(n_rolls):  # roll 2: the second moment of the chosen keep (the keep rows follow from these)
         for j in range(nj):
@@ -50,8 +66,8 @@ def _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, ou
     out1[first_roll:] = out2[first_roll:]
     for r in range(move.shape[0] - n_rolls):  # rows R + r: a stop after roll 1 enters the first-roll scores
         for j in range(nj):
-            m, d = move[n_rolls + r, j], points[n_rolls + r, j]
-            out1[first_roll + r, j] = _entry_moment(mask, joker_scored, upper_totals[j], m, d, rules, values, m2)
+            m = move[n_rolls + r, j]
+            out1[first_roll + r, j] = _entry_moment(points[n_rolls + r, j], gain[m, j], after[m, j], after2[m, j])
     for j in range(nj):
         start[0, j] = 0.0
         start[1, j] = 0.0
