@@ -3,6 +3,7 @@
     python benchmarks/bench_solve.py                     # our solver, 5 runs each
     python benchmarks/bench_solve.py --compare           # + yatzy-solver in its own venv
     python benchmarks/bench_solve.py --warm-only         # without the first run's compile (a minute)
+    NUMBA_NUM_THREADS=1 python benchmarks/bench_solve.py --warm-only --cpu   # CPU seconds: for a loaded machine
 
 Times are wall seconds of the full table solve with the JIT cache warm (median, min, max of --runs).
 """
@@ -24,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 OTHER_VENV = HERE / ".venv-yatzy-solver"
 
 
-def our_times(names, runs):
+def our_times(names, runs, clock=time.perf_counter):
     from solver import dp
     from solver.rules.presets import PRESETS
 
@@ -34,9 +35,9 @@ def our_times(names, runs):
         dp.solve(v)  # warm: compile or load the cache
         ts = []
         for _ in range(runs):
-            t = time.perf_counter()
+            t = clock()
             values, states = dp.solve(v)
-            ts.append(time.perf_counter() - t)
+            ts.append(clock() - t)
         rows[name] = {
             "median": statistics.median(ts),
             "min": min(ts),
@@ -123,10 +124,12 @@ def main():
     ap.add_argument("--compare", action="store_true", help="also time yatzy-solver from PyPI (own venv)")
     ap.add_argument("--json", type=Path, help="write the figures to this file")
     ap.add_argument("--warm-only", action="store_true", help="leave out the first run with an empty JIT cache")
+    ap.add_argument("--cpu", action="store_true", help="CPU seconds of this process instead of wall seconds")
     args = ap.parse_args()
 
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.runs} runs each, JIT cache warm")
-    ours = our_times(args.variants, args.runs)
+    clock = "CPU seconds" if args.cpu else "wall seconds"
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.runs} runs each, JIT cache warm, {clock}")
+    ours = our_times(args.variants, args.runs, time.process_time if args.cpu else time.perf_counter)
     print(f"{'variant':<20} {'median s':>9} {'min':>7} {'max':>7} {'states':>9}  start value")
     for name, r in ours.items():
         print(
