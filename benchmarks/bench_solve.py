@@ -2,6 +2,8 @@
 
     python benchmarks/bench_solve.py                     # our solver, 5 runs each
     python benchmarks/bench_solve.py --compare           # + yatzy-solver in its own venv
+    python benchmarks/bench_solve.py --warm-only         # without the first run's compile (a minute)
+    NUMBA_NUM_THREADS=1 python benchmarks/bench_solve.py --warm-only --cpu   # CPU seconds: for a loaded machine
 
 Times are wall seconds of the full table solve with the JIT cache warm (median, min, max of --runs).
 """
@@ -23,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 OTHER_VENV = HERE / ".venv-yatzy-solver"
 
 
-def our_times(names, runs):
+def our_times(names, runs, clock=time.perf_counter):
     from solver import dp
     from solver.rules.presets import PRESETS
 
@@ -33,9 +35,9 @@ def our_times(names, runs):
         dp.solve(v)  # warm: compile or load the cache
         ts = []
         for _ in range(runs):
-            t = time.perf_counter()
+            t = clock()
             values, states = dp.solve(v)
-            ts.append(time.perf_counter() - t)
+            ts.append(clock() - t)
         rows[name] = {
             "median": statistics.median(ts),
             "min": min(ts),
@@ -100,23 +102,7 @@ def other_times(runs):
     return rows
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--variants", nargs="*", default=["yahtzee", "kniffel", "kniffel-meister", "yatzy", "yatzy6"])
-    ap.add_argument("--compare", action="store_true", help="also time yatzy-solver from PyPI (own venv)")
-    ap.add_argument("--json", type=Path, help="write the figures to this file")
-    args = ap.parse_args()
-
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.runs} runs each, JIT cache warm")
-    ours = our_times(args.variants, args.runs)
-    print(f"{'variant':<20} {'median s':>9} {'min':>7} {'max':>7} {'states':>9}  start value")
-    for name, r in ours.items():
-        print(
-            f"{name:<20} {r['median']:>9.3f} {r['min']:>7.3f} {r['max']:>7.3f} {r['states']:>9,}  "
-            f"{r['start_value']:.7f}"
-        )
-
+def first_run_figures() -> dict:
     with tempfile.TemporaryDirectory() as cache:
         cold = fresh_process("kniffel", cache_dir=cache)
         warm = fresh_process("kniffel", cache_dir=cache)
@@ -128,7 +114,32 @@ def main():
         f"second process, cache warm (kniffel): {warm['wall']:.2f} s wall "
         f"(import {warm['import']:.2f} s, load + solve {warm['solve']:.2f} s), peak memory {warm['peak_mb']:.0f} MB"
     )
-    result = {"ours": ours, "first_run": cold, "warm_process": warm}
+    return {"first_run": cold, "warm_process": warm}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--variants", nargs="*", default=["yahtzee", "kniffel", "kniffel-meister", "yatzy", "yatzy6"])
+    ap.add_argument("--compare", action="store_true", help="also time yatzy-solver from PyPI (own venv)")
+    ap.add_argument("--json", type=Path, help="write the figures to this file")
+    ap.add_argument("--warm-only", action="store_true", help="leave out the first run with an empty JIT cache")
+    ap.add_argument("--cpu", action="store_true", help="CPU seconds of this process instead of wall seconds")
+    args = ap.parse_args()
+
+    clock = "CPU seconds" if args.cpu else "wall seconds"
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.runs} runs each, JIT cache warm, {clock}")
+    ours = our_times(args.variants, args.runs, time.process_time if args.cpu else time.perf_counter)
+    print(f"{'variant':<20} {'median s':>9} {'min':>7} {'max':>7} {'states':>9}  start value")
+    for name, r in ours.items():
+        print(
+            f"{name:<20} {r['median']:>9.3f} {r['min']:>7.3f} {r['max']:>7.3f} {r['states']:>9,}  "
+            f"{r['start_value']:.7f}"
+        )
+
+    result = {"ours": ours}
+    if not args.warm_only:
+        result.update(first_run_figures())
 
     if args.compare:
         other = other_times(args.runs)

@@ -260,7 +260,7 @@ class Table:
     ) -> Advice:
         """Ranked options for these dice after roll `roll` (1-3); box_now asks which box to fill now.
         spread=True also gives each option's `std`, the standard deviation of the final score it leads to
-        (identical dice; from a second-moment table built once beside the table, see spread.py).
+        (identical dice; from the second moments the solve saves beside the table, see spread.py).
         A card whose latest bonus waits for its box (`yahtzee=50,extra=100`) is advised as the rules count
         it: that bonus is paid with the box (Advice.card shows the card without it)."""
         parsed, rolled, roll = self._situation(card, dice, roll)
@@ -299,11 +299,12 @@ class Table:
         return distribution.odds(self.variant, self.values, parsed, names)
 
     def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
-        from .chances.spread import moments, option_stds
+        from .chances.spread import option_stds
+        from .store.solving import table_moments
 
         if not self._second_moments:  # once per Table: a server answers many requests from it
             self._second_moments.append(
-                moments(self.variant, self.values, self.directory, self.advisor.engine, self.meta.get("sha256"))
+                table_moments(self.variant, self.values, self.directory, engine=self.advisor.engine)
             )
         m2 = self._second_moments[0]
         for option, std in zip(

@@ -12,16 +12,23 @@ def tmp_tables(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def solved():
-    """solved(name) -> the value table of a preset with identical dice, solved once per session."""
+def solved_with_moments():
+    """solved_with_moments(name) -> (values, second moments) of a preset with identical dice, solved once per
+    session."""
     cache = {}
 
     def get(name):
         if name not in cache:
-            cache[name] = dp.solve(PRESETS[name])[0]
+            cache[name] = dp.solve_with_moments(PRESETS[name])[:2]
         return cache[name]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def solved(solved_with_moments):
+    """solved(name) -> the value table of a preset with identical dice, solved once per session."""
+    return lambda name: solved_with_moments(name)[0]
 
 
 @pytest.fixture(autouse=True)

@@ -270,13 +270,11 @@ def naive_std(dist: dict) -> float:
 def test_option_std_matches_naive(index):
     from solver.advice.choose import make_advisor
     from solver.chances.spread import option_stds
-    from solver.dp.moments import moments_table
 
     name, boxes, n_dice, bonuses = REDUCED[index]
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
-    values, _ = dp.solve(variant)
+    values, m2, _ = dp.solve_with_moments(variant)  # the solve's second moments against the naive solver's
     advisor = make_advisor(variant, values)
-    m2 = moments_table(advisor.engine, values)
     naive = NaiveSolver(name, boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     rng = random.Random(index)
     card = Card(variant)
@@ -290,10 +288,10 @@ def test_option_std_matches_naive(index):
 
 
 def test_moments_std_is_forward_std(kniffel_table):
-    from solver.dp.moments import moments_table
-
+    """The solve's second moments against the forward pass (the exact distribution of final scores)."""
     variant = PRESETS["kniffel"]
-    m2 = moments_table(dp.make_engine(variant), kniffel_table)
+    values, m2, _ = dp.solve_with_moments(variant)
+    assert np.array_equal(values, kniffel_table, equal_nan=True)
     for text in ("", "chance=22,kniffel=50,einser=3", "full_house=25,kniffel=0,chance=17,sechser=24,grosse strasse=40"):
         card = parse_card(variant, text)
         d = distribution(variant, kniffel_table, card)

@@ -99,17 +99,19 @@ def test_moments_on_disk_are_checked_and_a_fresh_advise_process_answers_alike(td
     import subprocess
     import sys
 
-    from solver.chances import spread
     from solver.rules.presets import KNIFFEL
+    from solver.store import tables
 
     args = ["advise", "kniffel", "--card", "chance=22", "--dice", "33516", "--roll", "2", "--json"]
-    compiled = json.loads(run(tdir, *args).stdout)  # computes and saves the moments
-    assert spread.cached_for_table(KNIFFEL, tdir)
+    compiled = json.loads(run(tdir, *args).stdout)  # `solve` saved the table with its moments
+    assert tables.moments_ready(KNIFFEL, tdir)
     npy = tdir / "kniffel.m2.npy"
     data = bytearray(npy.read_bytes())
-    data[len(data) // 2] ^= 0xFF  # one moment damaged: computed again, not trusted
+    data[len(data) // 2] ^= 0xFF  # one moment damaged: the table solved again (saying so), not trusted
     npy.write_bytes(bytes(data))
-    assert json.loads(run(tdir, *args).stdout) == compiled
+    again = run(tdir, *args)
+    assert json.loads(again.stdout) == compiled
+    assert again.stderr.startswith("kniffel: the table of kniffel has no second moments")
     assert npy.read_bytes() != bytes(data)
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     fresh = subprocess.run(

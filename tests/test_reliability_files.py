@@ -350,11 +350,10 @@ def every_writer(d: Path) -> None:
     """Every file the program writes beside the game records: the table and its sidecar, the second
     moments, the expected-play cache, the target table, its sidecar and its verified stamp."""
     from solver.advice.cards import Card
-    from solver.chances import spread, win
+    from solver.chances import win
 
-    values = dp.solve(TINY)[0]
-    tables.save(TINY, values, d, states=0, seconds=0.0)
-    spread.moments(TINY, values, d)
+    values, m2, _ = dp.solve_with_moments(TINY)
+    tables.save(TINY, values, d, states=0, seconds=0.0, m2=m2)
     win.rest_pmf(TINY, values, Card(TINY), d)
     build_tiny_target(d)
 
@@ -409,6 +408,23 @@ def test_a_target_build_killed_mid_write_leaves_nothing_after_the_next_build(tmp
     assert left, "the killed build left no temp file: the test did not kill it mid-write"
     build_tiny_target(tmp_path)
     assert not list(tmp_path.glob(".*.tmp")), "the next build left the killed build's temp file"
+
+
+def test_a_table_saved_without_second_moments_is_solved_once_more_then_read(tmp_path, capsys):
+    """Tables saved before the solve made the second moments: the first std solves the table again (saying so),
+    the same values and moments as a solve, and saves them with it; the next reads them."""
+    from solver.store import solving
+
+    values, m2, _ = dp.solve_with_moments(TINY)
+    tables.save(TINY, values, tmp_path, states=0, seconds=0.0)  # as an older version saved it
+    assert not tables.moments_ready(TINY, tmp_path)
+    assert np.array_equal(solving.table_moments(TINY, values, tmp_path, progress=False), m2, equal_nan=True)
+    assert "solving it once more" in capsys.readouterr().err
+    assert tables.moments_ready(TINY, tmp_path) and np.array_equal(
+        tables.load(TINY, tmp_path)[0], values, equal_nan=True
+    )
+    assert np.array_equal(solving.table_moments(TINY, values, tmp_path), m2, equal_nan=True)
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])

@@ -139,7 +139,7 @@ API = textwrap.dedent(
     import sys
     from pathlib import Path
     import numpy as np
-    from solver.chances import spread, target_quick, win
+    from solver.chances import target_quick, win
     from solver.store import expected_play_cache, tables
     from solver.errors import KniffelError
     from solver.rules.presets import KNIFFEL
@@ -168,7 +168,8 @@ API = textwrap.dedent(
             "False",
         ),
         ("kniffel.npy", "win._table_file_sha256(KNIFFEL, d, 'x')", "None"),
-        ("kniffel.m2.json", "spread.cached_for_table(KNIFFEL, d)", "False"),
+        ("kniffel.m2.json", "tables.moments_ready(KNIFFEL, d)", "False"),
+        ("kniffel.m2.json", "tables.load_moments(KNIFFEL, d, values)", "None"),
         (".kniffel.checkpoint.json", "tables.load_checkpoint(KNIFFEL, d)", "refused: checkpoint"),
     ],
 )
@@ -184,23 +185,23 @@ def test_every_reader_of_outside_files_refuses_what_is_not_a_regular_file(tmp_pa
 
 
 def test_second_moments_that_are_a_fifo_are_computed_again_not_waited_on(tmp_path):
-    """spread.moments read <variant>.m2.npy with np.load: a FIFO there hung `advise` for ever."""
+    """Second moments were read from <variant>.m2.npy with np.load: a FIFO there hung `advise` for ever."""
     code = textwrap.dedent(
         """
         import os, sys
         from pathlib import Path
         import numpy as np
-        from solver.chances import spread
         from solver.rules.presets import PRESETS
+        from solver.store import solving
         v = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3, name="tiny")
         from solver import dp
-        values = dp.solve(v)[0]
         d = Path(sys.argv[1])
-        m2 = spread.moments(v, values, d)
+        values = solving.solve_table(v, d, progress=False)[0]
+        m2 = solving.table_moments(v, values, d, progress=False)
         npy = d / "tiny.m2.npy"
         npy.unlink()
         os.mkfifo(npy)
-        again = spread.moments(v, values, d)
+        again = solving.table_moments(v, values, d, progress=False)
         print(np.array_equal(m2, again, equal_nan=True), npy.is_fifo())
         """
     )
@@ -208,7 +209,7 @@ def test_second_moments_that_are_a_fifo_are_computed_again_not_waited_on(tmp_pat
         [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, cwd=REPO, timeout=300
     )
     assert res.returncode == 0, res.stderr[-2000:]
-    assert res.stdout.split() == ["True", "True"], res.stdout  # computed again; the FIFO left as it was
+    assert res.stdout.split() == ["True", "True"], res.stdout  # solved again; the FIFO left as it was
 
 
 # -- writing ---------------------------------------------------------------------------------------------

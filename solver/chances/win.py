@@ -322,7 +322,7 @@ def simulate_versus(
     round the opponent plays first; at the start of my turn I take the opponent's final-score pmf from
     its card: exact (forward pass, cached per opponent state within the run, shifted by its points)
     when it has at most `exact_left` boxes left or `m2` is None, else a discretised normal with the
-    exact mean (values) and second moment (m2, the moment table of solver/chances/spread.py)."""
+    exact mean (values) and second moment (m2, the second moments the solve saves beside the table)."""
     my_rng = np.random.default_rng([seed, 1])
     opp_rng = np.random.default_rng([seed, 2])
     engine = table.engine

@@ -58,12 +58,10 @@ ONE_SHOT = False  # set by main(): this process answers one command and ends (no
 def quick_answer_from_disk(variant, settings: Settings) -> None:
     """One advice from a solved table needs microseconds of kernel work but over a second of loading compiled
     kernels: with the table and its moments on disk, run the kernels as plain Python instead (same code, same
-    answer; numba_setup.interpret). Anything that would solve or compute moments stays compiled."""
+    answer; numba_setup.interpret). Anything that would solve stays compiled."""
     if not ONE_SHOT or not variant.identical_dice:
         return
-    from ..chances.spread import cached_for_table
-
-    if cached_for_table(variant, settings.tables_dir):
+    if tables.moments_ready(variant, settings.tables_dir):
         from .. import numba_setup
 
         numba_setup.interpret()

@@ -352,7 +352,7 @@ def _simulate_target_ordered(ctx, variant, games, seed, as_json, target):
 def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
     from ..chances import win
-    from ..chances.spread import moments
+    from ..store.solving import table_moments
 
     variant = find_variant(variant_name, keep_one)
     settings = _settings(ctx)
@@ -360,13 +360,13 @@ def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings) if variant.identical_dice else None
     t0 = time.perf_counter()
+    m2 = table_moments(variant, values, settings.tables_dir, progress=settings.progress) if table else None
     with progress_bar(settings, pairs, t("progress_simulate_versus", variant=variant.name), "pair") as bar:
         if table is None:  # Kniffel 7: the exact win play of the last turn (ordered_target_play.py)
             from ..chances import ordered_target_play
 
             run = ordered_target_play.simulate_versus(advisor, values, pairs, seed=seed, progress=bar.update)
         else:
-            m2 = moments(variant, values, settings.tables_dir)
             run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
     seconds = time.perf_counter() - t0
     out = {"variant": variant.name, **run.as_dict(), "seconds": round(seconds, 3)}

@@ -11,17 +11,17 @@ The parts, in the order a solve uses them:
     rules.py       a variant's rules as arrays
     states.py      which (mask, upper total, joker_held) states exist, layer by layer
     entries.py     the end of a turn: allowed entries of each final roll and their values
-    identical.py   the turn kernel for identical dice (multisets on the keep lattice)
+    identical.py   the keep-lattice passes of identical dice (multisets)
     ordered_dice.py  the index tables of dice told apart (Kniffel 7)
     ordered.py     the turn kernel for dice told apart
     ordered_target.py  its passes over target probabilities (Kniffel 7's target play from a card)
     engine.py      a variant's engine: everything the kernels need for it
     lanes.py       a layer's work items dealt to one lane per thread
     layers.py      the layer-by-layer loop that the solve and the tables built like it share
-    solve.py       the solve of the value table
-    policy.py      the turn's policy with the tie rule (which keep, which entry)
+    policy.py      the turn's policy with the tie rule (which keep, which entry) and its values
+    moments.py     the solve's turn for identical dice: values and second moments (each option's spread)
+    solve.py       the solve of the value table (and the second moments)
     forward.py     the forward pass: the exact distribution of final scores
-    moments.py     second moments (each option's spread)
     simulation.py  one turn of many games of optimal play
     ordered_play.py  the decisions of many Kniffel 7 games, turn by turn (simulation)
     target_layout.py, target.py, target_vectors.py  target tables: their layout, their kernel, whole vectors
@@ -43,7 +43,7 @@ from .ordered_play import ordered_play_work, ordered_turn_choice, play_ordered_t
 from .policy import ranked_sub_keeps
 from .rules import Rules, rules_arrays, rules_bonus
 from .simulation import simulate_turn, simulated_choice
-from .solve import count_states, set_threads, solve, table_shape
+from .solve import count_states, set_threads, solve, solve_with_moments, table_shape
 from .states import UpperStates, layer_items, upper_states
 
 __all__ = [
@@ -74,6 +74,7 @@ __all__ = [
     "simulated_choice",
     "ranked_sub_keeps",
     "solve",
+    "solve_with_moments",
     "table_shape",
     "upper_states",
 ]

@@ -64,7 +64,7 @@ def _item_groups(
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
     nj = upper_totals.shape[0]
-    keep1, keep2, entry_move, entry_points = _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs)
+    keep1, keep2, entry_move, entry_points, _ = _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs)
     # mass: roll 1, keep, roll 2, keep, roll 3 (stops after roll 1 in rows R + r where they enter other scores)
     stop = np.zeros((entry_move.shape[0], nj))
     mass = np.empty((add.shape[0], nj))

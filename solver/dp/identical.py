@@ -1,14 +1,14 @@
-"""The turn kernel for identical dice: rolls and keeps are multisets on the keep lattice
+"""The keep-lattice passes of identical dice: rolls and keeps are multisets on the keep lattice
 (see dice.keep_lattice). Keep values are means over one more die; the best keep inside a roll is a
-max over the lattice, one die removed at a time."""
+max over the lattice, one die removed at a time. (The solve's turn: policy.py and moments.py.)"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit, prange, unmasked, unsigned
+from .compile import njit, unmasked, unsigned
 from .entries import _final_roll_values, _first_roll_stops
-from .rules import P_MIN_KEEP, PAD
+from .rules import P_MIN_KEEP
 
 
 @njit(cache=True)
@@ -150,49 +150,6 @@ def _with_first_roll_stops(by_keep, stops, first_roll):
     for r in range(stops.shape[0]):
         for j in range(stops.shape[1]):
             by_keep[first_roll + r, j] = unmasked(max(by_keep[first_roll + r, j], stops[r, j]))
-
-
-@njit(cache=True)
-def _start_of_turn(by_keep, rules, lattice, result, stops):
-    """From the final-roll values in by_keep's roll rows to result[j], the value at the turn's start
-    (stops: _first_roll_stops)."""
-    _, size_start, add, sub, roll_prob = lattice
-    first_roll = size_start[size_start.shape[0] - 2]
-    _keep_means(by_keep, add, size_start)  # keeps after the second roll
-    _best_sub_keeps(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
-    _keep_means(by_keep, add, size_start)  # keeps after the first roll
-    _best_sub_keeps(by_keep, sub, size_start, 0)
-    _with_first_roll_stops(by_keep, stops, first_roll)
-    for j in range(by_keep.shape[1]):
-        result[j] = 0.0
-    for r in range(roll_prob.shape[0]):
-        for j in range(by_keep.shape[1]):
-            result[j] += roll_prob[r] * by_keep[first_roll + r, j]
-
-
-@njit(cache=True, parallel=True)
-def _solve_layer(lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, values):
-    """Solve every (mask, joker_scored) work item of one layer; items write disjoint slots."""
-    n_keeps = lattice.add.shape[0]
-    first_roll = lattice.size_start[lattice.size_start.shape[0] - 2]
-    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
-        for i in range(lane_start[lane], lane_start[lane + 1]):
-            mask = masks[i]
-            joker_scored = jokers_scored[i]
-            u = upper_row[mask, joker_scored]
-            n_totals = totals_ptr[u + 1] - totals_ptr[u]
-            # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
-            upper_totals = np.empty((n_totals + PAD - 1) // PAD * PAD, dtype=np.int64)
-            upper_totals[:n_totals] = totals_list[totals_ptr[u] : totals_ptr[u + 1]]
-            upper_totals[n_totals:] = upper_totals[n_totals - 1]
-            by_keep = np.empty((n_keeps, upper_totals.shape[0]))
-            result = np.empty(upper_totals.shape[0])
-            _final_roll_values(mask, joker_scored, upper_totals, rules, values, by_keep, first_roll)
-            _start_of_turn(
-                by_keep, rules, lattice, result, _first_roll_stops(mask, joker_scored, upper_totals, rules, values)
-            )
-            for j in range(n_totals):
-                values[mask, upper_totals[j], joker_scored] = result[j]
 
 
 def keep_values(engine, values, mask: int, upper: int, joker_held: int) -> tuple[np.ndarray, np.ndarray]:

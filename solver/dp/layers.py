@@ -1,5 +1,5 @@
 """Layer by layer from the full card back to the empty one: the loop that the solve and the tables built
-like it (the most a state can still score, the least it surely scores, the second moments) share.
+like it (the most a state can still score, the least it surely scores) share.
 
 A layer's work items are dealt to lanes (lanes.py), its layer kernel fills the table for the upper totals
 that the solve solves (states.py's representatives), and each representative's entry is then copied to the

@@ -112,8 +112,11 @@ def _turn_policy(
     """The advisor's policy of one turn of (mask, joker_scored) at upper_totals, for every roll r and column
     j: keep1/keep2[r, j] the keep after roll 1/2 (first_roll + r = stop); entry_move/entry_points[r, j]
     the entry of final roll r (points include extra points), and where they have 2R rows (variants with
-    first-roll points), row R + r the entry of a stop after roll 1. Returns the final-roll values (R, nj).
-    The values are the solver's and the advisor's: the same sums, and maxima (exact) of the same terms."""
+    first-roll points), row R + r the entry of a stop after roll 1. Returns the value of each roll 1 (R, nj).
+    The values are the solve's (moments.py solves with them) and the advisor's: the same sums, and maxima
+    (exact) of the same terms. Keeping every die after roll 1 is stopping here, where the keep lattice has the
+    best of roll 2: never more, as a keep is worth no less after roll 1 than after roll 2 (rounding is
+    monotone) and a stop after roll 1 scores at least the final roll's entry."""
     _, size_start, add, sub, _ = lattice
     n_rolls = rules.score.shape[0]
     first_roll = size_start[size_start.shape[0] - 2]
@@ -139,7 +142,7 @@ def _turn_policy(
     after_first = by_keep.copy()  # keeps after roll 1; roll rows: stop
     _best_sub_keeps(by_keep, sub, size_start, 0)
     _choose_keeps(after_first, by_keep[first_roll:], subs, 0, keep1)
-    return final
+    return by_keep[first_roll:]
 
 
 @njit(cache=True)
@@ -193,13 +196,16 @@ def _final_entries(mask, joker_scored, rules, vecs, final, entry_move, entry_poi
 
 @njit(cache=True)
 def _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs):
-    """(keep1, keep2, entry_move, entry_points) of one turn at upper totals upper_totals: _turn_policy's tables."""
+    """(keep1, keep2, entry_move, entry_points, roll-1 values) of one turn at upper totals upper_totals:
+    _turn_policy's tables and its value of each roll 1."""
     shape = (rules.score.shape[0], upper_totals.shape[0])
     keep1, keep2 = np.empty(shape, dtype=np.int64), np.empty(shape, dtype=np.int64)
     entry_shape = (shape[0] * (1 + (rules.params[P_FIRST_ROLL] != 0)), shape[1])  # rows R + r: stops after roll 1
     entry_move, entry_points = np.empty(entry_shape, dtype=np.int64), np.empty(entry_shape, dtype=np.int64)
-    _turn_policy(mask, joker_scored, upper_totals, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points)
-    return keep1, keep2, entry_move, entry_points
+    first = _turn_policy(
+        mask, joker_scored, upper_totals, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points
+    )
+    return keep1, keep2, entry_move, entry_points, first
 
 
 @njit(cache=True)

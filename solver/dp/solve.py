@@ -9,9 +9,10 @@ from .. import numba_setup
 from ..rules.variant import Variant
 from .compile import require_jit
 from .engine import Engine, make_engine
-from .identical import _solve_layer
 from .layers import _fill_equivalent, solve_layer
+from .moments import _solve_layer
 from .ordered import _solve_layer_ordered, ordered_work
+from .policy import ranked_sub_keeps
 from .states import layer_items, upper_states
 
 
@@ -22,31 +23,45 @@ def table_shape(variant: Variant) -> tuple[int, int, int]:
 def solve(
     variant: Variant, progress=None, engine: Engine | None = None, resume=None, after_layer=None
 ) -> tuple[np.ndarray, int]:
-    """The full table of state values, and the number of states solved.
+    """The full table of state values, and the number of states solved (solve_with_moments)."""
+    values, _, solved = solve_with_moments(variant, progress, engine, resume, after_layer)
+    return values, solved
+
+
+def solve_with_moments(
+    variant: Variant, progress=None, engine: Engine | None = None, resume=None, after_layer=None
+) -> tuple[np.ndarray, np.ndarray | None, int]:
+    """The full table of state values, the second moments of the points still to come under the advisor's play
+    (moments.py; identical dice, None for dice told apart) and the number of states solved.
 
     `progress`, if given, is called after each layer with the layer's number of
     solved states. `resume` = (values, n_filled, solved) continues a solve whose
-    layers above n_filled are done; `after_layer(values, n_filled, solved)` is
-    called after each layer (checkpoints). Unreachable states hold NaN.
+    layers above n_filled are done (dice told apart: their long solves keep checkpoints);
+    `after_layer(values, n_filled, solved)` is called after each layer. Unreachable states hold NaN.
     """
     require_jit(f"solving {variant.name}")
     engine = engine or make_engine(variant)
     upper_states = engine.upper
     counts = np.diff(upper_states.totals_ptr)
+    identical = engine.ordered is None
     if resume is None:
         values = np.full(table_shape(variant), np.nan)
         values[(1 << len(variant.boxes)) - 1] = 0.0
         first_layer, solved = len(variant.boxes) - 1, 0
     else:
+        assert not identical, "resume: dice told apart only (no second moments in a checkpoint)"
         values, first_layer, solved = resume
         if progress is not None:
             progress(solved)
+    m2 = values.copy() if identical else None  # NaN, and 0.0 at the full card
+    subs = ranked_sub_keeps(engine.lattice) if identical else None
     import numba
 
-    work = None if engine.ordered is None else [ordered_work(engine.ordered) for _ in range(numba.get_num_threads())]
+    work = None if identical else [ordered_work(engine.ordered) for _ in range(numba.get_num_threads())]
     for n_filled in range(first_layer, -1, -1):
-        if engine.ordered is None:
-            masks, jokers_scored = solve_layer(engine, n_filled, values, _solve_layer, engine.lattice)
+        if identical:
+            masks, jokers_scored = solve_layer(engine, n_filled, values, _solve_layer, engine.lattice, subs, m2)
+            _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, m2)
         else:
             masks, jokers_scored = layer_items(variant, n_filled)
             _solve_layer_ordered(masks, jokers_scored, upper_states, engine.rules, engine.ordered, values, work)
@@ -57,7 +72,7 @@ def solve(
             progress(n_states)
         if after_layer is not None:
             after_layer(values, n_filled - 1, solved)
-    return values, solved
+    return values, m2, solved
 
 
 def count_states(variant: Variant) -> int:

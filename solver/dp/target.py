@@ -146,9 +146,9 @@ def _target_final_rolls(setup, run_j, run_n, run_c, flat, by_keep, first, slot_v
 
 @njit(cache=True)
 def _start_of_turn(by_keep, rules, lattice, result, stops):
-    """identical._start_of_turn with _best_sub_keeps_rows: from the final-roll values in by_keep's
-    roll rows to result[j], the probability at the turn's start (stops: the stops after roll 1 with
-    first-roll points, no rows without them)."""
+    """The turn's lattice passes (keep means, best keeps, then the stop after roll 1) with
+    _best_sub_keeps_rows: from the final-roll values in by_keep's roll rows to result[j], the probability
+    at the turn's start (stops: the stops after roll 1 with first-roll points, no rows without them)."""
     _, size_start, add, sub, roll_prob = lattice
     first_roll = size_start[size_start.shape[0] - 2]
     _keep_means(by_keep, add, size_start)  # keeps after the second roll
@@ -161,8 +161,8 @@ def _start_of_turn(by_keep, rules, lattice, result, stops):
 @njit(cache=True)
 def _first_roll_sum(by_keep, sub, first_roll, roll_prob, stops, result):
     """result[j] = the sum over rolls r of P(r) x the best after roll 1 with roll r (its best keep, or the
-    stop with first-roll points): the last keeps-inside pass, summed as it goes instead of stored. The
-    same maxes and the same sum in the same order as identical._start_of_turn, so the same values."""
+    stop with first-roll points): the last keeps-inside pass, summed as it goes instead of stored: the same
+    maxes and the same sum in the same order as _best_sub_keeps, then _with_first_roll_stops, then the sum."""
     nj = by_keep.shape[1]
     inside = np.empty(sub.shape[1], dtype=np.int64)
     for j in range(nj):

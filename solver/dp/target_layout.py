@@ -82,8 +82,8 @@ def _keep_mins(by_keep, add, size_start):
 def _sure_lane(first, last, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, sure):
     """sure[mask, u, flag] = the most points the state can make certain: the turn kernel with the
     worst die instead of the mean (a keep is worth its worst completion, a roll its best keep; after
-    roll 1 also the stop with first-roll points, as in identical._start_of_turn). Items first..last-1
-    of a layer: one lane (lanes.run_lanes)."""
+    roll 1 also the stop with first-roll points, as in the solve's turn). Items first..last-1 of a layer:
+    one lane (lanes.run_lanes)."""
     n_keeps = lattice.add.shape[0]
     size_start = lattice.size_start
     first_roll = size_start[size_start.shape[0] - 2]

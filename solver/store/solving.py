@@ -1,5 +1,5 @@
-"""Building tables: solve a variant with a progress bar, checkpoints for long solves, save atomically;
-or load a table and solve it first when it is missing."""
+"""Building tables: solve a variant with a progress bar, checkpoints for long solves, save atomically (the
+values and their second moments, one pass); or load a table and solve it first when it is missing."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import dp
+from ..errors import KniffelError
 from ..i18n.texts import count_text, t
 from ..rules.variant import Variant
 from . import tables
@@ -21,29 +22,12 @@ def _notice(text: str) -> None:
     print(f"kniffel: {text}", file=sys.stderr)
 
 
-def solve_table(
-    variant: Variant, directory: Path, *, progress: bool = True, engine: dp.Engine | None = None
-) -> tuple[np.ndarray, dict]:
-    """Solve a variant, save its table to `directory` atomically and return (values, sidecar).
-
-    Long solves (dice told apart) write a checkpoint after every layer and resume from it.
-    `progress` shows a tqdm bar on stderr (only on a terminal).
-    """
+def _solve(variant: Variant, engine: dp.Engine, progress: bool, resume=None, after_layer=None):
+    """dp.solve_with_moments with a tqdm bar on stderr (shown only on a terminal)."""
     from tqdm import tqdm
 
-    engine = engine or dp.make_engine(variant, allow_slow=True)  # refuses what it cannot solve, before the bar
-    tables.check_writable_folder(directory, tables.paths(variant, directory))  # before the work, not when saving
-    total = dp.count_states(variant)
-    long_solve = engine.ordered is not None
-    resume, before = None, 0.0
-    if long_solve:
-        found = tables.load_checkpoint(variant, directory)
-        if found is not None:
-            values, next_layer, solved, before = found
-            resume = (values, next_layer, solved)
-            _notice(t("notice_resuming", variant=variant.name, solved=count_text(solved), total=count_text(total)))
     bar = tqdm(
-        total=total,
+        total=dp.count_states(variant),
         desc=t("progress_solve", variant=variant.name),
         unit="state",
         unit_scale=True,
@@ -51,19 +35,71 @@ def solve_table(
         file=sys.stderr,
         leave=False,
     )
+    with bar:
+        return dp.solve_with_moments(
+            variant, progress=bar.update, engine=engine, resume=resume, after_layer=after_layer
+        )
+
+
+def solve_table(
+    variant: Variant, directory: Path, *, progress: bool = True, engine: dp.Engine | None = None
+) -> tuple[np.ndarray, dict]:
+    """Solve a variant, save its table (and second moments) to `directory` atomically and return (values,
+    sidecar).
+
+    Long solves (dice told apart) write a checkpoint after every layer and resume from it.
+    `progress` shows a tqdm bar on stderr (only on a terminal).
+    """
+    engine = engine or dp.make_engine(variant, allow_slow=True)  # refuses what it cannot solve, before the bar
+    tables.check_writable_folder(directory, tables.paths(variant, directory))  # before the work, not when saving
+    long_solve = engine.ordered is not None
+    resume, before = None, 0.0
+    if long_solve:
+        found = tables.load_checkpoint(variant, directory)
+        if found is not None:
+            values, next_layer, solved, before = found
+            resume = (values, next_layer, solved)
+            total = count_text(dp.count_states(variant))
+            _notice(t("notice_resuming", variant=variant.name, solved=count_text(solved), total=total))
     t0 = time.perf_counter()
 
     def checkpoint(values, next_layer, solved):
         tables.save_checkpoint(variant, directory, values, next_layer, solved, before + time.perf_counter() - t0)
 
-    with bar:
-        values, states = dp.solve(
-            variant, progress=bar.update, engine=engine, resume=resume, after_layer=checkpoint if long_solve else None
-        )
+    values, m2, states = _solve(variant, engine, progress, resume, checkpoint if long_solve else None)
     seconds = before + time.perf_counter() - t0
-    meta = tables.save(variant, values, directory, states=states, seconds=seconds)
+    meta = tables.save(variant, values, directory, states=states, seconds=seconds, m2=m2)
     tables.remove_checkpoint(variant, directory)
     return values, meta
+
+
+def table_moments(
+    variant: Variant,
+    values: np.ndarray,
+    directory: Path | None,
+    *,
+    progress: bool = True,
+    engine: dp.Engine | None = None,
+    notice: Callable[[str], None] = _notice,
+) -> np.ndarray:
+    """The second moments of `values`, the variant's table in `directory` (None: not on disk): read beside
+    it, else (a table saved without them, by an older version) made as the solve makes them, by solving the
+    table again (the same values, bit for bit) with a progress bar, and saved with it where the folder takes
+    files."""
+    if directory is not None:
+        m2 = tables.load_moments(variant, directory, values)
+        if m2 is not None:
+            return m2
+    notice(t("notice_moments", variant=variant.name))
+    t0 = time.perf_counter()
+    values, m2, states = _solve(variant, engine or dp.make_engine(variant), progress)
+    assert m2 is not None, "second moments: identical dice only"
+    if directory is not None:
+        try:
+            tables.save(variant, values, directory, states=states, seconds=time.perf_counter() - t0, m2=m2)
+        except (OSError, KniffelError):
+            pass  # a read-only tables folder, or something not a file in the way: solved again next time
+    return m2
 
 
 def load_table(variant: Variant, directory: Path) -> tuple[np.ndarray, dict]:

@@ -1,4 +1,5 @@
-"""State-value tables on disk: <variant>.npy plus a JSON sidecar; checkpoints of long solves.
+"""State-value tables on disk: <variant>.npy plus a JSON sidecar, and beside it the second moments
+(<variant>.m2.npy and its sidecar, identical dice); checkpoints of long solves.
 
 Everything read back is untrusted. The sidecar is size-bounded, parsed safely and schema-checked;
 it holds the SHA-256 of the table file's bytes, verified on every load (about 50 ms for the 22 MB
@@ -6,8 +7,8 @@ Kniffel 7 table, see benchmarks/README.md), so a flipped bit, a truncated file o
 the .npy name is refused with one line naming the file and the fix, never used.
 
 Writing is atomic (solver/store/files.py: temp files, fsync, rename; Ctrl-C held back while a table and
-its sidecar are written). Both temp files are complete before the table is renamed into place, then
-the sidecar; a process killed between the two renames leaves the new sidecar as a temp file, which
+its sidecar are written). All temp files are complete before the moments, then the table are renamed
+into place, then the sidecar; a process killed between the two renames leaves the new sidecar as a temp file, which
 the next load finds (its checksum matches the table) and completes.
 """
 
@@ -20,6 +21,7 @@ import math
 import os
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +36,7 @@ from .files import (
     atomic_write_files,
     make_folder,
     no_interrupts,
+    open_regular,
     read_bounded,
     read_json,
     writable_target,
@@ -109,10 +112,14 @@ def _npy_bytes(values: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def save(variant: Variant, values: np.ndarray, directory: Path, *, states: int, seconds: float) -> dict:
+def save(
+    variant: Variant, values: np.ndarray, directory: Path, *, states: int, seconds: float, m2: np.ndarray | None = None
+) -> dict:
+    """The table, its sidecar and (m2, from the same solve) its second moments, in one atomic write."""
     make_folder(directory)
     npy, meta_path = paths(variant, directory)
     data = _npy_bytes(values)
+    digest = checksum(data)
     meta = {
         "variant": variant.name,
         "title": variant.title,
@@ -124,12 +131,61 @@ def save(variant: Variant, values: np.ndarray, directory: Path, *, states: int, 
         "seconds": round(float(seconds), 3),
         "shape": list(values.shape),
         "dtype": str(values.dtype),
-        "sha256": checksum(data),
+        "sha256": digest,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    with no_interrupts():  # the table renamed first: a sidecar never describes an older table
-        atomic_write_files([(npy, data), (meta_path, (json.dumps(meta, indent=2) + "\n").encode())])
+    moments = [] if m2 is None else _moment_files(variant, directory, values, m2, digest)
+    with no_interrupts():  # moments first, table next, sidecar last: a sidecar never describes an older table
+        atomic_write_files([*moments, (npy, data), (meta_path, (json.dumps(meta, indent=2) + "\n").encode())])
     return meta
+
+
+# -- second moments ------------------------------------------------------------
+# Made by the solve with the values (dp/moments.py) and saved with them; read back only when made from these
+# values (a CRC of them and the table file's SHA-256 in their sidecar) and whole (a CRC of the moments).
+def moment_paths(variant: Variant, directory: Path) -> tuple[Path, Path]:
+    return directory / f"{variant.name}.m2.npy", directory / f"{variant.name}.m2.json"
+
+
+def _crc(a: np.ndarray) -> int:
+    return zlib.crc32(np.ascontiguousarray(a).tobytes())
+
+
+def _moment_files(variant: Variant, directory: Path, values: np.ndarray, m2: np.ndarray, table_sha256: str):
+    npy, meta = moment_paths(variant, directory)
+    info = {"variant": variant.name, "fingerprint": variant.fingerprint(), "values_crc32": _crc(values)}
+    info.update(m2_crc32=_crc(m2), table_sha256=table_sha256)
+    return [(npy, _npy_bytes(m2)), (meta, json.dumps(info).encode())]
+
+
+def _moment_sidecar(variant: Variant, directory: Path) -> dict | None:
+    try:
+        info = read_json(moment_paths(variant, directory)[1], SIDECAR_LIMIT, t("word_file"), TableError)
+    except TableError:
+        return None
+    return info if isinstance(info, dict) and info.get("fingerprint") == variant.fingerprint() else None
+
+
+def moments_ready(variant: Variant, directory: Path) -> bool:
+    """Are second moments on disk made from the table on disk? (sidecars only: no table read, no kernel)"""
+    table, info = read_meta(variant, directory), _moment_sidecar(variant, directory)
+    return table is not None and info is not None and info.get("table_sha256") == table.get("sha256")
+
+
+def load_moments(variant: Variant, directory: Path, values: np.ndarray) -> np.ndarray | None:
+    """The second moments of `values` from directory, None where there are none made from them, or damaged."""
+    info = _moment_sidecar(variant, directory)
+    if info is None or info.get("values_crc32") != _crc(values):
+        return None
+    try:
+        with open_regular(
+            moment_paths(variant, directory)[0], values.nbytes + HEADER_LIMIT, t("word_file"), TableError
+        ) as fh:
+            m2 = np.load(fh, allow_pickle=False)
+    except (OSError, ValueError, TableError):
+        return None
+    ok = m2.shape == values.shape and m2.dtype == np.float64 and info.get("m2_crc32") == _crc(m2)
+    return m2 if ok else None
 
 
 # -- sidecars ------------------------------------------------------------------

@@ -125,7 +125,7 @@ class TableCache:
 
     def with_spread(self, variant: Variant) -> Table:
         """The table, its second moments (each option's std) loaded once: on the kernel thread, because a
-        missing or stale moments file is computed by a parallel kernel (seconds; then saved)."""
+        table saved without them is solved again (seconds; then saved with them)."""
         if variant.name not in self._spread_ready:
             KERNELS.run(self._spread_once, variant)
         return self.get(variant)

@@ -44,7 +44,7 @@ RETRY_AFTER_S = 10  # a 503's Retry-After
 
 
 class KernelThread:
-    """One thread for every parallel kernel of the process (solve, second moments, forward pass), in
+    """One thread for every parallel kernel of the process (solve, forward pass), in
     the order asked."""
 
     def __init__(self) -> None:
