@@ -199,7 +199,9 @@ def _forward_progress(settings, variant, values, cards, label: str) -> Iterator[
 
     if variant.identical_dice:
         waits.compiling("forward")
-        turns = sum(len(variant.boxes) - bin(c.state[0]).count("1") for c in {(c.state, c.points): c for c in cards}.values())
+        turns = sum(
+            len(variant.boxes) - bin(c.state[0]).count("1") for c in {(c.state, c.points): c for c in cards}.values()
+        )
         with progress_bar(settings, turns, t(label, variant=variant.name), "turn") as bar:
             yield bar.update
         return
