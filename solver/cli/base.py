@@ -111,6 +111,7 @@ def solve_table(variant, settings: Settings, engine=None):
     from .. import dp
     from ..store import solving
 
+    tables.check_writable_folder(settings.tables_dir, tables.paths(variant, settings.tables_dir))  # before the notice
     waits.solving(variant, dp.count_states(variant))
     return solving.solve_table(variant, settings.tables_dir, progress=settings.progress, engine=engine)
 
