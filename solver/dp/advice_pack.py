@@ -112,14 +112,15 @@ def pack_single(rules: Rules, lattice: KeepLattice, tabs: AdviceTables) -> tuple
     )
 
 
-@njit(cache=True)
+# Inlined: called with constant indices, a kernel of their own would compile once for each index (a literal).
+@njit(inline="always")
 def _arr1(buf, i):
     """Array i of a buffer (one dimension)."""
     o = int(buf[i])
     return buffer_view(buf, o + 1, (int(buf[o]),))
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _arr2(buf, i):
     """Array i of a buffer (two dimensions)."""
     o = int(buf[i])

@@ -29,7 +29,9 @@ def _box_options(mask, joker_scored, rules, option_move, option_points, n_option
     the points of each entry); n_options[r] = -1 stands for the common case, every
     free box with its normal score (see roll_entries).
     """
-    _roll_range_options(mask, joker_scored, rules, 0, rules.score.shape[0], option_move, option_points, n_options)
+    _roll_range_options(
+        mask, joker_scored, rules, np.int64(0), rules.score.shape[0], option_move, option_points, n_options
+    )
 
 
 @njit(cache=True)
@@ -228,7 +230,9 @@ def _joker_roll_values(mask, joker_scored, rules, vec, out, free):
         option_move = np.empty((n_joker, n_boxes), dtype=np.int64)
         option_points = np.empty((n_joker, n_boxes), dtype=np.int64)
         n_option = np.empty(n_joker, dtype=np.int64)
-        _roll_range_options(mask, joker_scored, rules, 0, n_joker, option_move, option_points, n_option, free, rolls)
+        _roll_range_options(
+            mask, joker_scored, rules, np.int64(0), n_joker, option_move, option_points, n_option, free, rolls
+        )
         for o in range(n_joker):
             if n_option[o] >= 0:  # else the implicit case: every free box, normal score (as above)
                 best = -np.inf
@@ -271,7 +275,7 @@ def _first_roll_stops(mask, joker_scored, upper_totals, rules, values):
     if rules.params[P_FIRST_ROLL] == 0:
         return np.empty((0, upper_totals.shape[0]))
     stops = np.empty((rules.score.shape[0], upper_totals.shape[0]))
-    _final_roll_values(mask, joker_scored, upper_totals, _first_roll_rules(rules), values, stops, 0)
+    _final_roll_values(mask, joker_scored, upper_totals, _first_roll_rules(rules), values, stops, np.int64(0))
     return stops
 
 

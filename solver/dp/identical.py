@@ -161,7 +161,7 @@ def _start_of_turn(by_keep, rules, lattice, result, stops):
     _keep_means(by_keep, add, size_start)  # keeps after the second roll
     _best_sub_keeps(by_keep, sub, size_start, rules.params[P_MIN_KEEP])
     _keep_means(by_keep, add, size_start)  # keeps after the first roll
-    _best_sub_keeps(by_keep, sub, size_start, 0)
+    _best_sub_keeps(by_keep, sub, size_start, np.int64(0))
     _with_first_roll_stops(by_keep, stops, first_roll)
     for j in range(by_keep.shape[1]):
         result[j] = 0.0

@@ -123,7 +123,9 @@ def _rolls_after_second(masks, jokers_scored, upper_totals, rules, ordered, valu
         j1 = j0 + 1
         while j1 < 8 and masks[j1] == masks[j0] and jokers_scored[j1] == jokers_scored[j0]:
             j1 += 1
-        _final_roll_values(masks[j0], jokers_scored[j0], upper_totals[j0:j1], rules, values, final[:, j0:j1], 0)
+        _final_roll_values(
+            masks[j0], jokers_scored[j0], upper_totals[j0:j1], rules, values, final[:, j0:j1], np.int64(0)
+        )
         j0 = j1
     kept = _compact_keeps(final, ordered)
     for i in range(high_keeps.shape[0]):
@@ -219,7 +221,7 @@ def _ordered_keep_values(mask, joker_scored, capped_upper, rules, ordered, value
     after roll 1 (one value each, plain passes over all 7^n); returns the final-roll values."""
     upper_totals = np.full(8, capped_upper)
     final = np.empty((rules.score.shape[0], 8))
-    _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, 0)
+    _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, np.int64(0))
     kept = _compact_keeps(final, ordered)
     n_low = 7**ordered.low.n
     for pa in range(after_second.shape[0]):
