@@ -8,6 +8,7 @@ sorted big first put every big item on the first thread. A parallel kernel that 
 from __future__ import annotations
 
 import heapq
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -36,3 +37,26 @@ def layer_lanes(masks: np.ndarray, jokers_scored: np.ndarray, costs: np.ndarray)
     """One layer's work items (masks, jokers_scored) reordered lane by lane, and lane_start (see balanced_lanes)."""
     order, lane_start = balanced_lanes(costs)
     return lane_start, masks[order], jokers_scored[order]
+
+
+def in_threads(kernel, n: int, *args, chunk: int = 0) -> None:
+    """kernel(lo, hi, *args) over the items 0 <= i < n, on thread_count() threads at once: each thread takes
+    the next `chunk` items (0: an equal share) until none are left. The kernel releases the GIL (nogil) and
+    writes only its own items' results. Threads here rather than Numba's prange: a prange kernel compiles
+    for seconds longer (its loop body compiled again as a gufunc, with all its callees' code), a thread
+    costs tens of microseconds."""
+    threads = min(thread_count(), n)
+    if threads <= 1:
+        if n > 0:
+            kernel(0, n, *args)
+        return
+    step = chunk or -(-n // threads)
+    starts = iter(range(0, n, step))  # shared: each next() is one step under the GIL
+
+    def work() -> None:
+        for lo in starts:
+            kernel(lo, min(lo + step, n), *args)
+
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(work) for _ in range(threads)]:
+            done.result()
