@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.dp.lanes import balanced_lanes
+from solver.dp.lanes import balanced_lanes, in_threads
 
 
 @settings(max_examples=200, deadline=None)
@@ -26,3 +26,28 @@ def test_items_sorted_big_first_are_shared_evenly():
     order, lane_start = balanced_lanes(costs, 2)
     loads = [costs[order[a:b]].sum() for a, b in zip(lane_start[:-1], lane_start[1:])]
     assert loads == [2525, 2525]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 200), st.integers(0, 9), st.integers(1, 4))
+def test_in_threads_runs_every_item_once(n, chunk, threads):
+    """Each item in exactly one kernel call, in ranges lo < hi of at most chunk items (chunk 0: an equal share)."""
+    import solver.dp.lanes as lanes
+
+    runs = np.zeros(n, dtype=np.int64)
+    calls = []
+
+    def kernel(lo, hi, out):
+        calls.append((lo, hi))
+        out[lo:hi] += 1
+
+    saved = lanes.thread_count
+    lanes.thread_count = lambda: threads
+    try:
+        in_threads(kernel, n, runs, chunk=chunk)
+    finally:
+        lanes.thread_count = saved
+    assert runs.tolist() == [1] * n
+    assert all(lo < hi for lo, hi in calls)
+    if chunk and threads > 1:
+        assert all(hi - lo <= chunk for lo, hi in calls)
