@@ -221,12 +221,8 @@ def _joker_roll_values(mask, joker_scored, rules, vec, out, free):
     else:
         may_joker = mode != 0 and jb >= 0 and (mask >> jb) & 1 == 1
     if may_joker:
-        rolls = np.empty(n_rolls, dtype=np.int64)
-        n_joker = 0
-        for r in range(n_rolls):
-            if joker_roll[r]:
-                rolls[n_joker] = r
-                n_joker += 1
+        rolls = np.flatnonzero(joker_roll)
+        n_joker = rolls.shape[0]  # not a count from a literal 0: passed on, that compiles a version of its own
         option_move = np.empty((n_joker, n_boxes), dtype=np.int64)
         option_points = np.empty((n_joker, n_boxes), dtype=np.int64)
         n_option = np.empty(n_joker, dtype=np.int64)
