@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.dp.lanes import balanced_lanes
+from solver.dp.lanes import balanced_lanes, in_threads
 
 
 @settings(max_examples=200, deadline=None)
@@ -42,3 +42,28 @@ def test_run_lanes_runs_each_lane_once_and_passes_on_its_error():
 
     with pytest.raises(ValueError, match="lane 2"):
         run_lanes(failing, np.array([0, 3, 5]))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 200), st.integers(0, 9), st.integers(1, 4))
+def test_in_threads_runs_every_item_once(n, chunk, threads):
+    """Each item in exactly one kernel call, in ranges lo < hi of at most chunk items (chunk 0: an equal share)."""
+    import solver.dp.lanes as lanes
+
+    runs = np.zeros(n, dtype=np.int64)
+    calls = []
+
+    def kernel(lo, hi, out):
+        calls.append((lo, hi))
+        out[lo:hi] += 1
+
+    saved = lanes.thread_count
+    lanes.thread_count = lambda: threads
+    try:
+        in_threads(kernel, n, runs, chunk=chunk)
+    finally:
+        lanes.thread_count = saved
+    assert runs.tolist() == [1] * n
+    assert all(lo < hi for lo, hi in calls)
+    if chunk and threads > 1:
+        assert all(hi - lo <= chunk for lo, hi in calls)

@@ -240,7 +240,9 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
     )
     n_options = np.empty(1, dtype=np.int64)
     best = np.empty(1, dtype=np.int64)
-    _advise_block(0, 1, situations, rules, lattice, tabs, values, (codes, vals, n_options, best, pts), base)
+    _advise_block(
+        np.int64(0), np.int64(1), situations, rules, lattice, tabs, values, (codes, vals, n_options, best, pts), base
+    )
     return n_options[0], best[0]
 
 

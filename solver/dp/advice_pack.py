@@ -63,6 +63,8 @@ FLOAT_ARRAYS = (
     "pair_score",  # (B, PAIRS): the score of each pair (the first PAIRS)
 )
 
+# numpy integers, not Python ones: a kernel reads a Python int constant as a type of its own (a literal), and
+# _arr1 and _arr2 would compile once for each index
 (
     I_SCORE,
     I_JOKER_SCORE,
@@ -91,9 +93,9 @@ FLOAT_ARRAYS = (
     I_PAIR_OF,
     I_PAIR_MOVE,
     I_N_PAIRS,
-) = range(len(INT_ARRAYS))
+) = map(np.int64, range(len(INT_ARRAYS)))
 
-F_BONUS_CUM, F_ROLL_PROB, F_SCORE_T, F_PAIR_SCORE = range(len(FLOAT_ARRAYS))
+F_BONUS_CUM, F_ROLL_PROB, F_SCORE_T, F_PAIR_SCORE = map(np.int64, range(len(FLOAT_ARRAYS)))
 
 
 def _pack(arrays: list[np.ndarray], dtype) -> np.ndarray:

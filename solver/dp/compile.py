@@ -5,6 +5,12 @@ With KNIFFEL_JIT=0 in the environment (read once, when this module is first impo
 plain Python and Numba is never imported: the same code, interpreted. That serves one quick answer in a
 fresh process (`kniffel advise` from a solved table: loading Numba and its cached kernels costs most of a
 second, one turn interpreted a few hundredths); anything heavy refuses to run so (require_jit).
+
+Numba compiles a kernel once for each combination of its arguments' types, a caller's compile including its
+callees'. So that each kernel compiles once: every index array is int64 (Rules, the keep lattice, the packed
+buffers), and a kernel called with a constant integer gets np.int64(0) rather than 0 (a constant is typed
+as its value, Literal[int](0), and compiles a version of its own). benchmarks/bench_compile.py lists the
+kernels compiled more than once.
 """
 
 from __future__ import annotations

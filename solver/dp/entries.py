@@ -29,7 +29,9 @@ def _box_options(mask, joker_scored, rules, option_move, option_points, n_option
     the points of each entry); n_options[r] = -1 stands for the common case, every
     free box with its normal score (see roll_entries).
     """
-    _roll_range_options(mask, joker_scored, rules, 0, rules.score.shape[0], option_move, option_points, n_options)
+    _roll_range_options(
+        mask, joker_scored, rules, np.int64(0), rules.score.shape[0], option_move, option_points, n_options
+    )
 
 
 @njit(cache=True)
@@ -219,16 +221,14 @@ def _joker_roll_values(mask, joker_scored, rules, vec, out, free):
     else:
         may_joker = mode != 0 and jb >= 0 and (mask >> jb) & 1 == 1
     if may_joker:
-        rolls = np.empty(n_rolls, dtype=np.int64)
-        n_joker = 0
-        for r in range(n_rolls):
-            if joker_roll[r]:
-                rolls[n_joker] = r
-                n_joker += 1
+        rolls = np.flatnonzero(joker_roll)
+        n_joker = rolls.shape[0]  # not a count from a literal 0: passed on, that compiles a version of its own
         option_move = np.empty((n_joker, n_boxes), dtype=np.int64)
         option_points = np.empty((n_joker, n_boxes), dtype=np.int64)
         n_option = np.empty(n_joker, dtype=np.int64)
-        _roll_range_options(mask, joker_scored, rules, 0, n_joker, option_move, option_points, n_option, free, rolls)
+        _roll_range_options(
+            mask, joker_scored, rules, np.int64(0), n_joker, option_move, option_points, n_option, free, rolls
+        )
         for o in range(n_joker):
             if n_option[o] >= 0:  # else the implicit case: every free box, normal score (as above)
                 best = -np.inf
@@ -271,7 +271,7 @@ def _first_roll_stops(mask, joker_scored, upper_totals, rules, values):
     if rules.params[P_FIRST_ROLL] == 0:
         return np.empty((0, upper_totals.shape[0]))
     stops = np.empty((rules.score.shape[0], upper_totals.shape[0]))
-    _final_roll_values(mask, joker_scored, upper_totals, _first_roll_rules(rules), values, stops, 0)
+    _final_roll_values(mask, joker_scored, upper_totals, _first_roll_rules(rules), values, stops, np.int64(0))
     return stops
 
 

@@ -22,7 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .compile import njit, prange
+from .compile import njit
+from .lanes import in_threads
 from .policy import (
     _next_state,
     _policy,
@@ -107,12 +108,13 @@ def _item_groups(
         out_n[j] = n_touched
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def _layer_groups(items, masks, jokers_scored, uppers, rules, lattice, values, subs, keys, col0, gk, gs, gp, gn):
-    """_item_groups for every item of a block (items = runs of states sharing (mask, joker_scored)); state i's
-    groups land in row i - col0 of gk/gs/gp/gn. (Into the parallel loop Numba passes tuples of arrays (keys)
-    but none that holds a namedtuple (rules, lattice), and none made in it.)"""
-    for t in prange(items.shape[0] - 1):
+@njit(cache=True, nogil=True)
+def _layer_groups(
+    lo, hi, items, masks, jokers_scored, uppers, rules, lattice, values, subs, keys, col0, gk, gs, gp, gn
+):
+    """_item_groups for the items lo <= t < hi of a block (items = runs of states sharing (mask, joker_scored));
+    state i's groups land in row i - col0 of gk/gs/gp/gn."""
+    for t in range(lo, hi):
         a, b = items[t], items[t + 1]
         c, d = a - col0, b - col0
         _item_groups(
@@ -185,10 +187,10 @@ def _sort_groups(dst, n_dst):
     return order, start
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def _shift_add(order, start, src, shift, prob, lo, ptr, data, new_lo, new_ptr, new_data):
-    """Every destination vector = sum over its groups of prob * the source vector shifted."""
-    for d in prange(start.shape[0] - 1):
+@njit(cache=True, nogil=True)
+def _shift_add(d_lo, d_hi, order, start, src, shift, prob, lo, ptr, data, new_lo, new_ptr, new_data):
+    """Destination vectors d_lo <= d < d_hi = sum over its groups of prob * the source vector shifted."""
+    for d in range(d_lo, d_hi):
         base = new_ptr[d]
         for i in range(start[d], start[d + 1]):
             g = order[i]
@@ -199,13 +201,10 @@ def _shift_add(order, start, src, shift, prob, lo, ptr, data, new_lo, new_ptr, n
                 new_data[off + t] += p * data[ptr[s] + t]
 
 
-@njit(cache=True, parallel=True, nogil=True)
-def _bounds(order, start, src, shift, lo, ptr):
-    """Points range (lo, length) of each destination vector."""
-    n_dst = start.shape[0] - 1
-    new_lo = np.empty(n_dst, dtype=np.int64)
-    new_len = np.empty(n_dst, dtype=np.int64)
-    for d in prange(n_dst):
+@njit(cache=True, nogil=True)
+def _bounds(d_lo, d_hi, order, start, src, shift, lo, ptr, new_lo, new_len):
+    """Points range (new_lo, new_len) of the destination vectors d_lo <= d < d_hi."""
+    for d in range(d_lo, d_hi):
         a, b = 1 << 62, -(1 << 62)
         for i in range(start[d], start[d + 1]):
             g = order[i]
@@ -213,7 +212,6 @@ def _bounds(order, start, src, shift, lo, ptr):
             a = min(a, lo[s] + shift[g])
             b = max(b, lo[s] + shift[g] + ptr[s + 1] - ptr[s])
         new_lo[d], new_len[d] = a, b - a
-    return new_lo, new_len
 
 
 def start_layer(mask: int, upper: int, joker_scored: int, points: int) -> Layer:
@@ -228,8 +226,6 @@ def start_layer(mask: int, upper: int, joker_scored: int, points: int) -> Layer:
 def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.ndarray) -> Layer:
     """One turn of every reached state of a layer: the next layer. slot: (2^B * flags * (cap + 1),)
     int64 of -1 (scratch, restored on return)."""
-    import numba  # here: the forward pass needs compiled kernels (a process that interprets them never comes here)
-
     rules, lattice = engine.rules, engine.lattice
     tables = (rules, lattice, values, subs, next_keys(engine, values))
     # items: runs of equal (mask, joker_scored); the layer is sorted by (mask, flag, upper)
@@ -250,10 +246,21 @@ def step(engine, values: np.ndarray, layer: Layer, slot: np.ndarray, subs: np.nd
         gs = np.empty((cols, n_rolls), dtype=np.int64)
         gp = np.empty((cols, n_rolls))
         gn = np.empty(cols, dtype=np.int64)
-        with numba.parallel_chunksize(ITEMS_PER_TASK):  # items differ in size: threads take a few at a time
-            _layer_groups(
-                item_start[i0 : i1 + 1], layer.mask, layer.joker_scored, layer.upper, *tables, col0, gk, gs, gp, gn
-            )
+        in_threads(  # items differ in size: threads take a few at a time
+            _layer_groups,
+            i1 - i0,
+            item_start[i0 : i1 + 1],
+            layer.mask,
+            layer.joker_scored,
+            layer.upper,
+            *tables,
+            col0,
+            gk,
+            gs,
+            gp,
+            gn,
+            chunk=ITEMS_PER_TASK,
+        )
         for out, part in zip((keys, shifts, probs, srcs), _compact(gk, gs, gp, gn, col0)):
             out.append(part)
         i0 = i1
@@ -274,11 +281,14 @@ def advance(values: np.ndarray, layer: Layer, groups, slot: np.ndarray) -> Layer
     n_flags = values.shape[2]
     uniq, dst = _next_states(key, slot)
     order, start = _sort_groups(dst, uniq.shape[0])
-    new_lo, new_len = _bounds(order, start, src, shift, layer.lo, layer.ptr)
-    new_ptr = np.zeros(uniq.shape[0] + 1, dtype=np.int64)
+    n_dst = uniq.shape[0]
+    new_lo, new_len = np.empty(n_dst, dtype=np.int64), np.empty(n_dst, dtype=np.int64)
+    in_threads(_bounds, n_dst, order, start, src, shift, layer.lo, layer.ptr, new_lo, new_len)
+    new_ptr = np.zeros(n_dst + 1, dtype=np.int64)
     np.cumsum(new_len, out=new_ptr[1:])
     new_data = np.zeros(int(new_ptr[-1]))
-    _shift_add(order, start, src, shift, prob, layer.lo, layer.ptr, layer.data, new_lo, new_ptr, new_data)
+    args = (order, start, src, shift, prob, layer.lo, layer.ptr, layer.data, new_lo, new_ptr, new_data)
+    in_threads(_shift_add, n_dst, *args)
     upper = uniq % values.shape[1]
     rest = uniq // values.shape[1]
     return Layer(rest // n_flags, upper, rest % n_flags, new_lo, new_ptr, new_data)

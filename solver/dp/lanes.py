@@ -43,14 +43,35 @@ def layer_lanes(masks: np.ndarray, jokers_scored: np.ndarray, costs: np.ndarray)
     return lane_start, masks[order], jokers_scored[order]
 
 
-def run_lanes(kernel, lane_start: np.ndarray, *args) -> None:
-    """kernel(lane_start[t], lane_start[t + 1], *args) for every lane t, each lane on a thread of its own
-    (kernel: an njit(nogil=True) kernel over the items of one lane)."""
-    n_lanes = lane_start.shape[0] - 1
-    if n_lanes == 1:
-        kernel(int(lane_start[0]), int(lane_start[1]), *args)
+def in_threads(kernel, n: int, *args, chunk: int = 0) -> None:
+    """kernel(lo, hi, *args) over the items 0 <= i < n, on thread_count() threads at once: each thread takes
+    the next `chunk` items (0: an equal share) until none are left. The kernel releases the GIL (nogil) and
+    writes only its own items' results. Threads here rather than Numba's prange: a prange kernel compiles
+    for seconds longer (its loop body compiled again as a gufunc, with all its callees' code), a thread
+    costs tens of microseconds."""
+    threads = min(thread_count(), n)
+    if threads <= 1:
+        if n > 0:
+            kernel(0, n, *args)
         return
-    with ThreadPoolExecutor(n_lanes) as pool:
-        lanes = [pool.submit(kernel, int(lane_start[t]), int(lane_start[t + 1]), *args) for t in range(n_lanes)]
-        for lane in lanes:
-            lane.result()
+    step = chunk or -(-n // threads)
+    starts = iter(range(0, n, step))  # shared: each next() is one step under the GIL
+
+    def work() -> None:
+        for lo in starts:
+            kernel(lo, min(lo + step, n), *args)
+
+    with ThreadPoolExecutor(threads) as pool:
+        for done in [pool.submit(work) for _ in range(threads)]:
+            done.result()
+
+
+def run_lanes(kernel, lane_start: np.ndarray, *args) -> None:
+    """kernel(lane_start[t], lane_start[t + 1], *args) for every lane t (kernel: an njit(nogil=True) kernel
+    over the items of one lane), the lanes on in_threads' threads."""
+
+    def lanes(lo: int, hi: int) -> None:
+        for t in range(lo, hi):
+            kernel(int(lane_start[t]), int(lane_start[t + 1]), *args)
+
+    in_threads(lanes, lane_start.shape[0] - 1, chunk=1)

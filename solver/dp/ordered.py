@@ -117,7 +117,9 @@ def _ev_final_rolls(masks, jokers_scored, upper_totals, rules, values):
         j1 = j0 + 1
         while j1 < 8 and masks[j1] == masks[j0] and jokers_scored[j1] == jokers_scored[j0]:
             j1 += 1
-        _final_roll_values(masks[j0], jokers_scored[j0], upper_totals[j0:j1], rules, values, final[:, j0:j1], 0)
+        _final_roll_values(
+            masks[j0], jokers_scored[j0], upper_totals[j0:j1], rules, values, final[:, j0:j1], np.int64(0)
+        )
         j0 = j1
     return final
 
@@ -233,7 +235,7 @@ def _ordered_keep_values(mask, joker_scored, capped_upper, rules, ordered, value
     after roll 1 (one value each, plain passes over all 7^n); returns the final-roll values."""
     upper_totals = np.full(8, capped_upper)
     final = np.empty((rules.score.shape[0], 8))
-    _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, 0)
+    _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, np.int64(0))
     _keep_values_from_final(final, ordered, after_second, after_first)
     return final[:, 0]
 

@@ -140,8 +140,8 @@ def _turn_policy(
             mask, joker_scored, _first_roll_rules(rules), vecs, stops, entry_move[n_rolls:], entry_points[n_rolls:]
         )
     after_first = by_keep.copy()  # keeps after roll 1; roll rows: stop
-    _best_sub_keeps(by_keep, sub, size_start, 0)
-    _choose_keeps(after_first, by_keep[first_roll:], subs, 0, keep1)
+    _best_sub_keeps(by_keep, sub, size_start, np.int64(0))
+    _choose_keeps(after_first, by_keep[first_roll:], subs, np.int64(0), keep1)
     return by_keep[first_roll:]
 
 

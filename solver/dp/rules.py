@@ -13,13 +13,15 @@ JOKER_CODES = {Joker.NONE: 0, Joker.BOX_MAX: 1, Joker.FORCED: 2, Joker.FREE: 3, 
 
 
 class Rules(NamedTuple):
-    """A variant's rules as the arrays the kernels read."""
+    """A variant's rules as the arrays the kernels read. Every array but bonus_cum is int64 (flags 0/1), as in
+    the advice kernels' packed buffers (advice_pack.py): a kernel compiles once per argument types, and one
+    dtype for each field makes one version of each kernel serve the solve and the advice alike."""
 
-    score: np.ndarray  # (R, B) int32 normal scores
-    joker_score: np.ndarray  # (R, B) int32 scores of a joker roll when the joker applies
-    joker_roll: np.ndarray  # (R,) bool
-    joker_upper: np.ndarray  # (R,) int32 upper box of the joker roll's face or -1
-    is_upper: np.ndarray  # (B,) bool
+    score: np.ndarray  # (R, B) normal scores
+    joker_score: np.ndarray  # (R, B) scores of a joker roll when the joker applies
+    joker_roll: np.ndarray  # (R,) 1 where the roll is a joker roll
+    joker_upper: np.ndarray  # (R,) upper box of the joker roll's face or -1
+    is_upper: np.ndarray  # (B,) 1 for an upper box
     bonus_cum: np.ndarray  # (cap + 1,) float64: bonus points earned at each upper total
     params: np.ndarray  # int64: see P_* below
     # A "move" is what an entry does to the state: fill box b, add inc to the
@@ -33,8 +35,8 @@ class Rules(NamedTuple):
     zero_move: np.ndarray  # (B,) int64: move of a scratch
     # a turn that stops after roll 1 enters these scores instead (Generala's servida; equal to score and
     # joker_score elsewhere); the moves are the same (no upper box takes first-roll points)
-    first_score: np.ndarray  # (R, B) int32
-    first_joker_score: np.ndarray  # (R, B) int32
+    first_score: np.ndarray  # (R, B)
+    first_joker_score: np.ndarray  # (R, B)
 
 
 PAD = 8  # columns per item are padded to a multiple of this (whole AVX vectors, see _solve_layer)
@@ -82,20 +84,21 @@ def rules_arrays(variant: Variant, roll_faces) -> Rules:
     joker_move = np.array([[move(b, t.joker_score[r, b]) for b in range(n_boxes)] for r in range(n_rolls)])
     zero_move = np.array([move(b, 0) for b in range(n_boxes)])
     box, inc, joker_scored = (np.array(col, dtype=np.int64) for col in zip(*moves))
+    i64 = np.int64
     return Rules(
-        t.score,
-        t.joker_score,
-        t.joker_roll,
-        t.joker_upper,
-        is_upper,
+        t.score.astype(i64),
+        t.joker_score.astype(i64),
+        t.joker_roll.astype(i64),
+        t.joker_upper.astype(i64),
+        is_upper.astype(i64),
         bonus_cum,
         params,
         box,
         inc,
         joker_scored,
-        norm_move.astype(np.int64),
-        joker_move.astype(np.int64),
-        zero_move.astype(np.int64),
-        t.first_score,
-        t.first_joker_score,
+        norm_move.astype(i64),
+        joker_move.astype(i64),
+        zero_move.astype(i64),
+        t.first_score.astype(i64),
+        t.first_joker_score.astype(i64),
     )

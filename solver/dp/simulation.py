@@ -147,8 +147,8 @@ def simulate_turn(
         for i in range(task_lo[t], task_hi[t]):
             g = games[i]
             c = game_col[g]
-            r = _reroll(rng, g, 0, n_dice, add, size_start)
-            k = _best_keep(r, by_keep, c, stops1[r - first_roll, c], ranked_subs, 0, first_roll)
+            r = _reroll(rng, g, np.int64(0), n_dice, add, size_start)
+            k = _best_keep(r, by_keep, c, stops1[r - first_roll, c], ranked_subs, np.int64(0), first_roll)
             stopped_first = k == r and servida
             if k != r:
                 r = _reroll(rng, g, k, n_dice, add, size_start)
@@ -198,7 +198,7 @@ def _turn_choice(mask, joker_scored, capped_upper, rules, lattice, values, ranke
         mask, joker_scored, np.full(1, capped_upper), rules, lattice, values
     )
     if roll == 1:
-        return _best_keep(r, by_keep, 0, stops1[r - first_roll, 0], ranked_subs, 0, first_roll)
+        return _best_keep(r, by_keep, 0, stops1[r - first_roll, 0], ranked_subs, np.int64(0), first_roll)
     if roll == 2:
         min_start = size_start[rules.params[P_MIN_KEEP]]
         return _best_keep(r, after_second, 0, final[r - first_roll, 0], ranked_subs, min_start, first_roll)

@@ -52,7 +52,7 @@ def _max_lane(first, last, masks, jokers_scored, totals_ptr, totals_list, upper_
     for i in range(first, last):
         mask, joker_scored, upper_totals = _item(i, masks, jokers_scored, totals_ptr, totals_list, upper_row)
         out = np.empty((n_rolls, upper_totals.shape[0]))
-        _final_roll_values(mask, joker_scored, upper_totals, rules, best, out, 0)
+        _final_roll_values(mask, joker_scored, upper_totals, rules, best, out, np.int64(0))
         stops = _first_roll_stops(mask, joker_scored, upper_totals, rules, best)
         for j in range(upper_totals.shape[0]):
             m = out[0, j]
@@ -95,7 +95,7 @@ def _sure_lane(first, last, masks, jokers_scored, totals_ptr, totals_list, upper
         _keep_mins(by_keep, lattice.add, size_start)
         _best_sub_keeps(by_keep, lattice.sub, size_start, rules.params[P_MIN_KEEP])
         _keep_mins(by_keep, lattice.add, size_start)
-        _best_sub_keeps(by_keep, lattice.sub, size_start, 0)
+        _best_sub_keeps(by_keep, lattice.sub, size_start, np.int64(0))
         _with_first_roll_stops(by_keep, _first_roll_stops(mask, joker_scored, upper_totals, rules, sure), first_roll)
         for j in range(upper_totals.shape[0]):
             m = by_keep[first_roll, j]

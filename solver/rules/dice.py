@@ -25,8 +25,8 @@ MAX_GAMES = 100_000_000  # games of one simulation (simulate -n, solver.simulate
 class KeepLattice(NamedTuple):
     counts: np.ndarray  # (K, F) int8: how many dice show each face
     size_start: np.ndarray  # (n + 2,) int64: keeps of size s are size_start[s]:size_start[s+1]
-    add: np.ndarray  # (K, F) int32, -1 for keeps of n dice
-    sub: np.ndarray  # (K, F) int32, -1 where the face is absent
+    add: np.ndarray  # (K, F) int64, -1 for keeps of n dice
+    sub: np.ndarray  # (K, F) int64, -1 where the face is absent
     roll_prob: np.ndarray  # (R,) float64: chance of each roll of all n dice
 
 
@@ -56,8 +56,9 @@ def keep_lattice(n: int, n_faces: int) -> KeepLattice:
     size_start = np.zeros(n + 2, dtype=np.int64)
     for size in range(n + 1):
         size_start[size + 1] = size_start[size] + len(multisets(size, n_faces))
-    add = np.full((len(keeps), n_faces), -1, dtype=np.int32)
-    sub = np.full((len(keeps), n_faces), -1, dtype=np.int32)
+    # int64 like every index array the kernels read: one compiled version of each kernel (see dp/rules.py)
+    add = np.full((len(keeps), n_faces), -1, dtype=np.int64)
+    sub = np.full((len(keeps), n_faces), -1, dtype=np.int64)
     for i, m in enumerate(keeps):
         for f in range(n_faces):
             bigger = list(m)
