@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit, prange
+from .compile import njit
 from .identical import _keep_means
+from .lanes import run_lanes
 from .policy import _next_state, _policy, ranked_sub_keeps
 from .rules import PAD
 
@@ -77,29 +78,34 @@ def _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, ou
             start[1, j] += roll_prob[r] * out1[keep1[r, j], j]
 
 
-@njit(cache=True, parallel=True)
-def _solve_layer(
-    lane_start, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, subs, m2, values
+def _solve_layer(lane_start, *args) -> None:
+    """Values and second moments of every (mask, joker_scored) work item of one layer, a lane a thread
+    (lanes.run_lanes: no prange kernel, whose compile costs seconds more); items write disjoint slots."""
+    run_lanes(_solve_lane, lane_start, *args)
+
+
+@njit(cache=True, nogil=True)
+def _solve_lane(
+    first, last, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, subs, m2, values
 ):
-    """Values and second moments of every (mask, joker_scored) work item of one layer; items write disjoint slots."""
+    """_solve_layer's items first..last-1 (one lane)."""
     n_keeps = lattice.add.shape[0]
-    for lane in prange(lane_start.shape[0] - 1):  # a lane of items per thread (lanes.py)
-        for i in range(lane_start[lane], lane_start[lane + 1]):
-            mask = masks[i]
-            joker_scored = jokers_scored[i]
-            u = upper_row[mask, joker_scored]
-            n_totals = totals_ptr[u + 1] - totals_ptr[u]
-            # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
-            upper_totals = np.empty((n_totals + PAD - 1) // PAD * PAD, dtype=np.int64)
-            upper_totals[:n_totals] = totals_list[totals_ptr[u] : totals_ptr[u + 1]]
-            upper_totals[n_totals:] = upper_totals[n_totals - 1]
-            out2 = np.empty((n_keeps, upper_totals.shape[0]))
-            out1 = np.empty((n_keeps, upper_totals.shape[0]))
-            start = np.empty((2, upper_totals.shape[0]))
-            _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1, start)
-            for j in range(n_totals):
-                values[mask, upper_totals[j], joker_scored] = start[0, j]
-                m2[mask, upper_totals[j], joker_scored] = start[1, j]
+    for i in range(first, last):
+        mask = masks[i]
+        joker_scored = jokers_scored[i]
+        u = upper_row[mask, joker_scored]
+        n_totals = totals_ptr[u + 1] - totals_ptr[u]
+        # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
+        upper_totals = np.empty((n_totals + PAD - 1) // PAD * PAD, dtype=np.int64)
+        upper_totals[:n_totals] = totals_list[totals_ptr[u] : totals_ptr[u + 1]]
+        upper_totals[n_totals:] = upper_totals[n_totals - 1]
+        out2 = np.empty((n_keeps, upper_totals.shape[0]))
+        out1 = np.empty((n_keeps, upper_totals.shape[0]))
+        start = np.empty((2, upper_totals.shape[0]))
+        _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1, start)
+        for j in range(n_totals):
+            values[mask, upper_totals[j], joker_scored] = start[0, j]
+            m2[mask, upper_totals[j], joker_scored] = start[1, j]
 
 
 def turn_moments(engine, values, m2, mask: int, upper: int, joker_scored: int) -> tuple[np.ndarray, np.ndarray]:
