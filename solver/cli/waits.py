@@ -22,7 +22,7 @@ SAY_FROM = 2.0  # seconds: a shorter wait passes without a word
 # forward: CPU seconds in benchmarks/README.md, "First use"; simulate, advice: issue 27's first uses less
 # their solve). A kernel's cache is warm once its index file (<module>.<kernel>-*.nbi) is there.
 COMPILES = {
-    "solve": ("moments", "_solve_lane", 35),
+    "solve": ("moments", "_solve_lane", 16),
     "target": ("target", "_target_lane", 10),
     "forward": ("forward", "_layer_groups", 25),
     "simulate": ("simulation", "simulate_turn", 12),
