@@ -108,12 +108,14 @@ def computing_notice(settings: Settings):
 
 def solve_table(variant, settings: Settings, engine=None):
     """Solve a variant with a progress bar and save its table (solving.solve_table)."""
-    from .. import dp
     from ..store import solving
 
-    tables.check_writable_folder(settings.tables_dir, tables.paths(variant, settings.tables_dir))  # before the notice
-    waits.solving(variant, dp.count_states(variant))
-    return solving.solve_table(variant, settings.tables_dir, progress=settings.progress, engine=engine)
+    def before_work(states: int) -> None:
+        waits.solving(variant, states)
+
+    return solving.solve_table(
+        variant, settings.tables_dir, progress=settings.progress, engine=engine, before_work=before_work
+    )
 
 
 def get_table(variant, settings: Settings):

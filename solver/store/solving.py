@@ -42,13 +42,19 @@ def _solve(variant: Variant, engine: dp.Engine, progress: bool, resume=None, aft
 
 
 def solve_table(
-    variant: Variant, directory: Path, *, progress: bool = True, engine: dp.Engine | None = None
+    variant: Variant,
+    directory: Path,
+    *,
+    progress: bool = True,
+    engine: dp.Engine | None = None,
+    before_work: Callable[[int], None] | None = None,
 ) -> tuple[np.ndarray, dict]:
     """Solve a variant, save its table (and second moments) to `directory` atomically and return (values,
     sidecar).
 
     Long solves (dice told apart) write a checkpoint after every layer and resume from it.
-    `progress` shows a tqdm bar on stderr (only on a terminal).
+    `progress` shows a tqdm bar on stderr (only on a terminal); before_work(states left to solve) runs once
+    the folder and any checkpoint have been checked, just before the work (the CLI says how long it takes).
     """
     engine = engine or dp.make_engine(variant, allow_slow=True)  # refuses what it cannot solve, before the bar
     tables.check_writable_folder(directory, tables.paths(variant, directory))  # before the work, not when saving
@@ -61,6 +67,8 @@ def solve_table(
             resume = (values, next_layer, solved)
             total = count_text(dp.count_states(variant))
             _notice(t("notice_resuming", variant=variant.name, solved=count_text(solved), total=total))
+    if before_work is not None:
+        before_work(dp.count_states(variant) - (resume[2] if resume else 0))
     t0 = time.perf_counter()
 
     def checkpoint(values, next_layer, solved):
