@@ -215,9 +215,9 @@ def _forward_progress(settings, variant, values, cards, label: str) -> Iterator[
         return
     import numba
 
-    took = f"{seconds / 60:.1f} min" if seconds < 7200 else f"{seconds / 3600:.0f} h"
+    took = waits.about(seconds) if seconds < 7200 else f"{seconds / 3600:.0f} h"
     threads = numba.get_num_threads()
-    click.echo(t("dist_estimate", variant=variant.name, states=states, time=took, threads=threads), err=True)
+    waits.say("dist_estimate", variant=variant.name, states=count_text(states), time=took, threads=threads)
     with progress_bar(settings, states, t(label, variant=variant.name), "state") as bar:
         yield bar.update
 
