@@ -134,6 +134,9 @@ def test_advise_target_ranks_by_the_exact_keep_probabilities(tmp_path):
         ["advise", "kniffel7", "--target", "200", "--dice", "1,3,4,5,6,7,6"],  # the first die has no 1
         ["chances", "kniffel7", "--card", ",".join(f"{k}={v}" for k, v in FULL.items()), "--target", "200"],
         ["chances", "kniffel7", "--target", "0"],
+        ["chances", "kniffel7", "--target", "99999"],  # above every final score: was a simulated 0 %
+        ["simulate", "kniffel7", "--target", "911", "-n", "5"],
+        ["advise", "kniffel7", "--target", "5000", "--dice", "2,3,4,5,6,7,6"],
     ],
 )
 def test_impossible_requests_get_one_line_and_exit_2(tmp_path, args):

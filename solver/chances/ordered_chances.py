@@ -20,7 +20,7 @@ from ..dp.engine import Engine
 from ..dp.ordered_target import target_keep_values
 from ..i18n.texts import t as _t
 from ..rules.variant import Variant
-from .distribution import expected_play_at_least, pmf_work
+from .distribution import expected_play_at_least, max_score, pmf_work
 from .simulation import batches
 from .target_ordered import OrderedTargets, Plan, compute, plan
 from .targets import Chances, TargetAdvice, TargetError, TargetOption, _rank
@@ -43,11 +43,13 @@ def _engine(variant: Variant) -> Engine:
 
 
 def check_card(variant: Variant, card: Card, target: int) -> None:
-    """What no target answer covers: a full card, a target below 1."""
+    """What no target answer covers: a full card, a target below 1 or above every final score."""
     if card.full:
         raise TargetError(_t("target_card_full"))
     if target < 1:
         raise TargetError(_t("target_at_least_one", target=target))
+    if target > max_score(variant):  # else a simulated 0 % for what no game reaches
+        raise TargetError(_t("target_above_any_score", target=target, variant=variant.name, most=max_score(variant)))
 
 
 def targets_from(variant: Variant, card: Card, needs, on_plan: OnPlan | None = None) -> OrderedTargets | None:
