@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .i18n.texts import LANGUAGES, box_name
 from .rules.presets import PRESETS
 from .rules.variant import Variant
 from .store import solving
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def variant_report(v: Variant, tables_dir: Path) -> dict[str, Any]:
-    """One preset: names, dice (with each die's faces), boxes in German and English, bonuses, and the
+    """One preset: names, dice (with each die's faces), boxes in German, English, Spanish and French, bonuses, and the
     start value where a table for exactly these rules exists."""
     meta = solving.table_meta(v, tables_dir)
     start = meta["start_value"] if meta and meta.get("fingerprint") == v.fingerprint() else None
@@ -28,7 +29,10 @@ def variant_report(v: Variant, tables_dir: Path) -> dict[str, Any]:
         "die_names": list(v.die_names),
         "identical_dice": v.identical_dice,
         "lang": v.lang,
-        "boxes": [{"position": i + 1, "key": b.key, "de": b.name_de, "en": b.name_en} for i, b in enumerate(v.boxes)],
+        "boxes": [
+            {"position": i + 1, "key": b.key, **{lang: box_name(v, i, lang) for lang in LANGUAGES}}
+            for i, b in enumerate(v.boxes)
+        ],
         "bonuses": [[b.threshold, b.points] for b in v.bonuses],
         "joker_box": v.joker_box,
         "extra_points": v.extra_points,

@@ -83,7 +83,7 @@ def test_simulate_speaks_german_for_kniffel_and_keeps_its_json(kdir):
     assert de.exit_code == 0 and en.exit_code == 0, de.output + en.output
     lines = de.output.splitlines()
     assert "30 Spiele bei bester Strategie (Seed 3," in lines[0] and lines[0].endswith("/s)")
-    assert lines[1].startswith("Mittel ") and "(Tabelle: 248.076)" in lines[1] and "Median" in lines[1]
+    assert lines[1].startswith("Mittel ") and "(Tabelle: 248,076)" in lines[1] and "Median" in lines[1]
     assert lines[2].startswith("Perzentile: 1%:") and lines[3].startswith("P(Endstand >= t): 200:")
     assert lines[4].startswith("Bonus oben: 63+:") and lines[5].startswith("Kniffel-Bonus: in ")
     assert lines[6].split() == ["Feld", "Mittel", "Null"] and lines[7].startswith("Einser")
@@ -91,7 +91,7 @@ def test_simulate_speaks_german_for_kniffel_and_keeps_its_json(kdir):
     for english in ("games", "mean", "percentiles", "upper bonus", "box ", "extra", "Ones"):
         assert english not in de.output, english
     assert "30 games of optimal play (seed 3," in en.output and "Kniffel bonus: in " in en.output
-    assert "upper bonus: 63+:" in en.output and "Large Straight" in en.output
+    assert "upper bonus: 63+:" in en.output and "Large Straight" in en.output and "(table: 248.076)" in en.output
     for res in (de, en):
         assert max(len(line) for line in res.output.splitlines()) <= 100, res.output
     as_json = [json.loads(invoke(*args, "--json", *lang).stdout) for lang in ([], ["--lang", "en"])]

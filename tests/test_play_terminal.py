@@ -152,11 +152,12 @@ def test_a_german_game_and_the_locale(kdir, tmp_path):
 
 
 # -- catalogues, names ------------------------------------------------------------------------
-def test_both_catalogues_have_every_message_with_the_same_fields():
-    assert set(CATALOGUES["de"]) == set(CATALOGUES["en"])
+@pytest.mark.parametrize("lang", ["de", "es", "fr"])
+def test_every_catalogue_has_every_message_with_the_same_fields(lang):
+    assert set(CATALOGUES[lang]) == set(CATALOGUES["en"])
     field = re.compile(r"{(\w+)")
     for key, text in CATALOGUES["en"].items():
-        assert set(field.findall(text)) == set(field.findall(CATALOGUES["de"][key])), key
+        assert set(field.findall(text)) == set(field.findall(CATALOGUES[lang][key])), key
 
 
 @pytest.mark.parametrize(

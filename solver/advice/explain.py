@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from ..i18n.texts import CATALOGUES, bonus_name, box_name, die_name, language, t, word_list
+from ..i18n.texts import CATALOGUES, bonus_name, box_name, die_name, language, number, t, word_list
 from ..rules.variant import Joker, Scratch, Variant
 from .cards import Card, entry_rules
 
@@ -81,12 +81,12 @@ def tie_order(options: list) -> list:
 
 def loss_text(loss: float) -> str:
     """One sign convention everywhere: a loss is shown as a negative number of points, a tie as 'tie'."""
-    return t("tie") if loss == 0 else f"-{loss:.2f}"
+    return t("tie") if loss == 0 else number(-loss, ".2f")
 
 
 def signed(loss: float) -> str:
     """A total loss with the same sign: '-3.21', or '0.00'."""
-    return f"-{loss:.2f}" if loss >= 0.005 else "0.00"
+    return number(-loss, ".2f") if loss >= 0.005 else number(0.0, ".2f")
 
 
 def card_text(card: Card) -> str:

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..advice.cards import parse_card, without_pending_bonus
 from ..game.dice_input import parse_dice
-from ..i18n.texts import bonus_name, t
+from ..i18n.texts import bonus_name, number, t
 from ..rules.presets import PRESETS, find_variant
 from . import waits
 from .base import (
@@ -136,8 +136,8 @@ def _option_rows(variant, options, top: int | None, dice=None) -> list[str]:
     rows = [f"  {'#':>3}  {option:<{width}}  {expected:>9}  {loss:>10}{spread}"]
     for i, (o, text) in enumerate(zip(shown, texts), 1):
         mark = t("best") if i == 1 else loss_text(o.loss)
-        std = f"  {o.std:>{std_w}.2f}" if with_std and o.std is not None else ""
-        rows.append(f"  {i:>3}  {text:<{width}}  {o.expected_final_score:>9.2f}  {mark:>10}{std}")
+        std = f"  {number(o.std, f'>{std_w}.2f')}" if with_std and o.std is not None else ""
+        rows.append(f"  {i:>3}  {text:<{width}}  {number(o.expected_final_score, '>9.2f')}  {mark:>10}{std}")
     if len(shown) < len(options):
         rows.append(t("advise_more", count=len(options) - len(shown)))
     return rows
@@ -154,7 +154,8 @@ def _echo_chance_rows(variant, rolled, options, show_all: bool, label: str, chan
     col = max(len(label), 9)
     click.echo(f"  {'#':>3}  {option:<{width}}  {label:>{col}}  {expected:>9}")
     for i, (o, text) in enumerate(zip(shown, texts), 1):
-        click.echo(f"  {i:>3}  {text:<{width}}  {chance(o):>{col}.4%}  {o.option.expected_final_score:>9.2f}")
+        score = number(o.option.expected_final_score, ">9.2f")
+        click.echo(f"  {i:>3}  {text:<{width}}  {number(chance(o), f'>{col}.4%')}  {score}")
     if len(shown) < len(options):
         click.echo(t("advise_more", count=len(options) - len(shown)))
 

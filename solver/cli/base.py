@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import click
 
 from ..errors import KniffelError
-from ..i18n.texts import choose_language, click_message, language, os_error_text, set_language, t
+from ..i18n.texts import LANGUAGES, choose_language, click_message, language, os_error_text, set_language, t
 from ..store import tables
 from . import waits
 from .help import CatalogueGroup, CatalogueHelp
@@ -30,10 +30,10 @@ def _lang_callback(ctx, param, value):
 
 
 def lang_option(f):
-    """--lang de|en, on the group and on each command that talks to a player."""
+    """--lang de|en|es|fr, on the group and on each command that talks to a player."""
     return click.option(
         "--lang",
-        type=click.Choice(["de", "en"]),
+        type=click.Choice(list(LANGUAGES)),
         default=None,
         expose_value=False,
         callback=_lang_callback,
@@ -355,7 +355,7 @@ class OneLineErrors(CatalogueGroup):
 @click.option("--tables", "tables_path", type=click.Path(file_okay=False), default=None)
 @click.option("--threads", type=click.IntRange(1, 256), default=None)
 @click.option("--no-progress", is_flag=True)
-@click.option("--lang", type=click.Choice(["de", "en"]), default=None)
+@click.option("--lang", type=click.Choice(list(LANGUAGES)), default=None)
 @click.version_option(package_name="kniffel")
 @click.pass_context
 def cli(ctx, tables_path, threads, no_progress, lang):

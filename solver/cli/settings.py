@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..i18n.texts import locale_language
+from ..i18n.texts import LANGUAGES, locale_language
 
 
 def _usage_language(args: list[str]) -> str:
@@ -17,9 +17,9 @@ def _usage_language(args: list[str]) -> str:
     for i, arg in enumerate(args):
         if arg.startswith("--lang="):
             value = arg.partition("=")[2]
-            if value in ("de", "en"):
+            if value in LANGUAGES:
                 return value
-        if arg == "--lang" and i + 1 < len(args) and args[i + 1] in ("de", "en"):
+        if arg == "--lang" and i + 1 < len(args) and args[i + 1] in LANGUAGES:
             return args[i + 1]
     named = [PRESETS[a].lang for a in args if a in PRESETS]
     if not named and any(a in DEFAULT_VARIANT_COMMANDS for a in args):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..advice.cards import parse_card
 from ..errors import KniffelError
-from ..i18n.texts import bonus_name, box_name, count_text, t, variant_title
+from ..i18n.texts import bonus_name, box_name, count_text, number, t, variant_title
 from ..rules.dice import MAX_GAMES, MAX_SEED
 from ..rules.presets import find_variant
 from ..store.files import check_writable_file
@@ -128,10 +128,14 @@ def _print_simulation(variant, games, seed, seconds, meta, out, score_counts, as
     click.echo(fit(t("sim_title", title=title, games=count_text(games), seed=seed, seconds=seconds, rate=rate)))
     summary = dict(mean=out["mean"], stderr=out["stderr"], table=meta["start_value"], std=out["std"])
     click.echo(fit(t("sim_summary", **summary, median=out["median"], min=out["min"], max=out["max"])))
-    click.echo(fit(t("dist_percentiles", values=", ".join(f"{p}%: {x:g}" for p, x in out["percentiles"].items()))))
-    click.echo(fit(t("dist_at_least", values=", ".join(f"{s}: {x:.2%}" for s, x in out["p_at_least"].items()))))
+    click.echo(
+        fit(t("dist_percentiles", values=", ".join(f"{p}%: {number(x, 'g')}" for p, x in out["percentiles"].items())))
+    )
+    click.echo(
+        fit(t("dist_at_least", values=", ".join(f"{s}: {number(x, '.2%')}" for s, x in out["p_at_least"].items())))
+    )
     if out["upper_bonus_rate"]:  # Generala has no upper bonus
-        bonus_rates = ", ".join(f"{s}+: {x:.2%}" for s, x in out["upper_bonus_rate"].items())
+        bonus_rates = ", ".join(f"{s}+: {number(x, '.2%')}" for s, x in out["upper_bonus_rate"].items())
         click.echo(fit(t("sim_upper_bonus", values=bonus_rates)))
     if "extra_rate" in out:
         click.echo(
@@ -142,7 +146,7 @@ def _print_simulation(variant, games, seed, seconds, meta, out, score_counts, as
     box, mean, zero = t("sim_columns").split(",")
     click.echo(f"{box:<{width}} {mean:>7} {zero:>7}")
     for name, b in zip(names, out["boxes"].values()):
-        click.echo(f"{name:<{width}} {b['mean']:>7.2f} {b['zero_rate']:>7.1%}")
+        click.echo(f"{name:<{width}} {number(b['mean'], '>7.2f')} {number(b['zero_rate'], '>7.1%')}")
     click.echo(sim.text_histogram(score_counts))
 
 
@@ -223,7 +227,7 @@ def _forward_progress(settings, variant, values, cards, label: str) -> Iterator[
 
 
 def _percent(x: float) -> str:
-    return f"{x:.4%}" if x >= 1e-4 or x == 0 else f"{x:.3g}"
+    return number(x, ".4%") if x >= 1e-4 or x == 0 else number(x, ".3g")
 
 
 def dist_histogram(pmf: np.ndarray, width: int = 50, bin_size: int = 10) -> str:
@@ -234,7 +238,7 @@ def dist_histogram(pmf: np.ndarray, width: int = 50, bin_size: int = 10) -> str:
     lines = []
     for b in range(shown[0], shown[-1] + 1):
         bar = "#" * int(round(width * mass[b] / mass.max()))
-        lines.append(f"{b * bin_size:>5}-{b * bin_size + bin_size - 1:<5} {mass[b]:>8.4%} {bar}")
+        lines.append(f"{b * bin_size:>5}-{b * bin_size + bin_size - 1:<5} {number(mass[b], '>8.4%')} {bar}")
     return "\n".join(lines)
 
 
@@ -287,8 +291,9 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     click.echo(fit(t("odds_title", title=variant_title(variant), count=len(result.players))))
     click.echo(f"  {player:<{width}}  {win:>8}  {expected:>9}  {std:>9}")
     for name, p in zip(shown, result.players):
-        click.echo(f"  {name:<{width}}  {p.win:>8.3%}  {p.expected_final_score:>9.2f}  {p.std:>9.2f}")
-    click.echo(t("odds_tie", tie=f"{result.tie:.3%}"))
+        expected, std = number(p.expected_final_score, ">9.2f"), number(p.std, ">9.2f")
+        click.echo(f"  {name:<{width}}  {number(p.win, '>8.3%')}  {expected}  {std}")
+    click.echo(t("odds_tie", tie=number(result.tie, ".3%")))
     click.echo(t("odds_cards"))
     for name, card in zip(shown, parsed):
         click.echo(fit(t("odds_card", name=name, card=card_text(card)), "      "))

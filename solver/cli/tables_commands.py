@@ -101,7 +101,8 @@ def variants(ctx, as_json):
         options = t("variants_options", options=", ".join(option_name(o) for o in v["options"])) if v["options"] else ""
         title = variant_title(variant)
         click.echo(fit(t("variants_row", name=v["variant"], title=title, dice=v["dice"], start=start, options=options)))
-        first, second = ("de", "en") if choose_language(settings.lang, variant.lang) == "de" else ("en", "de")
+        first = choose_language(settings.lang, variant.lang)
+        second = "de" if first == "en" else "en"
         boxes = [
             f"{b['position']}. {b[first]}" + (f" ({b[second]})" if b[second] != b[first] else "") for b in v["boxes"]
         ]

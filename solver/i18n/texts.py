@@ -1,38 +1,85 @@
-"""What the command line says, in German and in English: two plain catalogues (message id -> format string).
+"""What the command line says, in German, English, Spanish and French.
 
-Plain dicts rather than gettext: gettext would need .po files compiled to .mo files at build time and
-shipped as package data, keyed by the English sentence; two dicts need no build step, travel inside the
-package, and a test checks that both hold the same ids with the same placeholders.
+The English texts are the source: message id -> format string in catalogue.py, errors.py, errors_system.py,
+help.py and reports.py (a pair (singular, plural) where a count is printed). The other languages are gettext
+catalogues (gettext_files.py: locale/<lang>/LC_MESSAGES/kniffel.po) whose message ids are those English texts,
+with the key as their context; scripts/catalogues.py extracts, updates and compiles them. Call sites keep
+asking by key: t("message_id", **fields). Numbers are written the language's way (numbers.py).
 
-The language: `--lang de|en`, else the locale variables (LC_ALL, LC_MESSAGES, LANG: the first one set
-decides, as in POSIX; a language other than de or en, C or POSIX leaves the choice to the variant),
-else the variant's own language (German for the Kniffel games, English for Yahtzee and Yatzy).
+The language: `--lang de|en|es|fr`, else the locale variables (LC_ALL, LC_MESSAGES, LANG: the first one set
+decides, as in POSIX; another language, C or POSIX leaves the choice to the variant), else the variant's own
+language (German for the Kniffel games, English for Yahtzee and Yatzy, Spanish for Generala, French for Yams).
 """
 
 from __future__ import annotations
 
 import difflib
 import errno
+import functools
 import os
 import re
+from collections.abc import Iterator, Mapping
 
-from .catalogue import DE, EN
-from .errors import DE_ERRORS, EN_ERRORS
-from .errors_system import DE_SYSTEM_ERRORS, EN_SYSTEM_ERRORS
-from .help import DE_HELP, EN_HELP
-from .reports import DE_REPORTS, EN_REPORTS
+from .catalogue import EN
+from .errors import EN_ERRORS
+from .errors_system import EN_SYSTEM_ERRORS
+from .gettext_files import translations
+from .help import EN_HELP
+from .numbers import LocaleFormatter, format_number
+from .reports import EN_REPORTS
 
-CATALOGUES = {
-    "de": {**DE, **DE_ERRORS, **DE_SYSTEM_ERRORS, **DE_REPORTS, **DE_HELP},
-    "en": {**EN, **EN_ERRORS, **EN_SYSTEM_ERRORS, **EN_REPORTS, **EN_HELP},
-}
-LANGUAGES = tuple(CATALOGUES)
+SOURCE: dict = {**EN, **EN_ERRORS, **EN_SYSTEM_ERRORS, **EN_REPORTS, **EN_HELP}
+LANGUAGES = ("de", "en", "es", "fr")
+
+
+class _Catalogues(Mapping):
+    """language -> {message id: text}, each language read from its catalogue when first asked for (a plural
+    message: its general form)."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, dict[str, str]] = {}
+
+    def __getitem__(self, lang: str) -> dict[str, str]:
+        if lang not in LANGUAGES:
+            raise KeyError(lang)
+        if lang not in self._loaded:
+            self._loaded[lang] = {key: _translate(lang, key, 2) for key in SOURCE}
+        return self._loaded[lang]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
+
+
+CATALOGUES = _Catalogues()
+
+
+def _translate(lang: str, key: str, count) -> str:
+    """The text of one message in one language (English where the catalogue lacks it)."""
+    source = SOURCE[key]
+    if isinstance(source, tuple):
+        n = count if isinstance(count, int) else 2
+        return _translations(lang).npgettext(key, source[0], source[1], n)
+    return _translations(lang).pgettext(key, source)
+
+
+@functools.cache
+def _translations(lang: str):
+    return translations(lang)
+
+
+@functools.cache
+def _formatter(lang: str) -> LocaleFormatter:
+    return LocaleFormatter(lang)
+
 
 _current = "en"  # the library speaks English unless the CLI chose otherwise
 
 
 def locale_language(environ=None) -> str | None:
-    """'de' or 'en' from the locale variables, or None when they name neither."""
+    """A language of ours from the locale variables, or None when they name none."""
     env = os.environ if environ is None else environ
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(var, "")
@@ -51,7 +98,7 @@ def choose_language(requested: str | None, variant_lang: str = "en", environ=Non
 
 def set_language(lang: str) -> None:
     global _current
-    if lang not in CATALOGUES:
+    if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r}: one of {', '.join(LANGUAGES)}")
     _current = lang
 
@@ -61,8 +108,19 @@ def language() -> str:
 
 
 def t(msg_id: str, **fields) -> str:
-    """The message in the current language, its fields filled in."""
-    return CATALOGUES[_current][msg_id].format(**fields)
+    """The message in the current language, its fields filled in (numbers the language's way)."""
+    source = SOURCE[msg_id]
+    if _current == "en" and isinstance(source, str):
+        return source.format(**fields)
+    text = (
+        _translate(_current, msg_id, fields.get("count")) if isinstance(source, tuple) else CATALOGUES[_current][msg_id]
+    )
+    return _formatter(_current).format(text, **fields)
+
+
+def number(value: int | float, spec: str = "", lang: str | None = None) -> str:
+    """One number as the language writes it: number(245.11, ".2f") -> '245,11' in German."""
+    return format_number(value, spec, lang or _current)
 
 
 def word_list(words, lang: str | None = None) -> str:
@@ -87,8 +145,7 @@ def did_you_mean(word: str, candidates, normalize=lambda s: s.lower()) -> str:
 
 def count_text(n: int, lang: str | None = None) -> str:
     """A whole number with its thousands marked as the language writes them: 100,000 / 100.000."""
-    text = f"{n:,}"
-    return text.replace(",", ".") if (lang or _current) == "de" else text
+    return format_number(n, ",", lang or _current)
 
 
 # -- the operating system's refusals -----------------------------------------------------
@@ -119,8 +176,13 @@ def die_name(variant, index: int, lang: str | None = None) -> str:
 
 
 def box_name(variant, index: int, lang: str | None = None) -> str:
+    """The box's name in the language: German and English from the box itself, the others from the catalogue
+    (`box_<key>`; a box it lacks keeps its English name)."""
     box = variant.boxes[index]
-    return box.name_de if (lang or _current) == "de" else box.name_en
+    lang = lang or _current
+    if lang in ("de", "en"):
+        return box.name_de if lang == "de" else box.name_en
+    return CATALOGUES[lang].get(f"box_{box.key}", box.name_en)
 
 
 def variant_title(variant, lang: str | None = None) -> str:
@@ -137,7 +199,9 @@ def bonus_name(variant, lang: str | None = None) -> str:
     """What the extra points of further jokers are called: 'Yahtzee bonus', 'Kniffel-Bonus'."""
     if variant.joker_box is None:
         return CATALOGUES[lang or _current]["extra"]
-    return CATALOGUES[lang or _current]["joker_bonus_name"].format(box=box_name(variant, variant.joker_index, lang))
+    return _formatter(lang or _current).format(
+        CATALOGUES[lang or _current]["joker_bonus_name"], box=box_name(variant, variant.joker_index, lang)
+    )
 
 
 # -- click's own usage errors -------------------------------------------------------------
@@ -148,7 +212,7 @@ def _template_pattern(template: str) -> re.Pattern:
     return re.compile(regex, re.DOTALL)
 
 
-_CLICK_PATTERNS = [(key, _template_pattern(text)) for key, text in CATALOGUES["en"].items() if key.startswith("click_")]
+_CLICK_PATTERNS = [(key, _template_pattern(text)) for key, text in EN_SYSTEM_ERRORS.items() if key.startswith("click_")]
 
 
 def click_message(message: str, lang: str | None = None) -> str:

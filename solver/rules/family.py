@@ -91,6 +91,7 @@ YAMS = Variant(
     ),
     bonuses=UPPER_63,
     aliases=("yam", "yam-s"),
+    lang="fr",
 )
 
 # Generala (Argentina, Spain), the common printed pad (docs/RULES.md): the servida is the first-roll points
@@ -154,4 +155,5 @@ GENERALA = Variant(
     joker_box="generala",
     joker=Joker.FITS,
     aliases=("escalero",),
+    lang="es",
 )

@@ -12,6 +12,7 @@ import functools
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -127,13 +128,13 @@ class Variant:
     colours: tuple[tuple[int, ...], ...] = ()  # faces that share one colour (Kismet: 1-6, 2-5, 3-4)
     aliases: tuple[str, ...] = ()
     options: tuple[str, ...] = field(default=(), compare=False)
-    lang: str = "en"  # which box names to show: "de" or "en"
+    lang: str = "en"  # the language of its players: "de", "en", "es" or "fr" (the default of --lang)
 
     def __post_init__(self):
         object.__setattr__(self, "scratch", Scratch(self.scratch))
         object.__setattr__(self, "joker", Joker(self.joker))
-        if self.lang not in ("de", "en"):
-            raise ValueError(f"variant {self.name}: lang must be 'de' or 'en', not {self.lang!r}")
+        if self.lang not in ("de", "en", "es", "fr"):
+            raise ValueError(f"variant {self.name}: lang must be 'de', 'en', 'es' or 'fr', not {self.lang!r}")
         keys = [b.key for b in self.boxes]
         if len(set(keys)) != len(keys):
             raise ValueError(f"variant {self.name}: box keys repeat")
@@ -192,8 +193,9 @@ class Variant:
         return self.joker_box is not None and (self.extra_points > 0 or self.joker.needs_points_in_box)
 
     def box_name(self, index: int) -> str:
-        box = self.boxes[index]
-        return box.name_de if self.lang == "de" else box.name_en
+        from ..i18n.texts import box_name
+
+        return box_name(self, index, self.lang)
 
     def box_index(self, key: str) -> int:
         for i, box in enumerate(self.boxes):
@@ -257,7 +259,7 @@ class Variant:
         from ..i18n.texts import box_name, did_you_mean, t
 
         names = [box_name(self, i) for i in range(len(self.boxes))]
-        spellings = {s: box_name(self, i) for i, b in enumerate(self.boxes) for s in (b.name_de, b.name_en, *b.aliases)}
+        spellings = {s: box_name(self, i) for i, b in enumerate(self.boxes) for s in box_spellings(b)}
         suggest = did_you_mean(text, spellings, normalize)  # named as the player's language names the box
         raise RuleError(t("err_unknown_box", name=text, variant=self.name, suggest=suggest, boxes=", ".join(names)))
 
@@ -339,16 +341,48 @@ DIE_CODES_DE = {"b": "blue", "gr": "green", "l": "purple", "ge": "yellow", "r": 
 
 
 def normalize(text: str) -> str:
-    """Case-, space- and umlaut-insensitive spelling: 'Große Straße' == 'grosse-strasse'."""
+    """Case-, space- and accent-insensitive spelling: 'Große Straße' == 'grosse-strasse', 'Carré' == 'carre'."""
     if text.isascii() and text.isalnum() and text.islower():
         return text  # already plain (card keys such as 'chance'): the common case of a parsed card
     text = text.lower().replace("ß", "ss").replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return re.sub(r"[\s_\-.']+", "", text)
 
 
+# what players write on their pads in every language, by box key (the boxes' own names and aliases, and their
+# names in the catalogues of the other languages, count as well): Generala's letters E F P G DG, Yams' as,
+# deux ... six, German pads' Kl. Straße
+PAD_ALIASES = {
+    "ones": ("unos", "uno", "as", "al uno"),
+    "twos": ("doses", "dos", "deux"),
+    "threes": ("treses", "tres", "trois"),
+    "fours": ("cuatros", "cuatro", "quatre"),
+    "fives": ("cincos", "cinco", "cinq"),
+    "sixes": ("seises", "seis", "six"),
+    "three_of_a_kind": ("brelan", "trío", "tres iguales"),
+    "four_of_a_kind": ("carré", "póker", "póquer", "cuatro iguales"),
+    "full_house": ("full", "full servido"),
+    "small_straight": ("Kl. Straße", "kleine Straße", "petite suite", "escalera corta"),
+    "large_straight": ("Gr. Straße", "große Straße", "grande suite", "escalera larga"),
+    "escalera": ("E", "escalera servida", "suite"),
+    "full": ("F", "full servido"),
+    "poker": ("P", "póquer", "carré"),
+    "generala": ("G", "generala servida"),
+    "doble_generala": ("DG", "doble"),
+    "brelan": ("trío",),
+    "carre": ("póker", "póquer"),
+    "petite_suite": ("petite", "escalera corta"),
+    "grande_suite": ("grande", "escalera larga"),
+    "yams": ("yam",),
+}
+
+
 def box_spellings(box: Box) -> set[str]:
+    from ..i18n.texts import CATALOGUES
+
+    translated = [CATALOGUES[lang].get(f"box_{box.key}", box.name_en) for lang in ("es", "fr")]
     spellings = set()
-    for name in (box.key, box.name_de, box.name_en, *box.aliases):
+    for name in (box.key, box.name_de, box.name_en, *box.aliases, *translated, *PAD_ALIASES.get(box.key, ())):
         n = normalize(name)
         spellings.add(n)
         spellings.add(n.replace("ae", "a").replace("oe", "o").replace("ue", "u"))

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import KniffelError
-from ..i18n.texts import os_reason, t
+from ..i18n.texts import count_text, os_reason, t
 
 _TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.tmp$")
 
@@ -212,7 +212,7 @@ def open_regular(path: Path, limit: int, what: str, error: type[KniffelError]) -
     if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
         os.close(fd)  # checked before fdopen, which refuses a folder with an exception of its own
         if stat.S_ISREG(info.st_mode):
-            raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
+            raise error(t("file_too_large", what=what, path=path, limit=count_text(limit)))
         raise error(t("file_not_regular", what=what, path=path, kind=_kind(info.st_mode)))
     with os.fdopen(fd, "rb", buffering=0) as fh:
         yield fh
@@ -234,7 +234,7 @@ def read_bounded(path: Path, limit: int, what: str, error: type[KniffelError]) -
         except OSError as exc:
             raise error(t("file_unreadable", what=what, path=path, error=os_reason(exc))) from None
     if len(data) > limit:
-        raise error(t("file_too_large", what=what, path=path, limit=f"{limit:,}"))
+        raise error(t("file_too_large", what=what, path=path, limit=count_text(limit)))
     return data
 
 
