@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .i18n.texts import LANGUAGES, box_name
+from .i18n.texts import LANGUAGES, box_name, variant_title
 from .rules.presets import PRESETS
 from .rules.variant import Variant
 from .store import solving
@@ -23,6 +23,7 @@ def variant_report(v: Variant, tables_dir: Path) -> dict[str, Any]:
     return {
         "variant": v.name,
         "title": v.title,
+        "titles": {lang: variant_title(v, lang) for lang in LANGUAGES},
         "aliases": list(v.aliases),
         "dice": v.n_dice,
         "die_faces": [list(die) for die in v.dice],

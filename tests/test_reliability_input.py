@@ -276,7 +276,7 @@ BAD_GAMES = {
     "seed a string": (lambda d: d.update(seed="7"), "seed"),
     "version true": (lambda d: d.update(version=True), "version"),
     "too many events": (lambda d: d.update(events=[{"roll": [1, 2, 3, 4, 5]}] * 500), "at most"),
-    "lang fr": (lambda d: d.update(lang="fr"), "lang 'fr' is not a language"),
+    "lang it": (lambda d: d.update(lang="it"), "lang 'it' is not a language"),
     "lang null": (lambda d: d.update(lang=None), "lang None is not a language"),
     "lang a list": (lambda d: d.update(lang=["de"]), "lang ['de'] is not a language"),
 }

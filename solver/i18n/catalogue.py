@@ -177,6 +177,9 @@ EN = {
     "title_yatzy": "Scandinavian Yatzy",
     "title_yatzy6": "Yatzy with six dice",
     "title_kniffel7": "Kniffel 7 (seven different dice)",
+    "title_kismet": "Kismet (coloured dice, 15 boxes)",
+    "title_yams": "Yams (French, the common printed pad)",
+    "title_generala": "Generala (servida bonus, Doble Generala)",
     "option_house rule: --keep-one": "house rule: --keep-one",
     # -- box names in the other languages (German and English: the boxes' own name_de, name_en) ---------
     "box_ones": "Ones",

@@ -1,7 +1,7 @@
 """What the command line says, in German, English, Spanish and French.
 
 The English texts are the source: message id -> format string in catalogue.py, errors.py, errors_system.py,
-help.py and reports.py (a pair (singular, plural) where a count is printed). The other languages are gettext
+help.py, reports.py and web.py (a pair (singular, plural) where a count is printed). The other languages are gettext
 catalogues (gettext_files.py: locale/<lang>/LC_MESSAGES/kniffel.po) whose message ids are those English texts,
 with the key as their context; scripts/catalogues.py extracts, updates and compiles them. Call sites keep
 asking by key: t("message_id", **fields). Numbers are written the language's way (numbers.py).
@@ -19,6 +19,8 @@ import functools
 import os
 import re
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from .catalogue import EN
 from .errors import EN_ERRORS
@@ -27,8 +29,9 @@ from .gettext_files import translations
 from .help import EN_HELP
 from .numbers import LocaleFormatter, format_number
 from .reports import EN_REPORTS
+from .web import EN_WEB
 
-SOURCE: dict = {**EN, **EN_ERRORS, **EN_SYSTEM_ERRORS, **EN_REPORTS, **EN_HELP}
+SOURCE: dict = {**EN, **EN_ERRORS, **EN_SYSTEM_ERRORS, **EN_REPORTS, **EN_HELP, **EN_WEB}
 LANGUAGES = ("de", "en", "es", "fr")
 
 
@@ -76,6 +79,8 @@ def _formatter(lang: str) -> LocaleFormatter:
 
 
 _current = "en"  # the library speaks English unless the CLI chose otherwise
+# one request of the web page speaks its reader's language (web/app.py), without touching the others'
+_request_language: ContextVar[str | None] = ContextVar("kniffel_language", default=None)
 
 
 def locale_language(environ=None) -> str | None:
@@ -104,23 +109,32 @@ def set_language(lang: str) -> None:
 
 
 def language() -> str:
-    return _current
+    return _request_language.get() or _current
+
+
+@contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """The current context (a web request, its job) speaks `lang` meanwhile (None: the process's language)."""
+    token = _request_language.set(lang if lang in LANGUAGES else None)
+    try:
+        yield
+    finally:
+        _request_language.reset(token)
 
 
 def t(msg_id: str, **fields) -> str:
     """The message in the current language, its fields filled in (numbers the language's way)."""
     source = SOURCE[msg_id]
-    if _current == "en" and isinstance(source, str):
+    lang = language()
+    if lang == "en" and isinstance(source, str):
         return source.format(**fields)
-    text = (
-        _translate(_current, msg_id, fields.get("count")) if isinstance(source, tuple) else CATALOGUES[_current][msg_id]
-    )
-    return _formatter(_current).format(text, **fields)
+    text = _translate(lang, msg_id, fields.get("count")) if isinstance(source, tuple) else CATALOGUES[lang][msg_id]
+    return _formatter(lang).format(text, **fields)
 
 
 def number(value: int | float, spec: str = "", lang: str | None = None) -> str:
     """One number as the language writes it: number(245.11, ".2f") -> '245,11' in German."""
-    return format_number(value, spec, lang or _current)
+    return format_number(value, spec, lang or language())
 
 
 def word_list(words, lang: str | None = None) -> str:
@@ -128,7 +142,7 @@ def word_list(words, lang: str | None = None) -> str:
     words = list(words)
     if len(words) <= 1:
         return "".join(words)
-    return f"{', '.join(words[:-1])} {CATALOGUES[lang or _current]['or']} {words[-1]}"
+    return f"{', '.join(words[:-1])} {CATALOGUES[lang or language()]['or']} {words[-1]}"
 
 
 def did_you_mean(word: str, candidates, normalize=lambda s: s.lower()) -> str:
@@ -145,7 +159,7 @@ def did_you_mean(word: str, candidates, normalize=lambda s: s.lower()) -> str:
 
 def count_text(n: int, lang: str | None = None) -> str:
     """A whole number with its thousands marked as the language writes them: 100,000 / 100.000."""
-    return format_number(n, ",", lang or _current)
+    return format_number(n, ",", lang or language())
 
 
 # -- the operating system's refusals -----------------------------------------------------
@@ -153,7 +167,7 @@ def os_reason(exc: OSError) -> str:
     """Why the operating system refused, in the current language (its own English text when the
     catalogue has no word for that errno)."""
     key = f"reason_{errno.errorcode.get(exc.errno or 0, '')}"
-    return CATALOGUES[_current][key] if key in CATALOGUES[_current] else str(exc.strerror or exc)
+    return CATALOGUES[language()].get(key, str(exc.strerror or exc))
 
 
 def os_error_text(exc: OSError) -> str:
@@ -172,14 +186,14 @@ DIE_NAMES_DE["white"] = "weiß"
 
 def die_name(variant, index: int, lang: str | None = None) -> str:
     name = variant.die_names[index]
-    return DIE_NAMES_DE.get(name, name) if (lang or _current) == "de" else name
+    return DIE_NAMES_DE.get(name, name) if (lang or language()) == "de" else name
 
 
 def box_name(variant, index: int, lang: str | None = None) -> str:
     """The box's name in the language: German and English from the box itself, the others from the catalogue
     (`box_<key>`; a box it lacks keeps its English name)."""
     box = variant.boxes[index]
-    lang = lang or _current
+    lang = lang or language()
     if lang in ("de", "en"):
         return box.name_de if lang == "de" else box.name_en
     return CATALOGUES[lang].get(f"box_{box.key}", box.name_en)
@@ -187,20 +201,20 @@ def box_name(variant, index: int, lang: str | None = None) -> str:
 
 def variant_title(variant, lang: str | None = None) -> str:
     """The variant's title in the chosen language (a variant without a catalogue entry: its own title)."""
-    return CATALOGUES[lang or _current].get(f"title_{variant.name}", variant.title)
+    return CATALOGUES[lang or language()].get(f"title_{variant.name}", variant.title)
 
 
 def option_name(option: str, lang: str | None = None) -> str:
     """A variant's option ('house rule: --keep-one') in the chosen language."""
-    return CATALOGUES[lang or _current].get(f"option_{option}", option)
+    return CATALOGUES[lang or language()].get(f"option_{option}", option)
 
 
 def bonus_name(variant, lang: str | None = None) -> str:
     """What the extra points of further jokers are called: 'Yahtzee bonus', 'Kniffel-Bonus'."""
     if variant.joker_box is None:
-        return CATALOGUES[lang or _current]["extra"]
-    return _formatter(lang or _current).format(
-        CATALOGUES[lang or _current]["joker_bonus_name"], box=box_name(variant, variant.joker_index, lang)
+        return CATALOGUES[lang or language()]["extra"]
+    return _formatter(lang or language()).format(
+        CATALOGUES[lang or language()]["joker_bonus_name"], box=box_name(variant, variant.joker_index, lang)
     )
 
 
@@ -219,7 +233,7 @@ def click_message(message: str, lang: str | None = None) -> str:
     """A message click formatted in English, in the current language: matched against click's templates
     (errors_system.py, `click_*`), the German template filled with what matched. Unknown messages stay
     as they are."""
-    lang = lang or _current
+    lang = lang or language()
     if lang == "en":
         return message
     for key, pattern in _CLICK_PATTERNS:

@@ -9,6 +9,10 @@ Every answer comes from the public API (solver/api.py, solver/reports.py), so it
     GET /api/distribution?variant=&card=                         `kniffel distribution VARIANT --card C --json`
     GET /api/chances?variant=&card=&target=                      `kniffel chances VARIANT --card C --target T --json`
     GET /api/advise?...&target=T                                 `kniffel advise ... --target T --json`
+    GET /api/texts[?lang=]                                       the page's texts (page_texts.py)
+
+Messages come in the language of the request's Accept-Language header (English when it names none of
+de, en, es, fr), as the page sends it.
 
 Bad input is HTTP 400 {"error": "<the CLI's one-line message>"}; a table that cannot be had without a long
 solve (Kniffel 7 when neither the tables folder nor the package holds it, and every target table: minutes
@@ -21,6 +25,7 @@ cancelled when its client goes away), so an advice request is answered while a d
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -46,26 +51,17 @@ from ..chances import targets
 from ..chances.ordered_chances import chances_answer, check_card, target_answer
 from ..errors import KniffelError
 from ..game.dice_input import parse_dice
-from ..i18n.texts import t
+from ..i18n.texts import language, speaking, t
 from ..reports import value_report, variants_report
 from ..rules.presets import find_variant
 from ..rules.variant import Variant
 from ..store import solving, tables, target_tables
+from .page_texts import page_texts, request_language
+from .requests import joker_scored, query, roll_number, target_number
 from .work import KERNELS, RETRY_AFTER_S, DistributionCache, Jobs, Unavailable, WarmUp
 
 STATIC = Path(__file__).resolve().parent / "static"
 WEB_PASS_SECONDS = 60.0  # a longer forward pass (Kniffel 7 early in a game) is left to the CLI
-MAX_QUERY = 1000  # characters in the whole query string
-LIMITS = {
-    "variant": 40,
-    "card": 400,
-    "dice": 60,
-    "roll": 1,
-    "box": 5,
-    "all": 5,
-    "target": 6,
-}  # characters per parameter
-FLAGS = {"": False, "0": False, "false": False, "1": True, "true": True}
 HEADERS = {
     "Cache-Control": "no-store",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
@@ -161,61 +157,14 @@ class TargetTableCache:
         return table
 
 
-def query(request: Request, *, required: tuple[str, ...] = (), allowed: tuple[str, ...] = ()) -> dict[str, str]:
-    """The request's parameters, each at most LIMITS[name] characters; unknown, repeated or missing
-    ones are refused with a one-line message."""
-    raw = request.url.query
-    if len(raw) > MAX_QUERY:
-        raise KniffelError(f"the query is {len(raw)} characters long; at most {MAX_QUERY} are accepted")
-    names = required + allowed
-    out: dict[str, str] = {}
-    for key, value in request.query_params.multi_items():
-        if key not in names:
-            allowed_text = ", ".join(names) if names else "none"
-            raise KniffelError(f"unknown parameter {key[:40]!r}; allowed: {allowed_text}")
-        if key in out:
-            raise KniffelError(f"parameter {key!r} is given twice")
-        if len(value) > LIMITS[key]:
-            raise KniffelError(f"parameter {key!r} is {len(value)} characters long; at most {LIMITS[key]}")
-        out[key] = value
-    for key in required:
-        if key not in out:
-            raise KniffelError(f"parameter {key!r} is missing")
-    return out
-
-
-def joker_scored(params: dict[str, str], name: str) -> bool:
-    value = params.get(name, "")
-    if value.lower() not in FLAGS:
-        raise KniffelError(f"parameter {name!r} is 1 or 0, not {value!r}")
-    return FLAGS[value.lower()]
-
-
-def roll_number(params: dict[str, str]) -> int:
-    text = params.get("roll", "1")
-    if text not in ("1", "2", "3"):
-        raise KniffelError(f"roll must be 1, 2 or 3, not {text!r}")
-    return int(text)
-
-
-def target_number(params: dict[str, str]) -> int | None:
-    """The target score (a whole number), or None when the parameter is absent or empty."""
-    text = params.get("target", "")
-    if text == "":
-        return None
-    digits = text[1:] if text.startswith("-") else text
-    if not (digits.isascii() and digits.isdigit()):
-        raise KniffelError(f"target must be a whole number of points, not {text!r}")
-    return int(text)
-
-
 def json_answer(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint whose result (or KniffelError) becomes the JSON response."""
 
     async def endpoint(request: Request) -> Response:
         headers = HEADERS
         try:
-            body, status = await handler(request), 200
+            with speaking(request_language(request)):  # its messages in the reader's language
+                body, status = await handler(request), 200
         except Unavailable as exc:
             body, status, headers = {"error": str(exc)}, 503, {**HEADERS, "Retry-After": str(RETRY_AFTER_S)}
         except (TableUnavailable, tables.TableError, target_tables.TargetTableError) as exc:
@@ -266,7 +215,9 @@ def create_app(
 
     def queued(request: Request, work: Callable[[Callable[..., None]], Any]) -> Awaitable[Any]:
         """work(checkpoint) as a job; an identical request (same path and query) waits for the same one."""
-        return queue.run((request.url.path, request.url.query), work, request.receive)
+        context = contextvars.copy_context()  # the job speaks the request's language on the kernel thread
+        key = (request.url.path, request.url.query, language())
+        return queue.run(key, lambda checkpoint: context.run(work, checkpoint), request.receive)
 
     async def now_or_queued(request: Request, ready: bool, work: Callable[[], Any]) -> Any:
         """work() at once in the event loop when its table is ready (microseconds to milliseconds: no thread
@@ -365,6 +316,10 @@ def create_app(
 
         return await queued(request, answer)
 
+    async def texts(request: Request):
+        params = query(request, allowed=("lang",))
+        return page_texts(params.get("lang") or None, request)
+
     def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
 
@@ -378,6 +333,7 @@ def create_app(
         Route("/api/advise", json_answer(advise)),
         Route("/api/distribution", json_answer(distribution)),
         Route("/api/chances", json_answer(chances)),
+        Route("/api/texts", json_answer(texts)),
         Route("/api/{rest:path}", not_found),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -4,26 +4,29 @@
 
 const $ = (id) => document.getElementById(id);
 const GAME_KEY = "kniffel.game.v1";
+const LANG_KEY = "kniffel.lang"; // the reader's choice of language, remembered
 const MAX_UNDO = 200;
 const CHART_DELAY_MS = 300;
 
 const state = {
-  variants: [], v: null, lang: "en",
+  variants: [], v: null, lang: "en", texts: {}, browser: null,
   card: {}, extra: 0, dice: [], cursor: 0, roll: 1,
   advice: null, shown: 0, showAll: false, value: null,
   undo: [], game: false, distribution: true, seq: 0, chartData: null,
   // playing for a target score: the target (null: off), the server's chances answer, a note under the
   // field, and the variants whose target table the server does not have (asked again after a reload)
   target: null, chances: null, chancesFor: null, targetNote: "", targetMissing: {},
+  loading: false, // the URL's situation is being read (loadSituation)
   pending: false, // a request for the situation shown is on its way: the advice on screen is stale
 };
 
 // ---- API ----------------------------------------------------------------------------------------
 async function api(path, params) {
   const url = path + (params ? "?" + new URLSearchParams(params).toString() : "");
-  const res = await fetch(url, { headers: { Accept: "application/json" } });
+  // the answer's messages (advice, errors) come in the page's language
+  const res = await fetch(url, { headers: { Accept: "application/json", "Accept-Language": state.lang } });
   let body = null;
-  try { body = await res.json(); } catch (e) { body = { error: `the server answered ${res.status}` }; }
+  try { body = await res.json(); } catch (e) { body = { error: T("web_server_answered", { status: res.status }) }; }
   return { ok: res.ok, status: res.status, body };
 }
 
@@ -43,7 +46,44 @@ function parseCardText(text) {
 }
 const diceComplete = () => state.dice.length > 0 && state.dice.every((d) => d !== null);
 const diceText = () => state.dice.join("");
-const boxName = (b) => (state.lang === "de" ? b.de : b.en);
+const boxName = (b) => b[state.lang] || b.en;
+
+// ---- the page's language: texts from the server's catalogues (/api/texts) -----------------------
+function T(key, fields = {}) {
+  const text = state.texts[key] || "";
+  return text.replace(/{(\w+)}/g, (m, f) => (f in fields ? String(fields[f]) : m));
+}
+function storedLang() {
+  try { return localStorage.getItem(LANG_KEY); } catch (e) { return null; }
+}
+// the reader's choice, else the browser's language, else the game's own (Generala Spanish, Yams French)
+const preferredLang = () => storedLang() || state.browser || (state.v ? state.v.lang : "en");
+async function loadTexts(lang) {
+  const res = await api("/api/texts", lang ? { lang } : null);
+  if (!res.ok) return;
+  state.texts = res.body.texts;
+  state.lang = res.body.lang;
+  if (!lang) state.browser = res.body.browser;
+  document.documentElement.lang = state.lang;
+  document.title = T("web_title");
+  for (const el of document.querySelectorAll("[data-text]")) el.textContent = T(el.dataset.text);
+  for (const el of document.querySelectorAll("[data-label]")) el.setAttribute("aria-label", T(el.dataset.label));
+  for (const el of document.querySelectorAll("[data-title]")) el.title = T(el.dataset.title);
+  for (const el of document.querySelectorAll("[data-placeholder]")) el.placeholder = T(el.dataset.placeholder);
+  document.documentElement.style.setProperty("--kept-word", JSON.stringify(T("web_kept")));
+  $("lang").value = state.lang;
+  titles();
+}
+function titles() {
+  // each game's title in the page's language
+  for (const o of $("variant").options) {
+    const v = state.variants.find((x) => x.variant === o.value);
+    o.textContent = (v.titles && v.titles[state.lang]) || v.title;
+  }
+}
+async function speak(lang) {
+  if (lang !== state.lang) await loadTexts(lang);
+}
 const cardFull = () => state.v.boxes.every((b) => b.key in state.card);
 
 // ---- undo and game storage ----------------------------------------------------------------------
@@ -96,8 +136,9 @@ function renderDice() {
     b.dataset.index = i;
     b.id = `die-${i}`;
     b.textContent = face === null ? "?" : String(face);
-    const who = name ? `die ${i + 1} (${name})` : `die ${i + 1}`;
-    b.setAttribute("aria-label", `${who}: ${face === null ? "not set" : face}${kept.has(i) ? ", keep" : ""}`);
+    const who = T(name ? "web_die_named" : "web_die", { n: i + 1, name });
+    const label = T("web_die_label", { who, face: face === null ? T("web_not_set") : face });
+    b.setAttribute("aria-label", kept.has(i) ? T("web_die_kept", { label }) : label);
     b.addEventListener("click", () => cycleDie(i, 1));
     b.addEventListener("keydown", (ev) => dieKey(ev, i));
     box.appendChild(b);
@@ -111,7 +152,8 @@ function renderDice() {
     b.type = "button";
     b.textContent = String(f);
     b.disabled = !cursorDie.includes(f);
-    b.setAttribute("aria-label", `set ${state.v.die_names[state.cursor] || "die " + (state.cursor + 1)} to ${f}`);
+    const die = state.v.die_names[state.cursor] || T("web_die", { n: state.cursor + 1 });
+    b.setAttribute("aria-label", T("web_set_face", { die, face: f }));
     b.addEventListener("click", () => setFace(f));
     faces.appendChild(b);
   }
@@ -139,7 +181,7 @@ function renderCard() {
     input.value = filled ? String(state.card[b.key]) : "";
     input.placeholder = best && best.box === b.key && !filled ? String(best.points) : "";
     input.dataset.key = b.key;
-    input.setAttribute("aria-label", `${boxName(b)} points${filled ? "" : " (free)"}`);
+    input.setAttribute("aria-label", T(filled ? "web_box_label" : "web_box_label_free", { box: boxName(b) }));
     input.addEventListener("change", () => editBox(b.key, input.value));
     row.append(label, input);
     box.appendChild(row);
@@ -147,7 +189,10 @@ function renderCard() {
   if (state.v.extra_points) {
     const row = document.createElement("div");
     row.className = "box extra";
-    row.innerHTML = `<label for="box-extra">Extra points (further ${state.lang === "de" ? "Kniffel" : "jokers"}, ${state.v.extra_points} each)</label>`;
+    const joker = state.v.boxes.find((b) => b.key === state.v.joker_box);
+    const label = Object.assign(document.createElement("label"), { htmlFor: "box-extra" });
+    label.textContent = T("web_extra_label", { points: state.v.extra_points, box: joker ? boxName(joker) : "" });
+    row.appendChild(label);
     const input = document.createElement("input");
     Object.assign(input, { id: "box-extra", type: "number", min: "0", max: "9999", step: String(state.v.extra_points) });
     input.value = state.extra ? String(state.extra) : "";
@@ -156,12 +201,16 @@ function renderCard() {
     box.appendChild(row);
   }
   $("undo").disabled = state.undo.length === 0;
-  $("lang").textContent = state.lang === "de" ? "EN" : "DE";
-  $("lang").setAttribute("aria-label", state.lang === "de" ? "Show English box names" : "Show German box names");
 }
 
-function fmt(x) { return x.toFixed(2); }
-function pct(p) { return `${(100 * p).toFixed(p > 0.999 && p < 1 ? 3 : 1)}%`; }
+// numbers as the page's language writes them (245,11 in German, Spanish and French), as the CLI does
+function fmt(x, digits = 2) {
+  return new Intl.NumberFormat(state.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+function pct(p) {
+  const digits = p > 0.999 && p < 1 ? 3 : 1;
+  return new Intl.NumberFormat(state.lang, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(p);
+}
 
 function expectedCell(expected, std) {
   // the expected final score, and under it, small, its standard deviation (how far a game strays from it)
@@ -173,8 +222,8 @@ function expectedCell(expected, std) {
   if (typeof std === "number") {
     const spread = document.createElement("span");
     spread.className = "spread";
-    spread.textContent = `± ${std.toFixed(1)}`;
-    spread.title = "standard deviation of the final score";
+    spread.textContent = `± ${fmt(std, 1)}`;
+    spread.title = T("web_sd_title");
     box.appendChild(spread);
   }
   return box;
@@ -194,11 +243,12 @@ function renderAdvice() {
     return;
   }
   const forTarget = typeof a.target === "number"; // ranked by the chance of reaching the target
-  let text = forTarget ? `Best for ${a.target} points: ${a.best.text}` : `Best: ${a.best.text}`;
-  if (a.then) text += `, then ${a.then.text}`;
+  let text = forTarget ? T("web_best_target", { target: a.target, text: a.best.text }) : T("web_best", { text: a.best.text });
+  if (a.then) text = T("web_then", { text, then: a.then.text });
+  const expected = fmt(a.best.expected_final_score);
   $("best").textContent = forTarget
-    ? `${text} → reaches ${a.target} with probability ${pct(a.best.probability)} (expected final score ${fmt(a.best.expected_final_score)})`
-    : `${text} → expected final score ${fmt(a.best.expected_final_score)}`;
+    ? T("web_reaches", { text, target: a.target, p: pct(a.best.probability), expected })
+    : T("web_expected", { text, expected });
   $("chance-head").hidden = !forTarget;
   table.classList.toggle("target", forTarget);
   $("chance-head").textContent = forTarget ? `P(≥ ${a.target})` : "";
@@ -206,7 +256,7 @@ function renderAdvice() {
     const tr = document.createElement("tr");
     tr.className = "option" + (i === 0 ? " best" : "") + (i === state.shown && a.action === "keep" ? " shown" : "");
     tr.dataset.index = i;
-    const loss = o.loss === 0 ? (i === 0 ? "best" : "tie") : `−${fmt(o.loss)}`;
+    const loss = o.loss === 0 ? T(i === 0 ? "web_best_mark" : "web_tie") : `−${fmt(o.loss)}`;
     const cells = [String(i + 1), o.text, ...(forTarget ? [pct(o.probability)] : []), fmt(o.expected_final_score), loss];
     const expectedAt = cells.length - 2;
     cells.forEach((c, j) => {
@@ -220,12 +270,12 @@ function renderAdvice() {
     act.type = "button";
     act.id = `option-${i}`;
     if (o.kind === "box") {
-      act.textContent = "Fill";
-      act.setAttribute("aria-label", `fill: ${o.text}`);
+      act.textContent = T("web_fill");
+      act.setAttribute("aria-label", T("web_fill_label", { text: o.text }));
       act.addEventListener("click", (ev) => { ev.stopPropagation(); fillBox(o); });
     } else {
-      act.textContent = "Show";
-      act.setAttribute("aria-label", `show the dice to keep: ${o.text}`);
+      act.textContent = T("web_show");
+      act.setAttribute("aria-label", T("web_show_label", { text: o.text }));
       act.addEventListener("click", (ev) => { ev.stopPropagation(); state.shown = i; renderAll(); });
     }
     act.disabled = state.pending; // a stale option must not be filled or shown
@@ -240,7 +290,7 @@ function renderAdvice() {
     td.colSpan = forTarget ? 6 : 5;
     const more = document.createElement("button");
     more.type = "button";
-    more.textContent = `Show all ${a.options_total} options`;
+    more.textContent = T("web_show_all", { count: a.options_total });
     more.disabled = state.pending;
     more.addEventListener("click", () => { state.showAll = true; refresh(); });
     td.appendChild(more);
@@ -252,9 +302,9 @@ function renderAdvice() {
 
 function renderValue() {
   const v = state.value;
-  $("card-points").textContent = v ? `— ${v.points} points` : "";
+  $("card-points").textContent = v ? T("web_card_points", { points: v.points }) : "";
   $("card-value").textContent = v
-    ? (cardFull() ? `Game over: final score ${v.points}` : `Expected final score from the start of a turn: ${fmt(v.expected_final_score)}`)
+    ? (cardFull() ? T("web_game_over", { points: v.points }) : T("web_card_value", { expected: fmt(v.expected_final_score) }))
     : "";
 }
 
@@ -272,8 +322,8 @@ function renderTarget() {
   const c = state.chances;
   let note = state.targetNote;
   if (!note && c && state.target !== null) {
-    note = `From this card: ${pct(c.probability)} with the best play for it`;
-    if (typeof c.probability_expected_play === "number") note += `, ${pct(c.probability_expected_play)} playing for the highest mean`;
+    note = T("web_target_note", { p: pct(c.probability) });
+    if (typeof c.probability_expected_play === "number") note = T("web_target_note_mean", { note, p: pct(c.probability_expected_play) });
   }
   showText($("target-note"), note);
 }
@@ -307,12 +357,12 @@ function drawChart(d) {
   lo = Math.max(0, Math.floor(lo / 10) * 10); hi = Math.ceil((hi + 1) / 10) * 10;
   $("chart").hidden = false;
   // drawn at the figure's own pixel width, so the labels keep their size on a phone
-  const W = Math.max(300, Math.min(760, $("chart").clientWidth || 600)), H = 230, L = 12, R = 12, T = 26, B = 36;
+  const W = Math.max(300, Math.min(760, $("chart").clientWidth || 600)), H = 230, L = 12, R = 12, TM = 26, B = 36;
   const top = Math.max(...pmf.slice(lo, hi + 1)) || 1;
   const x = (s) => L + ((s - lo) / (hi - lo)) * (W - L - R);
-  const y = (p) => H - B - (p / top) * (H - T - B);
+  const y = (p) => H - B - (p / top) * (H - TM - B);
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": `Final score distribution: mean ${fmt(d.mean)}, median ${d.median}` });
+    "aria-label": T("web_chart_label", { mean: fmt(d.mean), median: d.median }) });
   const bw = Math.max(0.5, (W - L - R) / (hi - lo));
   for (let s = lo; s <= hi && s < pmf.length; s++) {
     if (pmf[s] > 0) svg.appendChild(svgEl("rect", { x: x(s), y: y(pmf[s]), width: bw, height: H - B - y(pmf[s]), fill: "#3465a4" }));
@@ -323,11 +373,11 @@ function drawChart(d) {
     svg.appendChild(svgEl("line", { x1: x(s), y1: H - B, x2: x(s), y2: H - B + 5, stroke: "#333" }));
     svg.appendChild(svgEl("text", { x: x(s), y: H - B + 18, "text-anchor": "middle", "font-size": 13 }, String(s)));
   }
-  svg.appendChild(svgEl("line", { x1: x(d.mean), y1: T, x2: x(d.mean), y2: H - B, stroke: "#cc0000", "stroke-width": 2 }));
+  svg.appendChild(svgEl("line", { x1: x(d.mean), y1: TM, x2: x(d.mean), y2: H - B, stroke: "#cc0000", "stroke-width": 2 }));
   const anchor = x(d.mean) > W * 0.6 ? "end" : "start";
-  svg.appendChild(svgEl("text", { x: x(d.mean) + (anchor === "end" ? -4 : 4), y: T - 8, "font-size": 13, fill: "#cc0000", "text-anchor": anchor },
-    `mean ${fmt(d.mean)}, median ${d.median}`));
-  svg.appendChild(svgEl("text", { x: W / 2, y: H - 4, "text-anchor": "middle", "font-size": 13 }, "final score"));
+  svg.appendChild(svgEl("text", { x: x(d.mean) + (anchor === "end" ? -4 : 4), y: TM - 8, "font-size": 13, fill: "#cc0000", "text-anchor": anchor },
+    T("web_chart_mean", { mean: fmt(d.mean), median: d.median })));
+  svg.appendChild(svgEl("text", { x: W / 2, y: H - 4, "text-anchor": "middle", "font-size": 13 }, T("web_chart_axis")));
   $("chart-svg").replaceChildren(svg);
   $("chart").hidden = false;
 }
@@ -350,8 +400,7 @@ function targetProblem(res) {
   // variant with the command that builds the table; 400 (e.g. a target out of reach of the table) is shown
   if (res.status === 409) {
     state.targetMissing[state.v.variant] = res.body.error;
-    return `No target table for ${state.v.variant} on this computer yet: build it once with ` +
-      `\`kniffel solve ${state.v.variant} --target\` (a few minutes), then reload. Until then the options are ranked by expected score.`;
+    return T("web_no_target_table", { variant: state.v.variant });
   }
   return res.body.error;
 }
@@ -419,7 +468,6 @@ async function refreshChart(seq, base) {
 function setVariant(name, keepCard) {
   state.v = state.variants.find((v) => v.variant === name) || state.variants[0];
   $("variant").value = state.v.variant;
-  state.lang = state.v.lang;
   if (!keepCard) { state.card = {}; state.extra = 0; state.undo = []; }
   state.dice = Array(state.v.dice).fill(null);
   state.cursor = 0;
@@ -507,15 +555,16 @@ function undo() {
 
 // ---- start --------------------------------------------------------------------------------------
 async function start() {
+  await loadTexts(null); // the browser's language first (or English), until the game is known
   const res = await api("/api/variants");
   if (!res.ok) { showText($("error"), res.body.error); return; }
   state.variants = res.body;
   for (const v of state.variants) {
     const o = document.createElement("option");
     o.value = v.variant;
-    o.textContent = v.title;
     $("variant").appendChild(o);
   }
+  titles();
   const q = new URLSearchParams(location.search);
   if (/^[0-9]{1,6}$/.test(q.get("target") || "")) state.target = Number(q.get("target"));
   const stored = loadGame();
@@ -524,8 +573,9 @@ async function start() {
   if (q.has("variant") || q.has("card") || q.has("dice") || q.has("target")) {
     const v = byName(q.get("variant") || "kniffel");
     setVariant(v ? v.variant : "kniffel", false);
-    if (!v) $("error").textContent = `unknown variant ${q.get("variant")}`;
+    if (!v) $("error").textContent = T("web_unknown_variant", { name: q.get("variant") });
     if (stored && stored.variant === state.v.variant) state.undo = stored.undo || [];
+    await speak(preferredLang());
     wire(); // the controls work at once: a move made while the URL's situation loads wins over it
     await loadSituation(q.get("card") || "", q.get("dice") || "", q.get("roll") || "1");
   } else {
@@ -533,6 +583,7 @@ async function start() {
       setVariant(byName(stored.variant).variant, false);
       Object.assign(state, { card: stored.card || {}, extra: stored.extra || 0, undo: stored.undo || [] });
     } else setVariant("kniffel", false);
+    await speak(preferredLang());
     wire();
     refresh();
   }
@@ -541,20 +592,22 @@ async function start() {
 async function loadSituation(card, dice, roll) {
   // the URL's card and dice, as the server reads them (names in either language, any dice form)
   const seq = state.seq;
-  const failed = (res) => { state.pending = false; renderAll(); $("error").textContent = res.body.error; };
+  const failed = (res) => { state.pending = false; state.loading = false; renderAll(); $("error").textContent = res.body.error; };
   state.pending = true;
+  state.loading = true; // a language chosen meanwhile is no move: this situation still loads
   renderAll();
   const value = await api("/api/value", { variant: state.v.variant, card });
-  if (seq !== state.seq) return; // the player made a move meanwhile
+  if (seq !== state.seq) { state.loading = false; return; } // the player made a move meanwhile
   if (!value.ok) { failed(value); return; }
   Object.assign(state, parseCardText(value.body.card));
   if (dice) {
     const r = ["1", "2", "3"].includes(roll) ? Number(roll) : 1;
     const adv = await api("/api/advise", { variant: state.v.variant, card, dice, roll: String(r) });
-    if (seq !== state.seq) return;
+    if (seq !== state.seq) { state.loading = false; return; }
     if (!adv.ok) { failed(adv); return; }
     Object.assign(state, { dice: adv.body.dice, roll: r, cursor: 0 });
   }
+  state.loading = false;
   refresh();
 }
 
@@ -569,9 +622,13 @@ function setTarget(text) {
 function wire() {
   // a box ticked before the page was ready (or restored by the browser on reload) counts
   if ($("game-mode").checked !== state.game) { state.game = $("game-mode").checked; saveGame(); }
-  $("variant").addEventListener("change", (ev) => { setVariant(ev.target.value, false); refresh(); });
+  $("variant").addEventListener("change", async (ev) => { setVariant(ev.target.value, false); await speak(preferredLang()); refresh(); });
   $("target").addEventListener("change", (ev) => setTarget(ev.target.value));
-  $("lang").addEventListener("click", () => { state.lang = state.lang === "de" ? "en" : "de"; renderCard(); });
+  $("lang").addEventListener("change", async (ev) => {
+    try { localStorage.setItem(LANG_KEY, ev.target.value); } catch (e) { /* not remembered: this tab still speaks it */ }
+    await speak(ev.target.value);
+    if (!state.loading) refresh(); // the advice and its texts again, in the new language
+  });
   $("game-mode").addEventListener("change", (ev) => {
     state.game = ev.target.checked;
     if (state.game) saveGame(); else localStorage.removeItem(GAME_KEY);
@@ -582,9 +639,9 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("clear-card").addEventListener("click", () => { pushUndo(); state.card = {}; state.extra = 0; state.dice = state.dice.map(() => null); state.cursor = 0; state.roll = 1; refresh(); });
   $("share").addEventListener("click", async () => {
-    try { await navigator.clipboard.writeText(location.href); $("share").textContent = "Link copied"; }
-    catch (e) { $("share").textContent = "Copy the address bar"; }
-    setTimeout(() => { $("share").textContent = "Copy link"; }, 2000);
+    try { await navigator.clipboard.writeText(location.href); $("share").textContent = T("web_link_copied"); }
+    catch (e) { $("share").textContent = T("web_copy_address"); }
+    setTimeout(() => { $("share").textContent = T("web_share"); }, 2000);
   });
   document.body.dataset.ready = "true"; // every control is wired (the browser tests wait for this)
 }

@@ -1,0 +1,69 @@
+"""The parameters of the API's requests (web/app.py): each one's length limit, unknown and repeated ones
+refused with one line, the flags, the roll and the target read as the CLI reads them."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+
+from ..errors import KniffelError
+
+MAX_QUERY = 1000  # characters in the whole query string
+LIMITS = {
+    "variant": 40,
+    "card": 400,
+    "dice": 60,
+    "roll": 1,
+    "box": 5,
+    "all": 5,
+    "target": 6,
+    "lang": 5,
+}  # characters per parameter
+FLAGS = {"": False, "0": False, "false": False, "1": True, "true": True}
+
+
+def query(request: Request, *, required: tuple[str, ...] = (), allowed: tuple[str, ...] = ()) -> dict[str, str]:
+    """The request's parameters, each at most LIMITS[name] characters; unknown, repeated or missing
+    ones are refused with a one-line message."""
+    raw = request.url.query
+    if len(raw) > MAX_QUERY:
+        raise KniffelError(f"the query is {len(raw)} characters long; at most {MAX_QUERY} are accepted")
+    names = required + allowed
+    out: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key not in names:
+            allowed_text = ", ".join(names) if names else "none"
+            raise KniffelError(f"unknown parameter {key[:40]!r}; allowed: {allowed_text}")
+        if key in out:
+            raise KniffelError(f"parameter {key!r} is given twice")
+        if len(value) > LIMITS[key]:
+            raise KniffelError(f"parameter {key!r} is {len(value)} characters long; at most {LIMITS[key]}")
+        out[key] = value
+    for key in required:
+        if key not in out:
+            raise KniffelError(f"parameter {key!r} is missing")
+    return out
+
+
+def joker_scored(params: dict[str, str], name: str) -> bool:
+    value = params.get(name, "")
+    if value.lower() not in FLAGS:
+        raise KniffelError(f"parameter {name!r} is 1 or 0, not {value!r}")
+    return FLAGS[value.lower()]
+
+
+def roll_number(params: dict[str, str]) -> int:
+    text = params.get("roll", "1")
+    if text not in ("1", "2", "3"):
+        raise KniffelError(f"roll must be 1, 2 or 3, not {text!r}")
+    return int(text)
+
+
+def target_number(params: dict[str, str]) -> int | None:
+    """The target score (a whole number), or None when the parameter is absent or empty."""
+    text = params.get("target", "")
+    if text == "":
+        return None
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise KniffelError(f"target must be a whole number of points, not {text!r}")
+    return int(text)
