@@ -204,3 +204,13 @@ def test_undo_in_every_language():
     set_language("es")
     with pytest.raises(RuleError, match="¿Quisiste decir"):
         PRESETS["generala"].find_box("generla servda")
+
+
+@pytest.mark.parametrize(
+    "lang, served", [("es", "anotar 25 en Escalera (servida, +5)"), ("en", "score Escalera for 25 (served, +5)")]
+)
+def test_the_advice_says_servida(gdir, lang, served):
+    res = invoke("--tables", str(gdir), "advise", "generala", "23456", "--box", "--lang", lang)
+    assert res.exit_code == 0 and served in res.output, res.output
+    after_roll_3 = invoke("--tables", str(gdir), "advise", "generala", "23456", "--roll", "3", "--lang", lang)
+    assert "+5)" not in after_roll_3.output and "20" in after_roll_3.output, after_roll_3.output

@@ -50,7 +50,11 @@ def option_text(variant: Variant, option, dice=None) -> str:
     n = variant.n_dice
     if option.kind == "box":
         box = box_name(variant, option.box)
-        text = t("opt_score", box=box, points=option.points) if option.points else t("opt_scratch", box=box)
+        served = variant.boxes[option.box].first_roll_points  # Generala: more for a roll made at the first throw
+        if served and option.points == variant.boxes[option.box].points + served:
+            text = t("opt_score_served", box=box, points=option.points, bonus=served)
+        else:
+            text = t("opt_score", box=box, points=option.points) if option.points else t("opt_scratch", box=box)
         if option.extra:
             text += t("opt_extra", extra=option.extra, name=bonus_name(variant))
         return text

@@ -89,6 +89,7 @@ EN = {
     "opt_reroll_named": "reroll {dice}; keep the other {count}",
     "opt_score": "score {box} for {points}",
     "opt_scratch": "scratch {box} (0)",
+    "opt_score_served": "score {box} for {points} (served, +{bonus})",
     "opt_extra": ", +{extra} {name}",
     # -- the rule behind an entry -------------------------------------------------------------
     "rule_box_max": "Rule: {box} holds {held}: +{extra} {name}; the roll may go into any free box, at its maximum.",

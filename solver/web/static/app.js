@@ -9,7 +9,7 @@ const MAX_UNDO = 200;
 const CHART_DELAY_MS = 300;
 
 const state = {
-  variants: [], v: null, lang: "en", texts: {}, browser: null,
+  variants: [], v: null, lang: null, texts: {}, browser: null, // lang: null until the texts come
   card: {}, extra: 0, dice: [], cursor: 0, roll: 1,
   advice: null, shown: 0, showAll: false, value: null,
   undo: [], game: false, distribution: true, seq: 0, chartData: null,
@@ -24,7 +24,9 @@ const state = {
 async function api(path, params) {
   const url = path + (params ? "?" + new URLSearchParams(params).toString() : "");
   // the answer's messages (advice, errors) come in the page's language
-  const res = await fetch(url, { headers: { Accept: "application/json", "Accept-Language": state.lang } });
+  const headers = { Accept: "application/json" };
+  if (state.lang) headers["Accept-Language"] = state.lang; // before that: the browser's own
+  const res = await fetch(url, { headers });
   let body = null;
   try { body = await res.json(); } catch (e) { body = { error: T("web_server_answered", { status: res.status }) }; }
   return { ok: res.ok, status: res.status, body };
@@ -46,7 +48,7 @@ function parseCardText(text) {
 }
 const diceComplete = () => state.dice.length > 0 && state.dice.every((d) => d !== null);
 const diceText = () => state.dice.join("");
-const boxName = (b) => b[state.lang] || b.en;
+const boxName = (b) => b[state.lang || "en"] || b.en;
 
 // ---- the page's language: texts from the server's catalogues (/api/texts) -----------------------
 function T(key, fields = {}) {
@@ -205,11 +207,11 @@ function renderCard() {
 
 // numbers as the page's language writes them (245,11 in German, Spanish and French), as the CLI does
 function fmt(x, digits = 2) {
-  return new Intl.NumberFormat(state.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+  return new Intl.NumberFormat(state.lang || "en", { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }
 function pct(p) {
   const digits = p > 0.999 && p < 1 ? 3 : 1;
-  return new Intl.NumberFormat(state.lang, { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(p);
+  return new Intl.NumberFormat(state.lang || "en", { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(p);
 }
 
 function expectedCell(expected, std) {
