@@ -76,3 +76,12 @@ def test_favicon_and_page_texts_marked(client):
     assert 'rel="icon" href="/static/favicon.svg"' in page and 'data-text="web_heading"' in page
     icon = client.get("/static/favicon.svg")
     assert icon.status_code == 200 and icon.text.startswith("<svg")
+
+
+def test_the_apis_own_refusals_speak_the_requests_language(client):
+    es = {"Accept-Language": "es"}
+    assert client.get("/api/advise?bogus=1", headers=es).json()["error"].startswith("parámetro desconocido 'bogus'")
+    assert client.get("/api/advise?roll=4", headers=es).json()["error"] == "la tirada tiene que ser 1, 2 o 3, no '4'"
+    missing = client.get("/api/nothing", headers={"Accept-Language": "fr"})
+    assert missing.status_code == 404 and missing.json()["error"] == "cet appel d'API n'existe pas : /api/nothing"
+    assert client.get("/api/advise?roll=4").json()["error"] == "roll must be 1, 2 or 3, not '4'"

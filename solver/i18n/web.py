@@ -64,5 +64,16 @@ EN_WEB = {
     "web_not_set": "not set",
     "web_die_kept": "{label}, keep",
     "web_set_face": "set {die} to {face}",
+    # -- the API's refusals of a request ----------------------------------------------------------
+    "api_query_long": "the query is {length} characters long; at most {most} are accepted",
+    "api_none": "none",
+    "api_unknown_parameter": "unknown parameter {name!r}; allowed: {allowed}",
+    "api_parameter_twice": "parameter {name!r} is given twice",
+    "api_parameter_long": "parameter {name!r} is {length} characters long; at most {most}",
+    "api_parameter_missing": "parameter {name!r} is missing",
+    "api_flag_value": "parameter {name!r} is 1 or 0, not {value!r}",
+    "api_roll": "roll must be 1, 2 or 3, not {roll}",
+    "api_target": "target must be a whole number of points, not {value!r}",
+    "api_no_such_call": "no such API call: {path}",
     "web_language_choice": "lang={lang}: the page speaks {languages}",
 }

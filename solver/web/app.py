@@ -324,7 +324,9 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers=HEADERS)
 
     def not_found(request: Request) -> Response:
-        return JSONResponse({"error": f"no such API call: {request.url.path[:80]}"}, 404, headers=HEADERS)
+        with speaking(request_language(request)):
+            message = t("api_no_such_call", path=request.url.path[:80])
+        return JSONResponse({"error": message}, 404, headers=HEADERS)
 
     routes = [
         Route("/", page),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from starlette.requests import Request
 
 from ..errors import KniffelError
+from ..i18n.texts import t
 
 MAX_QUERY = 1000  # characters in the whole query string
 LIMITS = {
@@ -26,35 +27,35 @@ def query(request: Request, *, required: tuple[str, ...] = (), allowed: tuple[st
     ones are refused with a one-line message."""
     raw = request.url.query
     if len(raw) > MAX_QUERY:
-        raise KniffelError(f"the query is {len(raw)} characters long; at most {MAX_QUERY} are accepted")
+        raise KniffelError(t("api_query_long", length=len(raw), most=MAX_QUERY))
     names = required + allowed
     out: dict[str, str] = {}
     for key, value in request.query_params.multi_items():
         if key not in names:
-            allowed_text = ", ".join(names) if names else "none"
-            raise KniffelError(f"unknown parameter {key[:40]!r}; allowed: {allowed_text}")
+            allowed_text = ", ".join(names) if names else t("api_none")
+            raise KniffelError(t("api_unknown_parameter", name=key[:40], allowed=allowed_text))
         if key in out:
-            raise KniffelError(f"parameter {key!r} is given twice")
+            raise KniffelError(t("api_parameter_twice", name=key))
         if len(value) > LIMITS[key]:
-            raise KniffelError(f"parameter {key!r} is {len(value)} characters long; at most {LIMITS[key]}")
+            raise KniffelError(t("api_parameter_long", name=key, length=len(value), most=LIMITS[key]))
         out[key] = value
     for key in required:
         if key not in out:
-            raise KniffelError(f"parameter {key!r} is missing")
+            raise KniffelError(t("api_parameter_missing", name=key))
     return out
 
 
 def joker_scored(params: dict[str, str], name: str) -> bool:
     value = params.get(name, "")
     if value.lower() not in FLAGS:
-        raise KniffelError(f"parameter {name!r} is 1 or 0, not {value!r}")
+        raise KniffelError(t("api_flag_value", name=name, value=value))
     return FLAGS[value.lower()]
 
 
 def roll_number(params: dict[str, str]) -> int:
     text = params.get("roll", "1")
     if text not in ("1", "2", "3"):
-        raise KniffelError(f"roll must be 1, 2 or 3, not {text!r}")
+        raise KniffelError(t("api_roll", roll=repr(text)))
     return int(text)
 
 
@@ -65,5 +66,5 @@ def target_number(params: dict[str, str]) -> int | None:
         return None
     digits = text[1:] if text.startswith("-") else text
     if not (digits.isascii() and digits.isdigit()):
-        raise KniffelError(f"target must be a whole number of points, not {text!r}")
+        raise KniffelError(t("api_target", value=text))
     return int(text)
