@@ -214,3 +214,38 @@ def test_the_advice_says_servida(gdir, lang, served):
     assert res.exit_code == 0 and served in res.output, res.output
     after_roll_3 = invoke("--tables", str(gdir), "advise", "generala", "23456", "--roll", "3", "--lang", lang)
     assert "+5)" not in after_roll_3.output and "20" in after_roll_3.output, after_roll_3.output
+
+
+@pytest.mark.parametrize(
+    "variant, lang, words",
+    [
+        (
+            "generala",
+            [],
+            ("Tirada 1, los 5 dados:", "¿Qué dados guardás?", "deshacer", "  deshecho", "== Turno 1 de 11"),
+        ),
+        ("yams", [], ("Lancer 1, les 5 dés :", "Quels dés garder ?", "annuler", "  annulé", "== Tour 1 sur 13")),
+        (
+            "kniffel",
+            ["--lang", "de"],
+            ("Wurf 1, alle 5 Würfel:", "Welche Würfel behalten?", "rückgängig", "zurückgenommen", "== Runde 1 von 13"),
+        ),
+    ],
+)
+def test_play_in_the_players_language_with_its_undo(tmp_path, variant, lang, words):
+    pexpect = pytest.importorskip("pexpect")
+    from test_play_terminal import spawn
+
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "solve", variant])
+    assert res.exit_code == 0, res.output
+    roll, keep, undo, undone, header = words
+    child = spawn(tmp_path, tmp_path, variant, *lang, env=NO_LOCALE)
+    child.expect_exact(header)
+    child.expect_exact(roll)
+    child.sendline("33516")
+    child.expect_exact(keep)
+    child.sendline(undo)
+    child.expect_exact(undone)
+    child.expect_exact(roll)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
