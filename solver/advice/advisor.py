@@ -17,7 +17,7 @@ from .. import numba_setup
 from ..dp import ENTRY_AFTER_FIRST, advise_one, make_engine
 from ..dp.best_one import best_one, new_turn_pool, pack_best
 from ..dp.compile import entry_point
-from ..i18n.texts import language, t
+from ..i18n.texts import json_language, t
 from ..rules.variant import RuleError, Variant
 from .batch import prepare
 from .cards import Card
@@ -54,8 +54,8 @@ class Option:
     def as_dict(self, variant: Variant) -> dict:
         d = {
             "kind": self.kind,
-            # English as made with the option; another language (a web request's) in its words
-            "text": self.text if language() == "en" else option_text(variant, self),
+            # English as made with the option; a web request's language in its words
+            "text": self.text if json_language() == "en" else option_text(variant, self),
             "expected_final_score": round(self.expected_final_score, 9),
             "loss": round(self.loss, 9),
             "std": None if self.std is None else round(self.std, 6),

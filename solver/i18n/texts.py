@@ -112,6 +112,12 @@ def language() -> str:
     return _request_language.get() or _current
 
 
+def json_language() -> str:
+    """The language of the texts inside a JSON answer: a web request's (speaking), else English (the CLI's
+    --json is the same in every language: a contract)."""
+    return _request_language.get() or "en"
+
+
 @contextmanager
 def speaking(lang: str | None) -> Iterator[None]:
     """The current context (a web request, its job) speaks `lang` meanwhile (None: the process's language)."""
