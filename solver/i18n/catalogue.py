@@ -171,6 +171,11 @@ EN = {
     "title_yatzy": "Scandinavian Yatzy",
     "title_yatzy6": "Yatzy with six dice",
     "title_kniffel7": "Kniffel 7 (seven different dice)",
+    "title_cheerio": "Cheerio (the 11-combination sheet)",
+    "title_cheerio7": "Cheerio, the traditional 7 categories, ones wild",
+    "title_cheerio7-plain": "Cheerio, the traditional 7 categories, no wilds",
+    "title_yacht": "Yacht (the classic 12 categories)",
+    "title_wuerfelpoker": "Würfelpoker (Kniffel under poker names)",
     "option_house rule: --keep-one": "house rule: --keep-one",
 }
 
@@ -332,5 +337,10 @@ DE = {
     "title_yatzy": "Skandinavisches Yatzy",
     "title_yatzy6": "Yatzy mit sechs Würfeln",
     "title_kniffel7": "Kniffel 7 (sieben verschiedene Würfel)",
+    "title_cheerio": "Cheerio (das Blatt mit 11 Kombinationen)",
+    "title_cheerio7": "Cheerio, die traditionellen 7 Felder, Einsen sind Joker",
+    "title_cheerio7-plain": "Cheerio, die traditionellen 7 Felder, ohne Joker",
+    "title_yacht": "Yacht (die klassischen 12 Felder)",
+    "title_wuerfelpoker": "Würfelpoker (Kniffel mit den Namen der Pokerhände)",
     "option_house rule: --keep-one": "Hausregel: --keep-one",
 }
