@@ -60,6 +60,8 @@ def test_web_tab(tmp_path):
 
     with TestClient(create_app(tmp_path, solve_missing=False)) as client:
         assert "poker.js" in client.get("/poker").text and 'href="/poker"' in client.get("/").text
+        listed = [v["variant"] for v in client.get("/api/variants").json()]  # the page's game list: the registry
+        assert {"cheerio", "cheerio7", "cheerio7-plain", "yacht", "wuerfelpoker"} <= set(listed)
         got = client.get("/api/poker?dice=12666&hand=55666&roll=1&rolls=3&max_reroll=5&ties=kickers&match=0")
         assert got.status_code == 200
         assert got.json() == json.loads(json.dumps(solver.poker_advice("12666", "55666").as_dict()))
