@@ -12,7 +12,7 @@ from .base import _settings, cli, lang_option
 
 
 @cli.command()
-@click.argument("dice", required=False)
+@click.argument("dice", metavar="[DICE]", required=False)
 @click.option("--hand", default=None)
 @click.option("--roll", type=click.IntRange(1, 3), default=1)
 @click.option("--rolls", type=click.IntRange(1, 3), default=3)
