@@ -31,6 +31,8 @@ from .advice.choose import make_advisor
 from .chances import simulation as _simulation
 from .game.dice_input import parse_dice
 from .i18n.texts import t
+from .poker.advice import PokerAdvice as PokerAdvice  # the dice-poker duel
+from .poker.advice import poker_advice as poker_advice
 from .rules import checks
 from .rules.dice import MAX_GAMES, MAX_SEED
 from .rules.presets import PRESETS, find_variant

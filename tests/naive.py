@@ -51,6 +51,10 @@ VARIANTS = (
     "kismet",
     "yams",
     "generala",
+    "cheerio",
+    "cheerio7",
+    "cheerio7-plain",
+    "yacht",
 )
 
 UPPER_FACE = {
@@ -91,6 +95,12 @@ BOXES["yams"] = _UPPER6 + [
     "brelan", "carre", "full", "petite_suite", "grande_suite", "yams", "chance",
 ]
 BOXES["generala"] = _UPPER6 + ["escalera", "full", "poker", "generala", "doble_generala"]
+BOXES["cheerio"] = _UPPER6 + ["little_straight", "big_straight", "full_house", "big_hand", "cheerio"]
+BOXES["cheerio7"] = _UPPER6 + ["cheerio"]
+BOXES["cheerio7-plain"] = BOXES["cheerio7"]
+BOXES["yacht"] = _UPPER6 + [
+    "full_house", "four_of_a_kind", "little_straight", "big_straight", "choice", "yacht",
+]
 BOXES["kniffel-meister"] = BOXES["kniffel"]
 BOXES["yahtzee-free-joker"] = BOXES["yahtzee"]
 
@@ -116,6 +126,10 @@ N_DICE = {
     "kismet": 5,
     "yams": 5,
     "generala": 5,
+    "cheerio": 5,
+    "cheerio7": 5,
+    "cheerio7-plain": 5,
+    "yacht": 5,
 }
 
 BONUSES = {
@@ -130,6 +144,10 @@ BONUSES = {
     "kismet": [(63, 35), (71, 20), (78, 20)],
     "yams": [(63, 35)],
     "generala": [],
+    "cheerio": [],
+    "cheerio7": [],
+    "cheerio7-plain": [],
+    "yacht": [],
 }
 
 # Generala: points added to an entry in these boxes when the turn stops after its first roll (servida)
@@ -142,8 +160,10 @@ KISMET_COLOUR = {1: "black", 6: "black", 2: "red", 5: "red", 3: "green", 4: "gre
 def _family(variant):
     if variant in ("kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker"):
         return "kniffel"
-    if variant in ("yatzy", "yatzy6", "kniffel7", "kismet", "yams", "generala"):
+    if variant in ("yatzy", "yatzy6", "kniffel7", "kismet", "yams", "generala", "cheerio", "yacht"):
         return variant
+    if variant in ("cheerio7", "cheerio7-plain"):
+        return "cheerio7"
     raise ValueError("unknown variant %r" % (variant,))
 
 
@@ -163,6 +183,15 @@ def score(variant, box, dice):
     n = len(dice)
     most = max(counts.values()) if counts else 0
     all_equal = n >= 1 and len(faces) == 1
+
+    if variant == "cheerio7":
+        # ones wild: every one joins the face of an upper box that another die shows; Cheerio when the dice
+        # other than ones show at most one value
+        others = set(dice) - {1}
+        if box in UPPER_FACE:
+            v = UPPER_FACE[box]
+            return v * (counts[v] + counts[1]) if v in others else counts[1] if v == 1 else 0
+        return 50 if len(others) <= 1 else 0
 
     if box in UPPER_FACE:
         v = UPPER_FACE[box]
@@ -312,6 +341,20 @@ def score(variant, box, dice):
             return 50 if all_equal else 0
         if box == "doble_generala":
             return 0  # only a second Generala scores here (see options)
+
+    if fam in ("cheerio", "yacht", "cheerio7"):
+        if box == "little_straight":
+            return (20 if fam == "cheerio" else 30) if sorted(dice) == [1, 2, 3, 4, 5] else 0
+        if box == "big_straight":
+            return (25 if fam == "cheerio" else 30) if sorted(dice) == [2, 3, 4, 5, 6] else 0
+        if box == "full_house":
+            return total if sorted(counts.values()) == [2, 3] else 0  # the dice's sum; five equal are none
+        if box == "four_of_a_kind":
+            return 4 * max(counts, key=counts.get) if most >= 4 else 0
+        if box in ("big_hand", "choice"):
+            return total
+        if box in ("cheerio", "yacht"):
+            return 50 if all_equal else 0
 
     raise ValueError("box %r not handled for %r" % (box, variant))
 
@@ -504,7 +547,7 @@ class NaiveSolver:
                 opts.append((b, 0, extra))  # free scratching
             return opts
 
-        if v in ("yatzy", "yatzy6", "yams"):
+        if v in ("yatzy", "yatzy6", "yams", "cheerio", "cheerio7", "cheerio7-plain", "yacht"):
             for b in free:
                 opts.append((b, score(v, b, dice), 0))
                 opts.append((b, 0, 0))

@@ -32,6 +32,7 @@ from ..store.target_layers import state_column as stored_column
 TARGET_N = {
     "kniffel": 400,  # 99th percentile 390
     "kniffel-keep-one": 400,
+    "wuerfelpoker": 400,  # Kniffel's rules under other names
     "kniffel-meister": 400,  # 377
     "yahtzee": 500,  # 474
     "yahtzee-free-joker": 500,

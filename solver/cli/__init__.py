@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from . import advise_commands, base, game_commands, serve_command, statistics_commands, tables_commands  # noqa: F401
+from . import (  # noqa: F401
+    advise_commands,
+    base,
+    game_commands,
+    poker_command,
+    serve_command,
+    statistics_commands,
+    tables_commands,
+)
 from .base import Settings, cli, get_table, solve_table
 
 __all__ = ["Settings", "cli", "get_table", "main", "solve_table"]

@@ -1,5 +1,5 @@
-"""The family around Kniffel (issue 17): Kismet, Yams and Generala, built from the same rules as data; docs/RULES.md
-gives the sources and the readings chosen."""
+"""The family around Kniffel (issues 17 and 31): Kismet, Yams, Generala, Cheerio and Yacht, built from the same rules
+as data; docs/RULES.md gives the sources and the readings chosen."""
 
 from __future__ import annotations
 
@@ -156,4 +156,64 @@ GENERALA = Variant(
     joker=Joker.FITS,
     aliases=("escalero",),
     lang="es",
+)
+
+
+def five_in_a_row(key, de, en, faces, points, aliases):
+    """Cheerio's and Yacht's straights: exactly these five faces."""
+    return straight_box(key, de, en, (faces,), FIXED, points=points, aliases=aliases)
+
+
+LITTLE, BIG = (1, 2, 3, 4, 5), (2, 3, 4, 5, 6)
+LITTLE_ALIASES, BIG_ALIASES = ("Small Straight", "Kleine"), ("Large Straight", "Grosse")
+# three of one value and two of another, scoring the dice's sum (five equal dice are none: Cheerio's maximum is 28)
+SUM_FULL_HOUSE = groups_box(
+    "full_house", "Full House", "Full House", (3, 2), SUM_GROUPS, distinct=True, aliases=("FH",)
+)
+
+
+def bonusless_sheet(name: str, title: str, lower: tuple[Box, ...], **rules) -> Variant:
+    """Five ordinary dice, the six upper boxes and `lower`, no upper bonus (Cheerio's and Yacht's sheets)."""
+    return Variant(name=name, title=title, dice=(D6,) * 5, boxes=upper_boxes(6) + lower, bonuses=(), **rules)
+
+
+CHEERIO_BOX = groups_box("cheerio", "Cheerio", "Cheerio", (5,), FIXED, points=50, aliases=("five of a kind",))
+
+# Cheerio (England), the 11-combination sheet (docs/RULES.md: the sources and the choices)
+CHEERIO = bonusless_sheet(
+    "cheerio",
+    "Cheerio (the 11-combination sheet)",
+    (
+        five_in_a_row("little_straight", "Kleine Straße", "Little Straight", LITTLE, 20, LITTLE_ALIASES),
+        five_in_a_row("big_straight", "Große Straße", "Big Straight", BIG, 25, BIG_ALIASES),
+        SUM_FULL_HOUSE,
+        Box("big_hand", "Große Hand", "Big Hand", CHANCE, SUM_ALL, aliases=("Chance",)),
+        CHEERIO_BOX,
+    ),
+)
+
+# the traditional game: the six numbers and Cheerio, ones wild (a one counts as any number another die shows)
+CHEERIO7 = bonusless_sheet(
+    "cheerio7",
+    "Cheerio, the traditional 7 categories, ones wild",
+    (CHEERIO_BOX,),
+    wild=1,
+    aliases=("cheerio-traditional", "cheerio-wild"),
+)
+CHEERIO7_PLAIN = bonusless_sheet(
+    "cheerio7-plain", "Cheerio, the traditional 7 categories, no wilds", (CHEERIO_BOX,), aliases=("cheerio-no-wilds",)
+)
+
+# Yacht, the classic sheet (docs/RULES.md): 12 categories, no bonus, no joker
+YACHT = bonusless_sheet(
+    "yacht",
+    "Yacht (the classic 12 categories)",
+    (
+        SUM_FULL_HOUSE,
+        groups_box("four_of_a_kind", "Viererpasch", "Four of a Kind", (4,), SUM_GROUPS, aliases=("4K",)),
+        five_in_a_row("little_straight", "Kleine Straße", "Little Straight", LITTLE, 30, LITTLE_ALIASES),
+        five_in_a_row("big_straight", "Große Straße", "Big Straight", BIG, 30, BIG_ALIASES),
+        Box("choice", "Chance", "Choice", CHANCE, SUM_ALL, aliases=("Chance",)),
+        groups_box("yacht", "Yacht", "Yacht", (5,), FIXED, points=50, aliases=("five of a kind", "Yahtzee")),
+    ),
 )

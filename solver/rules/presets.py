@@ -16,7 +16,7 @@ from .boxes import (
     straight_box,
     upper_boxes,
 )
-from .family import GENERALA, KISMET, YAMS
+from .family import CHEERIO, CHEERIO7, CHEERIO7_PLAIN, GENERALA, KISMET, YACHT, YAMS
 from .variant import (
     FIXED,
     SUM_ALL,
@@ -50,6 +50,26 @@ KNIFFEL_KEEP_ONE = dataclasses.replace(
     title="Kniffel, house rule: keep a die before the third roll",
     min_keep_last_reroll=1,
     aliases=("kniffel-house",),
+    options=(),
+)
+
+# Würfelpoker, the scorecard game: Kniffel under the names of the poker hands (docs/RULES.md)
+WUERFELPOKER_NAMES = {
+    "three_of_a_kind": "Drilling",
+    "four_of_a_kind": "Vierling",
+    "kniffel": "Fünfling",
+}
+WUERFELPOKER = dataclasses.replace(
+    KNIFFEL,
+    name="wuerfelpoker",
+    title="Würfelpoker (Kniffel under poker names)",
+    boxes=tuple(
+        dataclasses.replace(b, name_de=WUERFELPOKER_NAMES[b.key], aliases=(b.name_de, *b.aliases))
+        if b.key in WUERFELPOKER_NAMES
+        else b
+        for b in KNIFFEL.boxes
+    ),
+    aliases=("wuerfel-poker", "dice-poker-card"),
     options=(),
 )
 
@@ -201,6 +221,11 @@ PRESETS: dict[str, Variant] = {
         KISMET,
         YAMS,
         GENERALA,
+        CHEERIO,
+        CHEERIO7,
+        CHEERIO7_PLAIN,
+        YACHT,
+        WUERFELPOKER,
     )
 }
 

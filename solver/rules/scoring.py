@@ -8,6 +8,7 @@ roll scores, as plain arrays for the kernels.
 from __future__ import annotations
 
 from functools import cache
+from itertools import combinations_with_replacement
 from typing import NamedTuple
 
 import numpy as np
@@ -34,12 +35,17 @@ def _best_groups(counts: dict[int, int], sizes: tuple[int, ...], distinct: bool)
     return best
 
 
-def box_score(box: Box, dice, colours: tuple[tuple[int, ...], ...] = ()) -> int:
+def box_score(box: Box, dice, colours: tuple[tuple[int, ...], ...] = (), wild: int = 0) -> int:
     """Normal score (no joker) of `box` for the faces `dice`; 0 when the roll does not fit.
-    `colours`: the faces sharing one colour (the variant's), for boxes that ask for one colour."""
+    `colours`: the faces sharing one colour (the variant's), for boxes that ask for one colour.
+    `wild`: a face whose dice may each count as itself or as any number another die shows (the best reading)."""
     if box.only_as_joker:
         return 0
     dice = list(dice)
+    if wild and wild in dice:
+        plain = [d for d in dice if d != wild]
+        readings = combinations_with_replacement(sorted({wild, *plain}), len(dice) - len(plain))
+        return max(box_score(box, plain + list(reading), colours) for reading in readings)
     counts: dict[int, int] = {}
     for d in dice:
         counts[d] = counts.get(d, 0) + 1
@@ -98,7 +104,9 @@ def first_roll_score(box: Box, points: int) -> int:
 def score_tables(variant: Variant, roll_faces: list[tuple[int, ...]]) -> ScoreTables:
     """Scores of every roll in `roll_faces` (each a tuple of dice faces)."""
     boxes = variant.boxes
-    score = np.array([[box_score(b, roll, variant.colours) for b in boxes] for roll in roll_faces], dtype=np.int32)
+    score = np.array(
+        [[box_score(b, roll, variant.colours, variant.wild) for b in boxes] for roll in roll_faces], dtype=np.int32
+    )
     box_max = score.max(axis=0).astype(np.int32)
     jb = variant.joker_index
     joker_roll = score[:, jb] > 0 if jb >= 0 else np.zeros(len(roll_faces), dtype=bool)

@@ -126,6 +126,7 @@ class Variant:
     rolls: int = 3
     die_names: tuple[str, ...] = ()
     colours: tuple[tuple[int, ...], ...] = ()  # faces that share one colour (Kismet: 1-6, 2-5, 3-4)
+    wild: int = 0  # a face that counts as any number another die shows (Cheerio's wild ones); 0: none
     aliases: tuple[str, ...] = ()
     options: tuple[str, ...] = field(default=(), compare=False)
     lang: str = "en"  # the language of its players: "de", "en", "es" or "fr" (the default of --lang)
@@ -143,6 +144,8 @@ class Variant:
         coloured = [f for group in self.colours for f in group]
         if self.colours and sorted(coloured) != list(self.faces):
             raise ValueError(f"variant {self.name}: colours must give every face {self.faces} exactly one colour")
+        if self.wild and self.wild not in self.faces:
+            raise ValueError(f"variant {self.name}: the wild face {self.wild} is on no die")
         if any(b.same_colour for b in self.boxes) and not self.colours:
             raise ValueError(f"variant {self.name}: a box asks for one colour, but the dice have no colours")
 
@@ -305,7 +308,7 @@ class Variant:
 
 # Rule fields added after tables were published: left out of the fingerprint while at their defaults, so
 # the fingerprints (and the tables) of the variants that do not use them stay as they were.
-LATER_VARIANT_FIELDS = {"colours": ()}
+LATER_VARIANT_FIELDS = {"colours": (), "wild": 0}
 LATER_BOX_FIELDS = {"same_colour": False, "first_roll_points": 0, "only_as_joker": False}
 
 

@@ -1,7 +1,6 @@
 """The ASGI app behind `kniffel serve`: one static page and a small JSON API.
 
-Every answer comes from the public API (solver/api.py, solver/reports.py), so it equals what the CLI's
---json prints for the same situation:
+Every answer comes from the public API (solver/api.py, solver/reports.py), equal to what the CLI's --json prints:
 
     GET /api/variants                                            `kniffel variants --json`
     GET /api/value?variant=&card=                                `kniffel value VARIANT --card C --json`
@@ -57,6 +56,7 @@ from ..rules.presets import find_variant
 from ..rules.variant import Variant
 from ..store import solving, tables, target_tables
 from .page_texts import page_texts, request_language
+from .poker import poker_routes
 from .requests import joker_scored, query, roll_number, target_number
 from .work import KERNELS, RETRY_AFTER_S, DistributionCache, Jobs, Unavailable, WarmUp
 
@@ -330,6 +330,7 @@ def create_app(
 
     routes = [
         Route("/", page),
+        *poker_routes(HEADERS),  # the dice-poker tab: its page and /api/poker
         Route("/api/variants", json_answer(variants)),
         Route("/api/value", json_answer(value)),
         Route("/api/advise", json_answer(advise)),
