@@ -9,6 +9,7 @@ from typing import Any, Self
 from ..i18n.texts import bonus_name, box_name, t
 from ..rules.scoring import possible_points
 from ..rules.variant import Joker, RuleError, Scratch, Variant, normalize, per_variant
+from .upper_bonus import check_upper_bonus, is_upper_bonus_name, upper_bonus_entry
 
 
 def box_values(variant: Variant, box_index: int) -> tuple[int, ...]:
@@ -166,6 +167,7 @@ def parse_card(variant: Variant, text: str | None) -> Card:
     filled: dict[int, int] = {}  # a plain dict while parsing; the Card takes it whole
     extra = 0
     extra_seen = False
+    upper_bonus = None  # the pad's bonus line, checked once the card is whole
     for raw in text.split(","):
         entry = raw.strip()
         if not entry:
@@ -181,6 +183,9 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             points = int(value.strip())
         except ValueError:
             raise RuleError(t("card_points_int", entry=entry)) from None
+        if is_upper_bonus_name(name):
+            upper_bonus = upper_bonus_entry(upper_bonus, entry, points)
+            continue
         if is_extra_name(variant, name):
             if extra_seen:
                 raise RuleError(t("card_extra_twice", entry=entry))
@@ -204,6 +209,8 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             )
         filled[b] = points
     card = Card(variant, filled, extra)
+    if upper_bonus is not None:
+        check_upper_bonus(card, *upper_bonus)
     _check_extra(card)
     check_whole_card(card)
     return card
@@ -236,7 +243,15 @@ def _canonical_entries(variant: Variant) -> dict[str, tuple[int, int]]:
     }
 
 
-EXTRA_NAMES = ("extra", "extras", "bonusextra", "zusatz", "zusatzpunkte", "extrapunkte", "bonus", "joker")
+EXTRA_NAMES = (
+    "extra",
+    "extras",
+    "bonusextra",
+    "zusatz",
+    "zusatzpunkte",
+    "extrapunkte",
+    "joker",
+)  # "bonus": upper_bonus.py
 
 
 def is_extra_name(variant: Variant, name: str) -> bool:
