@@ -187,3 +187,60 @@ def test_yahtzee_bonus_35_is_the_upper_bonus():
     with pytest.raises(RuleError, match="pays no upper bonus"):
         parse_card(PRESETS["yatzy"].reduced(boxes=["chance"], n_dice=1, bonuses=[]), "bonus=50")
     assert parse_card(YAHTZEE, "yahtzee=50,fours=20,yahtzee bonus=100").extra == 100  # the other bonus
+
+
+def test_kniffel7_missing_dice_are_named_by_colour():
+    from solver.game.entry import parse_roll
+    from solver.i18n.texts import set_language
+
+    k7 = PRESETS["kniffel7"]
+    with pytest.raises(RuleError, match=r"^2 of 7 dice given; missing: purple, yellow, red, black, white$"):
+        parse_roll(k7, "b=2 gr=3")
+    shown = (6, 1, 5, 1, 6, 1, 6)
+    kept = (0, 4, 6)  # blue, red, white: green purple yellow black are rolled again
+    with pytest.raises(RuleError, match=r"^1 of 4 dice given; missing: purple, yellow, black$"):
+        parse_roll(k7, "gr=3", kept, tuple(shown[d] for d in kept), shown)
+    set_language("de")
+    with pytest.raises(RuleError, match=r"^1 von 4 Würfeln angegeben; es fehlen: lila, gelb, schwarz$"):
+        parse_roll(k7, "gr=3", kept, tuple(shown[d] for d in kept), shown)
+    assert parse_roll(k7, "gr=3 l=4 ge=3 s=1", kept, (), shown) == (6, 3, 4, 3, 6, 1, 6)
+
+
+def test_the_web_page_has_a_favicon_and_shows_box_labels_not_keys(tmp_path):
+    import re
+    import shutil
+    import subprocess
+    import xml.etree.ElementTree as ET
+    from fnmatch import fnmatch
+
+    import tomllib
+
+    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (test extra)")
+    from starlette.testclient import TestClient
+
+    from solver.web.app import create_app
+
+    with TestClient(create_app(tmp_path, solve_missing=False)) as client:
+        page = client.get("/").text
+        link = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
+        assert link, "index.html links no favicon"
+        icon = client.get(link.group(1))
+    assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+    assert ET.fromstring(icon.text).tag == "{http://www.w3.org/2000/svg}svg"
+    data = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    shipped = data["tool"]["setuptools"]["package-data"]["solver.web"]
+    assert any(fnmatch("static/favicon.svg", pattern) for pattern in shipped)  # in the wheel too
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the page's box labels are checked in a real browser only")
+    js = (Path(__file__).parent.parent / "solver/web/static/app.js").read_text()
+    labels = re.search(r"\nfunction boxLabels\(text\) \{.*?\n\}\n", js, re.S)
+    assert labels, "app.js has no boxLabels"
+    script = (
+        'const state = {lang: "de", v: {boxes: [{key: "full_house", de: "Full House", en: "Full House"},'
+        ' {key: "ones", de: "Einser", en: "Ones"}]}};\n'
+        'const boxName = (b) => (state.lang === "de" ? b.de : b.en);\n' + labels.group(0) + "\n"
+        "console.log(boxLabels(\"card entry 'full_house=20': ones=3, stones=4\"));"
+    )
+    out = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "card entry 'Full House=20': Einser=3, stones=4", out.stderr
