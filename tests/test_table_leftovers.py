@@ -244,3 +244,26 @@ def test_the_web_page_has_a_favicon_and_shows_box_labels_not_keys(tmp_path):
     )
     out = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "card entry 'Full House=20': Einser=3, stones=4", out.stderr
+
+
+def test_win_advice_shows_one_win_chance_per_player(tmp_path):
+    """--advice win: the standings give each player's chance; the line under the advice before the last turn
+    names the leader played against and no second chance (its chance assumed a leader playing for the mean,
+    and overstated what the table wins: benchmarks/win_chances.py); the last turn's target chance is exact."""
+    from solver import dp
+    from solver.advice.advisor import Advisor
+    from solver.chances.targets import build_target_table
+    from solver.game.table_play import TablePlayLoop
+
+    variant = PRESETS["yatzy"].reduced(boxes=["ones", "one_pair", "two_pairs", "chance"], n_dice=2, bonuses=[(2, 50)])
+    game = TableGame(variant, ["A", "B"], seed=3, roll_for_me=True)
+    advisor = Advisor(variant, dp.solve(variant)[0])
+    loop = TablePlayLoop(game, advisor, tmp_path / "g.json", target_table=build_target_table(variant))
+    said: list[str] = []
+    loop.say = said.append  # type: ignore[method-assign]
+    loop.ask = lambda prompt: ""  # type: ignore[method-assign]
+    loop.run()
+    leader_lines = [line for line in said if line.startswith("  To win against the leader")]
+    assert leader_lines and not any("%" in line for line in leader_lines)
+    assert [line for line in said if line.startswith("  To win: ")][-1].endswith("%")
+    assert sum(" wins " in line and line.endswith("%") for line in said) == 2 * 7  # standings after 7 turns

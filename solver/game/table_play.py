@@ -153,7 +153,7 @@ class TablePlayLoop(PlayLoop):
         )
         chances = [o.win for o in ranked_w]
         expected = pmf_of.expected(cards[leader])
-        line = t("table_win_opponent", leader=self.table.names[leader], expected=expected, p=chances[0])
+        line = t("table_win_opponent", leader=self.table.names[leader], expected=expected)
         return [o.option for o in ranked_w], chances, line
 
     def _ordered_win_options(self, p, box: bool, cards, others) -> tuple[list, list[float], str]:
@@ -186,7 +186,7 @@ class TablePlayLoop(PlayLoop):
         _, ranked_w = ordered_win.ordered_opponent_options(self.advisor, mine, p.card, p.dice, p.roll, pmf, box)
         chances = [o.win for o in ranked_w]
         expected = self.advisor.expected_final(cards[leader])
-        line = t("table_win_opponent", leader=self.table.names[leader], expected=expected, p=chances[0])
+        line = t("table_win_opponent", leader=self.table.names[leader], expected=expected)
         return [o.option for o in ranked_w], chances, line
 
     # -- the end ----------------------------------------------------------------------------------
