@@ -4,13 +4,8 @@ the rules derive it from the upper boxes, so the entry is checked against them a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..i18n.texts import t
 from ..rules.variant import RuleError, normalize
-
-if TYPE_CHECKING:
-    from .cards import Card
 
 UPPER_BONUS_NAMES = frozenset(("bonus", "upperbonus", "bonusupper", "obererbonus", "bonusoben", "oberbonus"))
 
@@ -19,15 +14,16 @@ def is_upper_bonus_name(name: str) -> bool:
     return normalize(name) in UPPER_BONUS_NAMES
 
 
-def upper_bonus_entry(seen: tuple[str, int] | None, entry: str, points: int) -> tuple[str, int]:
-    """The card's one upper bonus entry (a second one is refused)."""
-    if seen is not None:
-        raise RuleError(t("card_upper_bonus_twice", entry=entry, first=seen[0]))
-    return entry, points
-
-
-def check_upper_bonus(card: Card, entry: str, points: int) -> None:
-    """`entry` (say 'bonus=35') must be the upper bonus that the card's upper boxes earn."""
+def check_upper_bonus(card, text: str) -> None:
+    """The card's text (parse_card's, its entries checked) has at most one upper bonus entry (say 'bonus=35'),
+    and it is the upper bonus that the card's upper boxes earn (card: a cards.Card)."""
+    entries = [e.strip() for e in text.split(",") if is_upper_bonus_name(e.partition("=")[0])]
+    if not entries:
+        return
+    entry = entries[-1]
+    points = int(entry.partition("=")[2])
+    if len(entries) > 1:
+        raise RuleError(t("card_upper_bonus_twice", entry=entry, first=entries[0]))
     v = card.variant
     if points == card.bonus:
         return
