@@ -85,3 +85,15 @@ def sub_multisets(dice):
             if combo not in seen:
                 seen.add(combo)
                 yield combo
+
+
+def cli_tables(tmp_path_factory, folder, *variants):
+    """A fresh tables folder holding `variants`, solved as `kniffel solve` solves them."""
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    d = tmp_path_factory.mktemp(folder)
+    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", *variants])
+    assert res.exit_code == 0, res.output
+    return d

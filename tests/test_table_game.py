@@ -257,10 +257,3 @@ def test_any_change_to_a_table_record_is_a_game_or_a_game_file_error(kdir, tmp_p
         with pytest.raises(GameFileError):
             f.write_text(json.dumps(bad))
             load_game(f)
-
-
-def test_review_of_a_table_game_is_one_line(kdir, tmp_path):
-    f = tmp_path / "g.json"
-    new_table(kdir, f, "Anna,Ben", 6, "\n\nq\n")
-    res = CliRunner().invoke(cli, ["--tables", str(kdir), "review", str(f)])
-    assert res.exit_code == 2 and "2 players" in res.output and len(res.output.strip().splitlines()) == 1

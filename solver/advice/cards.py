@@ -9,6 +9,7 @@ from typing import Any, Self
 from ..i18n.texts import bonus_name, box_name, t
 from ..rules.scoring import possible_points
 from ..rules.variant import Joker, RuleError, Scratch, Variant, normalize, per_variant
+from .upper_bonus import check_upper_bonus, is_upper_bonus_name
 
 
 def box_values(variant: Variant, box_index: int) -> tuple[int, ...]:
@@ -181,6 +182,8 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             points = int(value.strip())
         except ValueError:
             raise RuleError(t("card_points_int", entry=entry)) from None
+        if is_upper_bonus_name(name):  # the pad's bonus line: checked once the card is whole
+            continue
         if is_extra_name(variant, name):
             if extra_seen:
                 raise RuleError(t("card_extra_twice", entry=entry))
@@ -204,6 +207,7 @@ def parse_card(variant: Variant, text: str | None) -> Card:
             )
         filled[b] = points
     card = Card(variant, filled, extra)
+    check_upper_bonus(card, text)
     _check_extra(card)
     check_whole_card(card)
     return card
@@ -236,11 +240,11 @@ def _canonical_entries(variant: Variant) -> dict[str, tuple[int, int]]:
     }
 
 
-EXTRA_NAMES = ("extra", "extras", "bonusextra", "zusatz", "zusatzpunkte", "extrapunkte", "bonus", "joker")
+EXTRA_NAMES = ("extra", "extras", "bonusextra", "zusatz", "zusatzpunkte", "extrapunkte", "joker")  # not "bonus"
 
 
 def is_extra_name(variant: Variant, name: str) -> bool:
-    """'extra', or the joker box's bonus by name: 'Yahtzee bonus', 'Yahtzee-Bonus', 'Kniffel-Bonus', 'bonus'."""
+    """'extra', or the joker box's bonus by name: 'Yahtzee bonus', 'Yahtzee-Bonus', 'Kniffel-Bonus'."""
     return normalize(name) in _extra_spellings(variant)
 
 

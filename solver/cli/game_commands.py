@@ -126,7 +126,20 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
         return
     if resume_path and os.path.samefile(target, resume_path):
         return
+    if _is_game_file(target):  # a game: continuing it is what was meant far more often than losing it
+        raise KniffelError(t("play_save_game_exists", path=target))
     raise KniffelError(t("play_save_exists", path=target))
+
+
+def _is_game_file(path: Path) -> bool:
+    """Does `path` hold a game record (of one player or a table), even one that --resume would refuse?"""
+    from ..game.record import FORMAT, read_record
+
+    try:
+        data = read_record(path)
+    except (KniffelError, OSError):  # unreadable or no JSON: not a game to point --resume at
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 @cli.command()
@@ -135,54 +148,71 @@ def _check_game_target(target: Path, resume_path: str | None, force: bool) -> No
 @lang_option
 @click.pass_context
 def review(ctx, game_file, as_json):
-    """Every decision of a saved game against the optimal one, and what it cost."""
-    from ..advice.explain import dice_text, faces_text, fit, loss_text, option_text, signed
+    """Every decision of a saved game against the optimal one, and what it cost (at a table: every player's)."""
     from ..game.review import decisions
     from ..game.table_game import TableGame
     from ..i18n.texts import die_name
 
     loaded = _load_game(ctx, game_file)
-    if isinstance(loaded, TableGame):
-        raise KniffelError(t("review_table_game", path=game_file, count=len(loaded.names)))
-    game = loaded
-    _speak(ctx, game.variant, game.lang)
-    advisor = _advisor(game.variant, _settings(ctx))
-    steps = decisions(game, advisor)
-    card = game.point().card
-    total = sum(d.loss for d in steps)
-    worst = sorted(steps, key=lambda d: -d.loss)[:3]
+    _speak(ctx, loaded.variant, loaded.lang)
+    advisor = _advisor(loaded.variant, _settings(ctx))
+    players = (
+        list(zip(loaded.names, loaded.games)) if isinstance(loaded, TableGame) else [(None, loaded)]
+    )  # a table: each player's own game, replayed and valued alone
+    reviewed = [(name, game, decisions(game, advisor)) for name, game in players]
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "variant": game.variant.name,
-                    "finished": card.full,
-                    "score": card.points,
-                    "decisions": [
-                        {
-                            "turn": d.turn,
-                            "roll": d.roll,
-                            "dice": list(d.dice),
-                            "chosen": d.chosen.text,
-                            "chosen_expected": d.chosen.expected_final_score,
-                            "best": d.best.text,
-                            "best_expected": d.best.expected_final_score,
-                            "loss": d.loss,
-                        }
-                        for d in steps
-                    ],
-                    "total_loss": total,
-                    "mean_loss": total / len(steps) if steps else 0.0,
-                    "costliest": [steps.index(d) for d in worst if d.loss > 0],
-                },
-                indent=2,
-            )
-        )
+        one = [_review_json(game, steps) for _, game, steps in reviewed]
+        if isinstance(loaded, TableGame):
+            data = {"variant": loaded.variant.name, "players": [{"name": n, **d} for n, d in zip(loaded.names, one)]}
+        else:
+            data = {"variant": loaded.variant.name, **one[0]}
+        click.echo(json.dumps(data, indent=2))
         return
-    v = game.variant
+    v = loaded.variant
     click.echo(t("review_title", path=game_file, title=variant_title(v)))
     if v.die_names:  # faces in die order keep each line within 100 columns; the order is said once
         click.echo(t("review_dice_order", names=" ".join(die_name(v, i) for i in range(v.n_dice))))
+    for name, game, steps in reviewed:
+        if name is not None:
+            click.echo("\n" + t("review_player", name=name))
+        _review_text(game, steps)
+
+
+def _review_json(game, steps) -> dict:
+    """One player's review as `review --json` prints it."""
+    total = sum(d.loss for d in steps)
+    worst = sorted(steps, key=lambda d: -d.loss)[:3]
+    card = game.point().card
+    return {
+        "finished": card.full,
+        "score": card.points,
+        "decisions": [
+            {
+                "turn": d.turn,
+                "roll": d.roll,
+                "dice": list(d.dice),
+                "chosen": d.chosen.text,
+                "chosen_expected": d.chosen.expected_final_score,
+                "best": d.best.text,
+                "best_expected": d.best.expected_final_score,
+                "loss": d.loss,
+            }
+            for d in steps
+        ],
+        "total_loss": total,
+        "mean_loss": total / len(steps) if steps else 0.0,
+        "costliest": [steps.index(d) for d in worst if d.loss > 0],
+    }
+
+
+def _review_text(game, steps) -> None:
+    """One player's review: every decision, the total, the costliest three, the score."""
+    from ..advice.explain import dice_text, faces_text, fit, loss_text, option_text, signed
+
+    v = game.variant
+    card = game.point().card
+    total = sum(d.loss for d in steps)
+    worst = sorted(steps, key=lambda d: -d.loss)[:3]
     rows = [(d, faces_text(d.dice), option_text(v, d.chosen, d.dice)) for d in steps]
     dice_w = max([len(r[1]) for r in rows] + [6])
     text_w = max([len(r[2]) for r in rows] + [8])

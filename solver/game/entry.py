@@ -106,8 +106,8 @@ def _parse_ordered_roll(variant: Variant, text: str, kept_dice: tuple[int, ...])
     if kept and len(dice_map) < n:  # a kept die typed: it is not rolled again
         names = ", ".join(die_name(variant, d) for d in kept)
         raise RuleError(t("err_roll_kept", names=names, order=die_order(variant, free), total=n))
-    missing = [d for d in free if d not in dice_map]
-    raise _count_error(len(dice_map), len(free), die_order(variant, missing), n)
+    missing = ", ".join(die_name(variant, d) for d in free if d not in dice_map)  # by colour: which to add
+    raise RuleError(t("err_roll_missing", given=len(dice_map), names=missing, total=len(free)))
 
 
 def _count_error(given: int, count: int, order: str, total: int) -> RuleError:

@@ -90,6 +90,11 @@ class PlayLoop:
         self.answers += 1
         return click.prompt(prompt, default="", show_default=False, prompt_suffix=" ").strip()
 
+    @property
+    def saved(self) -> bool:
+        """Is there a game at save_path to resume (a resumed game, or a step saved since)?"""
+        return bool(self.game.events) and self.save_path.exists()
+
     def save(self) -> None:
         self.game.save(self.save_path)
 
@@ -110,6 +115,9 @@ class PlayLoop:
         except Quit:
             self.say(t("stopped", path=self.save_path))
             return
+        except (KeyboardInterrupt, click.exceptions.Abort):  # Ctrl-C, or the end of input at a prompt
+            self.say("\n" + (t("play_interrupted", path=self.save_path) if self.saved else t("play_interrupted_new")))
+            raise  # the CLI's own ending: `kniffel: interrupted`, exit code 130
         self.finish()
 
     def where(self) -> None:
@@ -121,8 +129,9 @@ class PlayLoop:
         turn = self.game.turn_number()
         if p.roll:
             self.say(t("where_roll", turn=turn, turns=turns, roll=p.roll, dice=dice_text(self.v, p.dice)))
-        else:
-            self.say(t("where_start", turn=turn, turns=turns))
+        else:  # before roll 1 the turn's header says where: once, not again at the roll prompt
+            self.shown_turn = 0
+            self.turn_header(p)
         self.say(t("where_card", card=card_text(p.card), points=p.card.points))
 
     def step(self) -> None:
@@ -163,20 +172,26 @@ class PlayLoop:
             return None
         return "shown"
 
+    def turn_header(self, p) -> None:
+        """The turn's header: once a turn, not again after a typo."""
+        if self.shown_turn == self.game.turn_number():
+            return
+        self.shown_turn = self.game.turn_number()
+        self.say(
+            "\n"
+            + t(
+                "turn_header",
+                turn=self.shown_turn,
+                turns=len(self.v.boxes),
+                points=p.card.points,
+                expected=self.advisor.expected_final(p.card),
+            )
+        )
+
     def roll(self, p) -> None:
         n = p.roll + 1
-        if p.roll == 0 and self.shown_turn != self.game.turn_number():  # once, not again after a typo
-            self.shown_turn = self.game.turn_number()
-            self.say(
-                "\n"
-                + t(
-                    "turn_header",
-                    turn=self.game.turn_number(),
-                    turns=len(self.v.boxes),
-                    points=p.card.points,
-                    expected=self.advisor.expected_final(p.card),
-                )
-            )
+        if p.roll == 0:
+            self.turn_header(p)
         if self.game.roll_for_me:
             dice = self.game.next_random_roll()
             self.say(t("rolled", roll=n, dice=dice_text(self.v, dice)))

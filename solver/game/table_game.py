@@ -216,6 +216,12 @@ def game_from_record(data, where: str) -> Game | TableGame:
     return Game.from_json(data, where)
 
 
+def places(points: list[int]) -> list[int]:
+    """Each player's place at the end: 1 + the number of players with more points (a tie shares a place and
+    the next place is skipped: 1, 1, 3)."""
+    return [1 + sum(q > p for q in points) for p in points]
+
+
 # -- the standings -----------------------------------------------------------------------------------
 TABLE_PASS_SECONDS = 30.0  # longer forward passes (Kniffel 7 early in a game) wait for fuller cards
 

@@ -16,7 +16,7 @@ from ..errors import KniffelError
 from ..i18n.texts import t
 from .play import PlayLoop
 from .review import decisions
-from .table_game import TableGame, WinChances
+from .table_game import TableGame, WinChances, places
 
 
 class TablePlayLoop(PlayLoop):
@@ -40,17 +40,18 @@ class TablePlayLoop(PlayLoop):
         super().run()
 
     def where(self) -> None:
-        if not self.table.finished:
+        self.shown_player = None  # before roll 1 the turn's header says whose turn it is
+        if not self.table.finished and self.table.point().roll:
             self.say(t("table_turn", name=self.table.names[self.table.current()]))
         super().where()
 
-    def roll(self, p) -> None:
+    def turn_header(self, p) -> None:
         mover = (self.table.current(), self.table.turn_number())
-        if p.roll == 0 and self.shown_player != mover:
+        if self.shown_player != mover:
             self.shown_player = mover
             self.shown_turn = 0  # the one-player header (turn, points, expected) follows
             self.say("\n" + t("table_turn", name=self.table.names[mover[0]]))
-        super().roll(p)
+        super().turn_header(p)
 
     def after_score(self) -> None:
         if not self.table.finished:
@@ -152,7 +153,7 @@ class TablePlayLoop(PlayLoop):
         )
         chances = [o.win for o in ranked_w]
         expected = pmf_of.expected(cards[leader])
-        line = t("table_win_opponent", leader=self.table.names[leader], expected=expected, p=chances[0])
+        line = t("table_win_opponent", leader=self.table.names[leader], expected=expected)
         return [o.option for o in ranked_w], chances, line
 
     def _ordered_win_options(self, p, box: bool, cards, others) -> tuple[list, list[float], str]:
@@ -185,7 +186,7 @@ class TablePlayLoop(PlayLoop):
         _, ranked_w = ordered_win.ordered_opponent_options(self.advisor, mine, p.card, p.dice, p.roll, pmf, box)
         chances = [o.win for o in ranked_w]
         expected = self.advisor.expected_final(cards[leader])
-        line = t("table_win_opponent", leader=self.table.names[leader], expected=expected, p=chances[0])
+        line = t("table_win_opponent", leader=self.table.names[leader], expected=expected)
         return [o.option for o in ranked_w], chances, line
 
     # -- the end ----------------------------------------------------------------------------------
@@ -194,12 +195,12 @@ class TablePlayLoop(PlayLoop):
         names = self.table.names
         width = max(len(n) for n in names)
         self.say("\n" + t("game_over"))
-        order = sorted(range(len(names)), key=lambda i: -cards[i].points)
-        for rank, i in enumerate(order, 1):
+        points = [c.points for c in cards]
+        place = places(points)
+        for i in sorted(range(len(names)), key=lambda i: place[i]):  # sorted keeps the order of play in a tie
             loss = sum(d.loss for d in decisions(self.table.games[i], self.advisor))
-            self.say(
-                t("table_final_row", rank=rank, name=names[i], width=width, points=cards[i].points, loss=signed(loss))
-            )
-        top = cards[order[0]].points
-        best = [names[i] for i in order if cards[i].points == top]
+            row = t("table_final_row", rank=place[i], name=names[i], width=width, points=points[i], loss=signed(loss))
+            self.say(row)
+        best = [names[i] for i in range(len(names)) if place[i] == 1]
         self.say(t("table_winner", names=best[0]) if len(best) == 1 else t("table_shared", names=", ".join(best)))
+        self.say(t("review_hint", path=self.save_path))

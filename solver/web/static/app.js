@@ -310,9 +310,15 @@ function renderValue() {
     : "";
 }
 
+function boxLabels(text) {
+  // the server's messages quote card entries as the page sends them ('full_house=20'): the player reads the box's label
+  if (!state.v) return text;
+  return state.v.boxes.reduce((t, b) => t.replace(new RegExp(`\\b${b.key}=`, "g"), `${boxName(b)}=`), text);
+}
+
 function showText(el, text) {
   // the CLI's messages write commands between backticks: shown as code, never broken inside
-  const parts = text.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("code"), { textContent: part }) : part));
+  const parts = text.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("code"), { textContent: part }) : boxLabels(part)));
   el.replaceChildren(...parts.filter((part) => part !== "")); // nothing at all when there is no text: :empty
 }
 
