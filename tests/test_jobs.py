@@ -5,31 +5,23 @@ import json
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
+from helpers import JOB_N as N
+from helpers import JOB_VARIANT as VARIANT
+from helpers import in_process_tables, same_bits
 
 from solver import dp
-from solver.dp.target import solve_target
-from solver.dp.target_layout import item_lengths, target_layout
+from solver.cli import cli
 from solver.jobs.build import ev_table, open_job, run_job, target_table
 from solver.jobs.executors import ThreadExecutor
 from solver.jobs.folder import JobError
 from solver.jobs.plan import chunk_ranges, layer_name, make_plan
 from solver.rules.presets import PRESETS
 
-VARIANT = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance", "full_house"], n_dice=3)
-N = 40  # target tables: needs up to 40 (the most is 70)
-
 
 @pytest.fixture(scope="module")
 def built():
-    """The in-process builds: (values, second moments), (flat target table, layout)."""
-    values, m2, _ = dp.solve_with_moments(VARIANT)
-    engine = dp.make_engine(VARIANT)
-    layout = target_layout(engine, N, item_lengths(engine, N))
-    return (values, m2), (solve_target(engine, layout), layout)
-
-
-def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+    return in_process_tables(VARIANT, N)
 
 
 def test_chunk_ranges_cover_in_order():
@@ -129,3 +121,24 @@ def test_other_job_folder_refused(tmp_path):
     (tmp_path / "job" / "job.json").write_text(json.dumps({**manifest, "solver_version": "0.0.1"}))
     with pytest.raises(JobError, match="version 0.0.1"):
         open_job(VARIANT, "ev", tmp_path / "job")
+
+
+def cli_run(tables_dir, *args):
+    return CliRunner().invoke(cli, ["--tables", str(tables_dir), "--no-progress", "--lang", "en", *args])
+
+
+def test_cli_refuses_another_job_folder_and_tells_status(tmp_path):
+    job = open_job(VARIANT, "ev", tmp_path / "jobs" / "ev", chunk_seconds=1e-5)
+    with pytest.raises(Interrupted):
+        run_job(job, VARIANT, StopAfter(len(job.plan[0]["chunks"]) + 2))
+    res = cli_run(tmp_path, "solve", "kniffel", "--job-dir", str(tmp_path / "jobs"))
+    assert res.exit_code == 2
+    assert "holds a build of kniffel-reduced ev" in res.output and res.output.count("\n") == 1
+    assert not (tmp_path / "kniffel.npy").exists()
+    res = cli_run(tmp_path, "solve", "--status", str(tmp_path / "jobs"))
+    assert res.exit_code == 0, res.output
+    chunks = sum(len(layer["chunks"]) for layer in job.plan[1:])
+    assert f"kniffel-reduced ev, 1/5 layers done, {chunks - 2} chunks of {chunks} left" in res.output
+    assert "minutes left at the pace so far" in res.output
+    res = cli_run(tmp_path, "solve", "--status", str(tmp_path))
+    assert res.exit_code == 0 and "holds no job folder" in res.output

@@ -3,6 +3,10 @@
 for solver/i18n/texts.py. Same form as catalogue.py."""
 
 EN_JOBS = {
+    "opt_solve_workers": "Build layer by layer on a Dask LocalCluster of N one-thread workers (pip install 'kniffel[cluster]').",
+    "opt_solve_scheduler": "Build on the Dask scheduler at ADDRESS (tcp://HOST:8786); its workers share the job folder.",
+    "opt_solve_job_dir": "The job folder of such a build (resumable: a rerun continues); default: <tables>/jobs/<variant>.",
+    "opt_solve_status": "Say how far the build in the job folder DIR is (layers done, chunks left, time left).",
     "word_job": "job manifest",
     "job_none": "{path} is not a job folder (no job.json); name the folder a `kniffel solve ... --job-dir` made",
     "job_other": "job folder {path} holds a build of {found}, not of {wanted}: name another --job-dir, or delete this one",
@@ -14,12 +18,16 @@ EN_JOBS = {
     "job_both": "give --workers or --scheduler, not both",
     "progress_job": "{variant}: {kind} job",
     "job_status": "{path}: {variant} {kind}{n}, {layers_done}/{layers} layers done, {chunks_left} chunks of {chunks} left in the next layers",
-    "job_status_time": "  about {minutes} CPU-minutes left ({rate} us a cost unit so far)",
+    "job_status_time": "  about {minutes} minutes left at the pace so far ({rate} us of wall time a cost unit)",
     "job_status_no_time": "  no layer finished yet: no estimate",
     "job_status_none": "{path} holds no job folder",
 }
 
 DE_JOBS = {
+    "opt_solve_workers": "Schicht für Schicht auf einem Dask-LocalCluster aus N Arbeitern mit je einem Thread rechnen (pip install 'kniffel[cluster]').",
+    "opt_solve_scheduler": "Auf dem Dask-Scheduler unter ADRESSE rechnen (tcp://HOST:8786); seine Arbeiter teilen den Auftragsordner.",
+    "opt_solve_job_dir": "Der Auftragsordner einer solchen Berechnung (fortsetzbar: ein neuer Aufruf macht weiter); Vorgabe: <tables>/jobs/<variante>.",
+    "opt_solve_status": "Sagen, wie weit die Berechnung im Auftragsordner DIR ist (fertige Schichten, offene Stücke, Restzeit).",
     "word_job": "Auftragsbeschreibung",
     "job_none": "{path} ist kein Auftragsordner (kein job.json); bitte den Ordner nennen, den `kniffel solve ... --job-dir` angelegt hat",
     "job_other": "Auftragsordner {path} enthält eine Berechnung von {found}, nicht von {wanted}: bitte ein anderes --job-dir nennen oder diesen löschen",
@@ -31,7 +39,7 @@ DE_JOBS = {
     "job_both": "bitte --workers oder --scheduler angeben, nicht beides",
     "progress_job": "{variant}: Auftrag {kind}",
     "job_status": "{path}: {variant} {kind}{n}, {layers_done}/{layers} Schichten fertig, {chunks_left} von {chunks} Stücken offen in den nächsten Schichten",
-    "job_status_time": "  noch etwa {minutes} CPU-Minuten ({rate} µs je Kosteneinheit bisher)",
+    "job_status_time": "  noch etwa {minutes} Minuten beim bisherigen Tempo ({rate} µs Wanduhrzeit je Kosteneinheit)",
     "job_status_no_time": "  noch keine Schicht fertig: keine Schätzung",
     "job_status_none": "{path} enthält keinen Auftragsordner",
 }

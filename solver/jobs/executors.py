@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from ..i18n.texts import t
 from .folder import JobError
 
-CONNECT_TIMEOUT = 5  # seconds: a scheduler that does not answer is named within them, not waited for
+CONNECT_TIMEOUT = 3  # seconds: a scheduler that does not answer is named within them, not waited for
 RETRIES = 3  # a task whose worker died is run again (tasks are idempotent)
 
 
