@@ -97,3 +97,24 @@ def cli_tables(tmp_path_factory, folder, *variants):
     res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", *variants])
     assert res.exit_code == 0, res.output
     return d
+
+
+# -- layer-parallel builds (tests/test_jobs*.py): a variant small enough for many chunks in seconds ------------
+JOB_VARIANT = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance", "full_house"], n_dice=3)
+JOB_N = 40  # target tables: needs up to 40 (the most is 70)
+
+
+def in_process_tables(variant, n_max):
+    """The in-process builds: (values, second moments), (flat target table, layout)."""
+    from solver import dp
+    from solver.dp.target import solve_target
+    from solver.dp.target_layout import item_lengths, target_layout
+
+    values, m2, _ = dp.solve_with_moments(variant)
+    engine = dp.make_engine(variant)
+    layout = target_layout(engine, n_max, item_lengths(engine, n_max))
+    return (values, m2), (solve_target(engine, layout), layout)
+
+
+def same_bits(a, b) -> bool:
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()

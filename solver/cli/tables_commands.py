@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -18,12 +19,22 @@ from .base import _settings, _speak, _table, cli, lang_option, solve_table, solv
 @click.option("--keep-one", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--target", "with_target", is_flag=True)
+@click.option("--workers", type=click.IntRange(1))
+@click.option("--scheduler", metavar="ADDRESS")
+@click.option("--job-dir", type=click.Path(path_type=Path))
+@click.option("--status", "status_dir", metavar="DIR", type=click.Path(path_type=Path))
 @click.pass_context
-def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
+def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target, workers, scheduler, job_dir, status_dir):
     """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy."""
     from ..advice.explain import fit
 
     settings = _settings(ctx)
+    if status_dir is not None:
+        from .job_commands import job_status
+
+        job_status(status_dir)
+        return
+    as_job = bool(workers or scheduler or job_dir)
     if all_variants:
         variants = [v for v in PRESETS.values() if v.identical_dice]
         for v in PRESETS.values():
@@ -33,21 +44,32 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target):
         variants = [find_variant(n, keep_one) for n in variant_names]
     else:
         raise click.UsageError(t("solve_nothing"))
+    if as_job and len(variants) != 1:
+        raise click.UsageError(t("job_one_variant"))
+    from ..store.target_tables import target_paths
+
     if with_target:
         from ..chances.targets import target_engine
-        from ..store.target_tables import target_paths
 
         for variant in variants:
             target_engine(variant)  # Kniffel 7: refused before any work
             tables.check_writable_folder(settings.tables_dir, target_paths(variant, settings.tables_dir))
     for variant in variants:
-        _, meta = solve_table(variant, settings)
+        if as_job:
+            from .job_commands import solve_by_job
+
+            meta, tmeta = solve_by_job(
+                variant, settings, with_target=with_target, workers=workers, scheduler=scheduler, job_dir=job_dir
+            )
+        else:
+            _, meta = solve_table(variant, settings)
         if not as_json:
             path, states = tables.paths(variant, settings.tables_dir)[0], count_text(meta["states"])
             found = dict(value=meta["start_value"], states=states, seconds=meta["seconds"], path=path)
             click.echo(fit(t("solve_done", variant=variant.name, **found)))
         if with_target:
-            _, tmeta = solve_target_table(variant, settings)
+            if not as_job:
+                _, tmeta = solve_target_table(variant, settings)
             if not as_json:
                 path, size = target_paths(variant, settings.tables_dir)[0], count_text(tmeta["size"])
                 built = dict(n=tmeta["n_max"], size=size, seconds=tmeta["seconds"], path=path)

@@ -43,7 +43,7 @@ from .ordered_play import ordered_play_work, ordered_turn_choice, play_ordered_t
 from .policy import ranked_sub_keeps
 from .rules import Rules, rules_arrays, rules_bonus
 from .simulation import simulate_turn, simulated_choice
-from .solve import count_states, set_threads, solve, solve_with_moments, table_shape
+from .solve import count_states, set_threads, solve, solve_items, solve_with_moments, table_shape
 from .states import UpperStates, layer_items, upper_states
 
 __all__ = [
@@ -74,6 +74,7 @@ __all__ = [
     "simulated_choice",
     "ranked_sub_keeps",
     "solve",
+    "solve_items",
     "solve_with_moments",
     "table_shape",
     "upper_states",

@@ -260,9 +260,11 @@ def _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, of
 
 @njit(cache=True, nogil=True)
 def _target_lane(
-    first, last, masks, jokers_scored, totals_ptr, totals_list, rules, lattice, flat, offset, length, col, row
+    first, last, masks, jokers_scored, totals_ptr, totals_list, rules, lattice, flat, offset, length, col, row, dest, at
 ):
-    """Solve the target columns of the work items first..last-1 of one layer: one lane (dp/lanes.py)."""
+    """Solve the target columns of the work items first..last-1 of one layer: one lane (dp/lanes.py). The next
+    states are read from flat (by offset), item i's columns written to dest from at[i] on (the build: dest is
+    flat itself; a job's chunk (solver/jobs): its own shard, the next layer a read-only file)."""
     for i in range(first, last):
         mask, joker_scored = masks[i], jokers_scored[i]
         ln = length[mask, joker_scored]
@@ -270,8 +272,7 @@ def _target_lane(
             continue
         rw = row[mask, joker_scored]
         upper_totals = totals_list[totals_ptr[rw] : totals_ptr[rw + 1]]
-        start = offset[mask, joker_scored]
-        out = flat[start : start + upper_totals.shape[0] * ln]
+        out = dest[at[i] : at[i] + upper_totals.shape[0] * ln]
         _item_columns(mask, joker_scored, upper_totals, ln, rules, lattice, flat, offset, length, col, row, out)
 
 
@@ -290,21 +291,8 @@ def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled
             * layout.length[masks, jokers_scored]
         )
         lane_start, masks, jokers_scored = layer_lanes(masks, jokers_scored, sizes)
-        run_lanes(
-            _target_lane,
-            lane_start,
-            masks,
-            jokers_scored,
-            upper_states.totals_ptr,
-            upper_states.totals_list,
-            engine.rules,
-            engine.lattice,
-            flat,
-            layout.offset,
-            layout.length,
-            layout.col,
-            layout.row,
-        )
+        at = layout.offset[masks, jokers_scored]
+        run_lanes(_target_lane, lane_start, masks, jokers_scored, *_lane_inputs(engine, layout, flat), flat, at)
         if progress is not None:
             progress(int(sizes.sum()))
     return flat
@@ -377,3 +365,25 @@ def first_roll_target_stops(
     stops = np.empty((rules.score.shape[0], n_cols))
     final_roll_values(setup, runs, flat, stops, 0)
     return stops
+
+
+def target_items(engine: Engine, layout: TargetLayout, flat: np.ndarray, masks, jokers_scored, dest, at) -> None:
+    """The build's lane kernel on this thread over the items (masks, jokers_scored): item i's columns into
+    dest from at[i] on, the next states read from (flat, layout) (a job's chunk, solver/jobs/task.py)."""
+    _target_lane(0, masks.shape[0], masks, jokers_scored, *_lane_inputs(engine, layout, flat), dest, at)
+
+
+def _lane_inputs(engine: Engine, layout: TargetLayout, flat: np.ndarray) -> tuple:
+    """_target_lane's arguments between the items and the output: the rules and the next states' table."""
+    upper_states = engine.upper
+    return (
+        upper_states.totals_ptr,
+        upper_states.totals_list,
+        engine.rules,
+        engine.lattice,
+        flat,
+        layout.offset,
+        layout.length,
+        layout.col,
+        layout.row,
+    )

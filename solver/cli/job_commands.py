@@ -1,0 +1,111 @@
+"""`kniffel solve VARIANT --workers N | --scheduler tcp://HOST:8786 | --job-dir DIR` (a layer-parallel build,
+solver/jobs) and `kniffel solve --status DIR`: the same table files the normal solve writes, bit for bit."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from ..i18n.texts import t
+from ..store import tables
+from .base import _cache_opening_pmf, progress_bar
+from .settings import Settings
+
+
+def _executor(settings: Settings, workers: int | None, scheduler: str | None):
+    from ..dp.compile import thread_count
+    from ..jobs.executors import DaskExecutor, ThreadExecutor
+
+    if scheduler:
+        return DaskExecutor.connect(scheduler)  # fails within seconds, before any work
+    if workers:
+        return DaskExecutor.local(workers)
+    return ThreadExecutor(settings.threads or thread_count())
+
+
+def _run(variant, settings: Settings, job, executor) -> float:
+    """Run the job with a progress bar over its cost; the seconds it took."""
+    from ..jobs.build import run_job, total_cost
+
+    desc = t("progress_job", variant=variant.name, kind=job.manifest["kind"])
+    t0 = time.perf_counter()
+    with progress_bar(settings, total_cost(job), desc, "unit", unit_scale=True) as bar:
+        run_job(job, variant, executor, bar.update)
+    return time.perf_counter() - t0
+
+
+def solve_by_job(variant, settings: Settings, *, with_target: bool, workers, scheduler, job_dir: Path | None):
+    """Build the value table (and with_target the target table) through a job folder and save them where the
+    normal solve does; (sidecar, target sidecar or None)."""
+    from ..chances import targets
+    from ..jobs.build import ev_table, open_job, target_table
+    from ..jobs.folder import JobError
+    from ..store import target_tables
+
+    if not variant.identical_dice:
+        raise JobError(t("job_identical", variant=variant.name))
+    if workers and scheduler:
+        raise JobError(t("job_both"))
+    tables.check_writable_folder(settings.tables_dir, tables.paths(variant, settings.tables_dir))
+    if with_target:
+        target_paths = target_tables.target_paths(variant, settings.tables_dir)
+        tables.check_writable_folder(settings.tables_dir, target_paths)
+    folder = job_dir or settings.tables_dir / "jobs" / variant.name
+    executor = _executor(settings, workers, scheduler)
+    try:
+        from .. import dp
+
+        job = open_job(variant, "ev", folder / "ev")
+        seconds = _run(variant, settings, job, executor)
+        values, m2 = ev_table(job, variant)
+        states = dp.count_states(variant)
+        meta = tables.save(variant, values, settings.tables_dir, states=states, seconds=seconds, m2=m2)
+        tmeta = None
+        if with_target:
+            engine = targets.target_engine(variant)
+            job = open_job(variant, "target", folder / "target", n_max=targets.default_n(variant, engine))
+            seconds = _run(variant, settings, job, executor)
+            flat, layout = target_table(job, variant)
+            tmeta = target_tables.save_target(variant, flat, layout, settings.tables_dir, seconds=seconds)
+            _cache_opening_pmf(variant, values, settings)
+    finally:
+        executor.close()
+    return meta, tmeta
+
+
+def job_status(path: Path) -> None:
+    """Per job folder in `path` (itself, or its ev/ and target/): layers done, chunks left, time left."""
+    from ..jobs.folder import MANIFEST, JobFolder
+
+    found = [p for p in (path, path / "ev", path / "target") if (p / MANIFEST).exists()]
+    if not found:
+        click.echo(t("job_status_none", path=path))
+    for folder in found:
+        job = JobFolder.read(folder)
+        m, done = job.manifest, job.done()
+        left = [layer for layer in job.plan if layer["filled"] not in done]
+        chunks = sum(len(layer["chunks"]) for layer in left)
+        written = [i for layer in left for i in range(len(layer["chunks"])) if job.shard_written(layer["filled"], i)]
+        n = f" N {m['n_max']}" if m["kind"] == "target" else ""
+        click.echo(
+            t(
+                "job_status",
+                path=folder,
+                variant=m["variant"],
+                kind=m["kind"],
+                n=n,
+                layers_done=len(done),
+                layers=len(job.plan),
+                chunks_left=chunks - len(written),
+                chunks=chunks,
+            )
+        )
+        cost_done = sum(v["cost"] for v in done.values())
+        if cost_done:
+            rate = sum(v["seconds"] for v in done.values()) / cost_done
+            cost_left = sum(layer["cost"] for layer in left)
+            click.echo(t("job_status_time", minutes=f"{cost_left * rate / 60:.1f}", rate=f"{rate * 1e6:.2f}"))
+        else:
+            click.echo(t("job_status_no_time"))

@@ -1,0 +1,25 @@
+# ruff: noqa: E501  (messages are data: one line each reads best)
+"""The messages of layer-parallel builds (solver/jobs, `kniffel solve --workers/--scheduler/--job-dir/--status`),
+for solver/i18n/texts.py. Same form as catalogue.py."""
+
+EN_JOBS = {
+    "opt_solve_workers": "Build layer by layer on a Dask LocalCluster of N one-thread workers (pip install 'kniffel[cluster]').",
+    "opt_solve_scheduler": "Build on the Dask scheduler at ADDRESS (tcp://HOST:8786); its workers share the job folder.",
+    "opt_solve_job_dir": "The job folder of such a build (resumable: a rerun continues); default: <tables>/jobs/<variant>.",
+    "opt_solve_status": "Say how far the build in the job folder DIR is (layers done, chunks left, time left).",
+    "word_job": "job manifest",
+    "job_none": "{path} is not a job folder (no job.json); name the folder a `kniffel solve ... --job-dir` made",
+    "job_other": "job folder {path} holds a build of {found}, not of {wanted}: name another --job-dir, or delete this one",
+    "job_damaged": "job folder: {path} does not match the manifest's checksum; delete the job folder and start again",
+    "job_no_dask": "--workers and --scheduler need Dask distributed: pip install 'kniffel[cluster]'",
+    "job_scheduler": "no Dask scheduler answers at {address} within {seconds} s ({error}); start one (`dask scheduler`) or check the address",
+    "job_one_variant": "--workers, --scheduler and --job-dir build one VARIANT at a time",
+    "job_identical": "{variant}: a job builds the tables of identical dice; its value table: `kniffel solve {variant}`",
+    "job_both": "give --workers or --scheduler, not both",
+    "progress_job": "{variant}: {kind} job",
+    "job_status": "{path}: {variant} {kind}{n}, {layers_done}/{layers} layers done, {chunks_left} chunks of {chunks} left in the next layers",
+    "job_status_time": "  about {minutes} minutes left at the pace so far ({rate} us of wall time a cost unit)",
+    "job_status_no_time": "  no layer finished yet: no estimate",
+    "job_status_none": "{path} holds no job folder",
+}
+

@@ -1,0 +1,84 @@
+"""The driver of a layer-parallel build: per layer, the chunks not yet done go to the executor; when all
+are back (the barrier) the layer is assembled and renamed into place before the next layer starts. At the
+end the table is put together from its layers, bit for bit the in-process build's."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from .. import dp
+from ..dp.target_layout import TargetLayout, item_lengths, target_layout
+from ..rules.variant import Variant
+from .folder import JobFolder
+from .plan import make_plan
+from .task import ChunkTask, run_chunk
+
+CHUNK_SECONDS = 60.0  # about a minute of one core a chunk: scheduling costs milliseconds a task
+
+
+def open_job(
+    variant: Variant, kind: str, path: Path, n_max: int = 0, chunk_seconds: float = CHUNK_SECONDS
+) -> JobFolder:
+    """The job folder of the variant's value table (kind "ev") or target table up to N (kind "target"), made
+    with its plan when new (target tables: the item lengths computed here, once)."""
+    engine = dp.make_engine(variant)
+    lengths = item_lengths(engine, n_max) if kind == "target" else None
+    return JobFolder.open(path, variant, kind, n_max, lambda: make_plan(kind, engine, lengths, chunk_seconds), lengths)
+
+
+def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int], None] | None = None) -> None:
+    """Build every layer not yet done (a rerun: the shards whose checksums match are kept); progress(cost)
+    after each chunk, and once for the work found done."""
+    kind, n_max = job.manifest["kind"], job.manifest["n_max"]
+    costs = {(layer["filled"], i): chunk[2] for layer in job.plan for i, chunk in enumerate(layer["chunks"])}
+
+    def chunk_done(task: ChunkTask, _digest: str) -> None:
+        if progress is not None:
+            progress(costs[task.filled, task.chunk])
+
+    done = job.verified_done()
+    for layer in job.plan:
+        n_filled = layer["filled"]
+        if n_filled in done:
+            if progress is not None:
+                progress(layer["cost"])
+            continue
+        t0 = time.perf_counter()
+        tasks = []
+        for index, (first, last, cost) in enumerate(layer["chunks"]):
+            if job.shard_ok(n_filled, index):
+                if progress is not None:
+                    progress(cost)
+            else:
+                tasks.append(ChunkTask(str(job.path), variant, kind, n_max, n_filled, index, first, last))
+        executor.run(run_chunk, tasks, chunk_done)
+        job.finish_layer(n_filled, 1 if kind == "ev" else 0, time.perf_counter() - t0)
+
+
+def total_cost(job: JobFolder) -> int:
+    return sum(layer["cost"] for layer in job.plan)
+
+
+def ev_table(job: JobFolder, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    """(values, second moments) of a finished value-table job, as dp.solve_with_moments returns them."""
+    values = np.full(dp.table_shape(variant), np.nan)
+    values[-1] = 0.0  # the full card
+    m2 = values.copy()
+    for layer in job.plan:
+        masks, jokers_scored = dp.layer_items(variant, layer["filled"])
+        rows = job.layer(layer["filled"])
+        values[masks, :, jokers_scored] = rows[0]
+        m2[masks, :, jokers_scored] = rows[1]
+    return values, m2
+
+
+def target_table(job: JobFolder, variant: Variant) -> tuple[np.ndarray, TargetLayout]:
+    """(flat, layout) of a finished target-table job, as dp.target.solve_target builds them."""
+    layout = target_layout(dp.make_engine(variant), job.manifest["n_max"], job.lengths())
+    flat = np.concatenate([job.layer(layer["filled"]) for layer in job.plan])
+    assert flat.shape[0] == layout.size
+    return flat, layout

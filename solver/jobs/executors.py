@@ -1,0 +1,89 @@
+"""Two executors behind one interface: run(fn, tasks, done) runs fn(task) for every task and calls
+done(task, result) in the calling thread as each finishes; it returns when all have (the layer's barrier).
+
+* Threads: in this process (the default; no new dependency). The kernels release the GIL.
+* Dask distributed: a LocalCluster of N single-thread worker processes, or a running scheduler at a
+  tcp:// address (workers on other machines with the same package installed and the job folder shared).
+  Dask is imported only here, only when asked for (`pip install 'kniffel[cluster]'`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+from ..i18n.texts import t
+from .folder import JobError
+
+CONNECT_TIMEOUT = 3  # seconds: a scheduler that does not answer is named within them, not waited for
+RETRIES = 3  # a task whose worker died is run again (tasks are idempotent)
+
+
+class ThreadExecutor:
+    def __init__(self, threads: int):
+        self.threads = max(1, threads)
+
+    def run(self, fn: Callable, tasks: Iterable, done: Callable) -> None:
+        with ThreadPoolExecutor(self.threads) as pool:
+            futures = {pool.submit(fn, task): task for task in tasks}
+            for future in as_completed(futures):
+                done(futures[future], future.result())
+
+    def close(self) -> None:
+        pass
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise JobError(t("job_no_dask")) from None
+    return distributed
+
+
+class DaskExecutor:
+    def __init__(self, client, cluster=None):
+        self.client = client
+        self.cluster = cluster
+
+    @classmethod
+    def local(cls, workers: int) -> DaskExecutor:
+        """A LocalCluster of `workers` processes with one thread each (the tasks' kernels are serial: one core a
+        worker, no Numba threading layer needed)."""
+        import logging
+
+        distributed = _distributed()
+        cluster = distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # a free port: two clusters on one machine do not collide
+            silence_logs=logging.ERROR,
+        )
+        return cls(distributed.Client(cluster), cluster)
+
+    @classmethod
+    def connect(cls, address: str) -> DaskExecutor:
+        """The scheduler at `address`; JobError within CONNECT_TIMEOUT seconds when it does not answer."""
+        distributed = _distributed()
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise JobError(t("job_scheduler", address=address, seconds=CONNECT_TIMEOUT, error=exc)) from None
+        return cls(client)
+
+    def run(self, fn: Callable, tasks: Iterable, done: Callable) -> None:
+        distributed = _distributed()
+        futures = {}
+        for task in tasks:
+            key = f"kniffel-{task.kind}-{task.variant.name}-{task.filled}-{task.chunk}-{os.getpid()}"
+            futures[self.client.submit(fn, task, key=key, pure=False, retries=RETRIES)] = task
+        for future in distributed.as_completed(futures):
+            done(futures[future], future.result())
+            future.release()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()

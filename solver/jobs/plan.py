@@ -1,0 +1,64 @@
+"""A job's plan: pure functions of the engine, the table kind, the item lengths and the chunk size.
+
+A table is built layer by layer (boxes filled, from B - 1 down to 0); a layer's work items (dp.layer_items,
+in that order) are cut into contiguous chunks of about `chunk_seconds` of work each, so that a layer is the
+concatenation of its chunks' shards in chunk order, and the table the concatenation of its layers (target
+tables: exactly the flat layout of solver/dp/target_layout.py; value tables: each item's row of values).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dp import Engine, layer_items
+
+KINDS = ("ev", "target")
+# seconds of one core per cost unit (kniffel, one thread, AMD at load 4-6): ev: one (item, upper total)
+# of a turn with its second moments; target: one (upper total, need) column (dp/target.py: about 2.5 us)
+SECONDS_PER_UNIT = {"ev": 60e-6, "target": 2.5e-6}
+
+
+def item_costs(kind: str, engine: Engine, n_filled: int, length: np.ndarray | None) -> np.ndarray:
+    """The cost units of each work item of a layer: its upper totals solved (x its needs, target tables)."""
+    upper = engine.upper
+    masks, jokers_scored = layer_items(engine.variant, n_filled)
+    totals = np.diff(upper.totals_ptr)[upper.row[masks, jokers_scored]]
+    if kind == "target":
+        assert length is not None
+        return totals * length[masks, jokers_scored]
+    return totals
+
+
+def chunk_ranges(costs: np.ndarray, budget: float) -> list[tuple[int, int]]:
+    """Contiguous item ranges [first, last) of about `budget` cost each (at least one item per chunk; an item
+    is never split), covering all items; none for a layer without items."""
+    ranges: list[tuple[int, int]] = []
+    first, load = 0, 0.0
+    for i, cost in enumerate(costs.tolist()):
+        load += cost
+        if load >= budget:
+            ranges.append((first, i + 1))
+            first, load = i + 1, 0.0
+    if first < len(costs):
+        ranges.append((first, len(costs)))
+    return ranges
+
+
+def make_plan(kind: str, engine: Engine, length: np.ndarray | None, chunk_seconds: float) -> list[dict]:
+    """The layers from B - 1 filled boxes down to 0: {"filled", "items", "cost", "chunks": [[first, last, cost],
+    ...]} (a chunk: the layer's items first..last-1)."""
+    budget = max(chunk_seconds / SECONDS_PER_UNIT[kind], 1.0)
+    layers = []
+    for n_filled in range(len(engine.variant.boxes) - 1, -1, -1):
+        costs = item_costs(kind, engine, n_filled, length)
+        chunks = [[a, b, int(costs[a:b].sum())] for a, b in chunk_ranges(costs, budget)]
+        layers.append({"filled": n_filled, "items": len(costs), "cost": int(costs.sum()), "chunks": chunks})
+    return layers
+
+
+def layer_name(n_filled: int) -> str:
+    return f"layer-{n_filled:02d}.npy"
+
+
+def shard_name(n_filled: int, index: int) -> str:
+    return f"shards/layer-{n_filled:02d}-chunk-{index:05d}.npy"

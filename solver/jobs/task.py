@@ -1,0 +1,95 @@
+"""One chunk of a layer: its work items computed from the next layer's file and written as a shard.
+
+A task is idempotent: it reads only finished layers (never changed once renamed into place) and writes its
+shard atomically, so a chunk whose worker was lost is simply run again, with the same bytes. The kernels are
+the in-process build's lane kernels (dp.solve_items, dp.target.target_items), run serially on the calling
+thread (one core a task, no Numba threading layer: a cluster image may lack one): each item reads only
+the next layer, so which chunk or process computes it changes no bit.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import dp
+from ..dp.target import target_items
+from ..dp.target_layout import TargetLayout, target_layout
+from ..rules.variant import Variant
+from .folder import JobFolder
+
+_CONTEXT: dict = {}  # per process: the engine and what every chunk of a job shares (built once)
+_LOCK = threading.Lock()  # the in-process executor's threads share it
+
+
+class ChunkTask(NamedTuple):
+    folder: str
+    variant: Variant
+    kind: str  # "ev" or "target"
+    n_max: int  # target tables: the largest need (0 for value tables)
+    filled: int  # boxes filled in the chunk's layer
+    chunk: int  # the chunk's number in its layer
+    first: int  # its items: layer_items(variant, filled)[first:last]
+    last: int
+
+
+def _context(task: ChunkTask, folder: JobFolder):
+    """(engine, ranked sub-keeps for value tables | the target layout), built once per process and job."""
+    key = (task.folder, task.variant, task.kind, task.n_max)
+    with _LOCK:
+        if key not in _CONTEXT:
+            _CONTEXT.clear()
+            engine = dp.make_engine(task.variant)
+            if task.kind == "ev":
+                _CONTEXT[key] = engine, dp.ranked_sub_keeps(engine.lattice)
+            else:
+                _CONTEXT[key] = engine, target_layout(engine, task.n_max, folder.lengths())
+        return _CONTEXT[key]
+
+
+def run_chunk(task: ChunkTask) -> str:
+    """Compute the chunk and write its shard (and checksum) atomically; returns the checksum."""
+    folder = JobFolder.read(Path(task.folder))
+    engine, shared = _context(task, folder)
+    masks, jokers_scored = dp.layer_items(task.variant, task.filled)
+    masks, jokers_scored = masks[task.first : task.last], jokers_scored[task.first : task.last]
+    last_layer = task.filled + 1 == len(task.variant.boxes)
+    if task.kind == "ev":
+        shard = _ev_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
+    else:
+        shard = _target_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
+    return folder.write_shard(task.filled, task.chunk, shard)
+
+
+def _ev_chunk(task, folder, engine, subs, masks, jokers_scored, last_layer) -> np.ndarray:
+    """(2, items, cap + 1): the items' values and second moments at every upper total (NaN: unreachable)."""
+    values = np.full(dp.table_shape(task.variant), np.nan)
+    m2 = values.copy()
+    if last_layer:
+        values[-1] = m2[-1] = 0.0  # the full card
+    else:
+        next_masks, next_jokers = dp.layer_items(task.variant, task.filled + 1)
+        nxt = folder.layer(task.filled + 1)
+        values[next_masks, :, next_jokers] = nxt[0]
+        m2[next_masks, :, next_jokers] = nxt[1]
+    dp.solve_items(engine, masks, jokers_scored, values, m2, subs)
+    return np.stack([values[masks, :, jokers_scored], m2[masks, :, jokers_scored]])
+
+
+def _target_chunk(task, folder, engine, layout: TargetLayout, masks, jokers_scored, last_layer) -> np.ndarray:
+    """The items' stretch of the flat target table (layout order: contiguous in a layer)."""
+    upper = engine.upper
+    sizes = np.diff(upper.totals_ptr)[upper.row[masks, jokers_scored]] * layout.length[masks, jokers_scored]
+    at = np.cumsum(sizes) - sizes
+    dest = np.empty(int(sizes.sum()))
+    if last_layer:  # the next states are full cards: they store no needs and are never read
+        flat, offset = np.zeros(1), layout.offset
+    else:
+        next_masks, next_jokers = dp.layer_items(task.variant, task.filled + 1)
+        flat = folder.layer(task.filled + 1)
+        offset = layout.offset - layout.offset[next_masks[0], next_jokers[0]]  # the next layer's file starts at 0
+    target_items(engine, layout._replace(offset=offset), flat, masks, jokers_scored, dest, at)
+    return dest

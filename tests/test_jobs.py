@@ -1,0 +1,144 @@
+"""Layer-parallel builds (solver/jobs, issue 28) on the in-process executor: the plan, bit-for-bit equality
+with the in-process build, resuming after an interruption, a lost or damaged shard or layer, refusals."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from helpers import JOB_N as N
+from helpers import JOB_VARIANT as VARIANT
+from helpers import in_process_tables, same_bits
+
+from solver import dp
+from solver.cli import cli
+from solver.jobs.build import ev_table, open_job, run_job, target_table
+from solver.jobs.executors import ThreadExecutor
+from solver.jobs.folder import JobError
+from solver.jobs.plan import chunk_ranges, layer_name, make_plan
+from solver.rules.presets import PRESETS
+
+
+@pytest.fixture(scope="module")
+def built():
+    return in_process_tables(VARIANT, N)
+
+
+def test_chunk_ranges_cover_in_order():
+    costs = np.array([5, 1, 1, 7, 2, 2, 2, 9])
+    for budget in (1, 3, 6, 10, 1000):
+        ranges = chunk_ranges(costs, budget)
+        assert ranges[0][0] == 0 and ranges[-1][1] == len(costs)
+        assert all(a < b for a, b in ranges) and all(b == c for (_, b), (c, _) in zip(ranges, ranges[1:]))
+        assert all(costs[a : b - 1].sum() < budget for a, b in ranges)  # closed as soon as the budget is reached
+    assert chunk_ranges(costs, 1000) == [(0, 8)]
+    assert chunk_ranges(costs, 1) == [(i, i + 1) for i in range(8)]
+    assert chunk_ranges(np.zeros(0), 5) == []
+
+
+def test_plan_layers_and_costs():
+    engine = dp.make_engine(VARIANT)
+    plan = make_plan("ev", engine, None, 1e-4)
+    assert [layer["filled"] for layer in plan] == [4, 3, 2, 1, 0]
+    for layer in plan:
+        masks, _ = dp.layer_items(VARIANT, layer["filled"])
+        assert layer["items"] == len(masks) and layer["chunks"][-1][1] == len(masks)
+        assert sum(c for _, _, c in layer["chunks"]) == layer["cost"]
+    assert sum(layer["cost"] for layer in plan) == dp.count_states(VARIANT)  # ev: a unit per state solved
+
+
+@pytest.mark.parametrize("chunk_seconds", [1e-5, 1e9])  # one item a chunk, one chunk a layer
+def test_ev_table_equals_in_process(built, tmp_path, chunk_seconds):
+    job = open_job(VARIANT, "ev", tmp_path / "ev", chunk_seconds=chunk_seconds)
+    assert {len(layer["chunks"]) > 1 for layer in job.plan} == ({True, False} if chunk_seconds < 1 else {False})
+    run_job(job, VARIANT, ThreadExecutor(2))
+    values, m2 = ev_table(job, VARIANT)
+    assert same_bits(values, built[0][0]) and same_bits(m2, built[0][1])
+
+
+@pytest.mark.parametrize("chunk_seconds", [1e-5, 1e9])
+def test_target_table_equals_in_process(built, tmp_path, chunk_seconds):
+    job = open_job(VARIANT, "target", tmp_path / "target", n_max=N, chunk_seconds=chunk_seconds)
+    run_job(job, VARIANT, ThreadExecutor(2))
+    flat, layout = target_table(job, VARIANT)
+    assert same_bits(flat, built[1][0]) and layout.size == built[1][1].size
+
+
+class Interrupted(Exception):
+    pass
+
+
+class StopAfter:
+    """An executor that runs `n` tasks, then stops as a killed driver would (mid-layer)."""
+
+    def __init__(self, n: int):
+        self.left = n
+
+    def run(self, fn, tasks, done):
+        for task in tasks:
+            if self.left == 0:
+                raise Interrupted
+            self.left -= 1
+            done(task, fn(task))
+
+
+def test_resume_after_interruption_and_damage(built, tmp_path):
+    job = open_job(VARIANT, "target", tmp_path / "job", n_max=N, chunk_seconds=2e-5)
+    sizes = [len(layer["chunks"]) for layer in job.plan]
+    stop = sizes[0] + sizes[1] + 3  # two layers done, three chunks of the third
+    assert sizes[2] > 4
+    with pytest.raises(Interrupted):
+        run_job(job, VARIANT, StopAfter(stop))
+    third = job.plan[2]["filled"]
+    assert [job.shard_written(third, i) for i in range(4)] == [True, True, True, False]
+    job.shard_path(third, 0).unlink()  # a lost shard
+    shard = job.shard_path(third, 1)
+    shard.write_bytes(shard.read_bytes()[:-8])  # a truncated one: its checksum no longer matches
+    assert not job.shard_ok(third, 0) and not job.shard_ok(third, 1) and job.shard_ok(third, 2)
+    finished = job.path / layer_name(job.plan[0]["filled"])
+    finished.write_bytes(finished.read_bytes()[:-8])  # a damaged finished layer is built again
+    ran = []
+    counting = ThreadExecutor(2)
+    plain_run = counting.run
+    counting.run = lambda fn, tasks, done: plain_run(fn, (ran.append(t) or t for t in tasks), done)
+    reopened = open_job(VARIANT, "target", tmp_path / "job", n_max=N)
+    run_job(reopened, VARIANT, counting)
+    redone = [(t.filled, t.chunk) for t in ran if t.filled == third]
+    assert (third, 0) in redone and (third, 1) in redone and (third, 2) not in redone
+    assert sum(t.filled == job.plan[1]["filled"] for t in ran) == 0  # the intact finished layer is kept
+    assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
+
+
+def test_other_job_folder_refused(tmp_path):
+    open_job(VARIANT, "ev", tmp_path / "job", chunk_seconds=1e9)
+    other = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3)
+    with pytest.raises(JobError, match="holds a build of kniffel-reduced ev") as exc:
+        open_job(other, "ev", tmp_path / "job")
+    assert "\n" not in str(exc.value)
+    with pytest.raises(JobError, match="not of kniffel-reduced target"):
+        open_job(VARIANT, "target", tmp_path / "job", n_max=N)
+    manifest = json.loads((tmp_path / "job" / "job.json").read_text())
+    (tmp_path / "job" / "job.json").write_text(json.dumps({**manifest, "solver_version": "0.0.1"}))
+    with pytest.raises(JobError, match="version 0.0.1"):
+        open_job(VARIANT, "ev", tmp_path / "job")
+
+
+def cli_run(tables_dir, *args):
+    return CliRunner().invoke(cli, ["--tables", str(tables_dir), "--no-progress", "--lang", "en", *args])
+
+
+def test_cli_refuses_another_job_folder_and_tells_status(tmp_path):
+    job = open_job(VARIANT, "ev", tmp_path / "jobs" / "ev", chunk_seconds=1e-5)
+    with pytest.raises(Interrupted):
+        run_job(job, VARIANT, StopAfter(len(job.plan[0]["chunks"]) + 2))
+    res = cli_run(tmp_path, "solve", "kniffel", "--job-dir", str(tmp_path / "jobs"))
+    assert res.exit_code == 2
+    assert "holds a build of kniffel-reduced ev" in res.output and res.output.count("\n") == 1
+    assert not (tmp_path / "kniffel.npy").exists()
+    res = cli_run(tmp_path, "solve", "--status", str(tmp_path / "jobs"))
+    assert res.exit_code == 0, res.output
+    chunks = sum(len(layer["chunks"]) for layer in job.plan[1:])
+    assert f"kniffel-reduced ev, 1/5 layers done, {chunks - 2} chunks of {chunks} left" in res.output
+    assert "minutes left at the pace so far" in res.output
+    res = cli_run(tmp_path, "solve", "--status", str(tmp_path))
+    assert res.exit_code == 0 and "holds no job folder" in res.output

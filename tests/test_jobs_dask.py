@@ -1,0 +1,110 @@
+"""Layer-parallel builds on Dask distributed (issue 28): a LocalCluster of two one-thread workers gives the
+in-process build's bits, also when a worker process is killed during a layer; a scheduler address that does
+not answer is one line and exit 2 within seconds. Skipped without Dask (pip install 'kniffel[cluster]')."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("distributed", reason="Dask distributed is not installed: pip install 'kniffel[cluster]'")
+
+from helpers import JOB_N, JOB_VARIANT, in_process_tables, same_bits  # noqa: E402
+
+from solver.jobs.build import ev_table, open_job, run_job, target_table  # noqa: E402
+from solver.jobs.executors import DaskExecutor  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def built():
+    return in_process_tables(JOB_VARIANT, JOB_N)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    executor = DaskExecutor.local(2)
+    yield executor
+    executor.close()
+
+
+def test_ev_table_on_two_workers_equals_in_process(built, cluster, tmp_path):
+    job = open_job(JOB_VARIANT, "ev", tmp_path / "ev", chunk_seconds=1e-5)
+    run_job(job, JOB_VARIANT, cluster)
+    values, m2 = ev_table(job, JOB_VARIANT)
+    assert same_bits(values, built[0][0]) and same_bits(m2, built[0][1])
+
+
+def test_target_table_on_two_workers_equals_in_process(built, cluster, tmp_path):
+    job = open_job(JOB_VARIANT, "target", tmp_path / "target", n_max=JOB_N, chunk_seconds=1e-4)
+    run_job(job, JOB_VARIANT, cluster)
+    assert same_bits(target_table(job, JOB_VARIANT)[0], built[1][0])
+
+
+def test_worker_killed_during_a_layer(built, cluster, tmp_path):
+    """A worker process killed (SIGKILL) while a layer runs: its chunks run again elsewhere (and on the worker
+    its nanny starts anew); the table is the same, bit for bit."""
+    job = open_job(JOB_VARIANT, "target", tmp_path / "target", n_max=JOB_N, chunk_seconds=1e-5)
+    pids = sorted(cluster.client.run(os.getpid).values())
+    assert len(pids) == 2
+    busiest = max(job.plan, key=lambda layer: len(layer["chunks"]))
+    killed = []
+    seen = [0]
+
+    def progress(_cost):
+        seen[0] += 1
+        layer_start = sum(len(layer["chunks"]) for layer in job.plan[: job.plan.index(busiest)])
+        if not killed and seen[0] == layer_start + 1:  # the first chunk of the busiest layer is back
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+
+    run_job(job, JOB_VARIANT, cluster, progress)
+    assert killed
+    assert same_bits(target_table(job, JOB_VARIANT)[0], built[1][0])
+    cluster.client.wait_for_workers(2, timeout=60)  # the nanny's new worker: the next test has two again
+
+
+def test_dead_scheduler_is_one_line_and_exit_2_fast(tmp_path):
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t0 = time.monotonic()
+    res = subprocess.run(
+        [sys.executable, "-m", "solver.cli", "--tables", str(tmp_path), "--lang", "en", "solve", "kniffel"]
+        + ["--scheduler", f"tcp://127.0.0.1:{port}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    took = time.monotonic() - t0
+    assert res.returncode == 2
+    lines = [line for line in res.stderr.splitlines() if not line.endswith("...")]  # a cold cache's compiling line
+    assert len(lines) == 1 and f"no Dask scheduler answers at tcp://127.0.0.1:{port}" in lines[0], res.stderr
+    assert took < 20, took  # the connect timeout is 3 s; the rest is Python's start on a busy machine
+    assert not (tmp_path / "kniffel.npy").exists()
+
+
+@pytest.mark.slow
+def test_kniffel_tables_on_two_workers_equal_in_process(tmp_path, cluster):
+    """The whole kniffel value table through the CLI (the same file as the normal solve writes, byte for
+    byte), and its target table up to N = 30 through a LocalCluster(2 x 1), equal to the in-process build."""
+    from solver import dp
+    from solver.cli import cli
+    from solver.dp.target import solve_target
+    from solver.dp.target_layout import item_lengths, target_layout
+    from solver.rules.presets import PRESETS
+
+    for folder, extra in (("plain", []), ("job", ["--workers", "2", "--job-dir", str(tmp_path / "jobs")])):
+        res = CliRunner().invoke(cli, ["--tables", str(tmp_path / folder), "--no-progress", "solve", "kniffel", *extra])
+        assert res.exit_code == 0, res.output
+    assert (tmp_path / "plain" / "kniffel.npy").read_bytes() == (tmp_path / "job" / "kniffel.npy").read_bytes()
+    kniffel = PRESETS["kniffel"]
+    engine = dp.make_engine(kniffel)
+    layout = target_layout(engine, 30, item_lengths(engine, 30))
+    job = open_job(kniffel, "target", tmp_path / "target", n_max=30, chunk_seconds=0.5)
+    run_job(job, kniffel, cluster)
+    assert same_bits(target_table(job, kniffel)[0], solve_target(engine, layout))
