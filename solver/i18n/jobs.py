@@ -22,4 +22,3 @@ EN_JOBS = {
     "job_status_no_time": "  no layer finished yet: no estimate",
     "job_status_none": "{path} holds no job folder",
 }
-
