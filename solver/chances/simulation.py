@@ -131,7 +131,8 @@ class Tally:
         self.box_sums += games.boxes.sum(axis=0, dtype=np.int64)
         self.box_zeros += (games.boxes == 0).sum(axis=0)
         upper = games.upper
-        self.bonus_reached += [int((upper >= b.threshold).sum()) for b in self.variant.bonuses]
+        # int64 also when the variant has no bonus (generala): numpy makes an empty list float64
+        self.bonus_reached += np.array([(upper >= b.threshold).sum() for b in self.variant.bonuses], np.int64)
         self.extra_games += int((games.extra > 0).sum())
         self.extra_jokers += int(games.extra.sum())
         keep = self.scores is not None and self.games <= SCORES_KEPT
