@@ -48,7 +48,7 @@ def _play(tables: str) -> None:
     distribution.distribution(v, values, Card(v), (), dp.make_engine(v))
     k7 = PRESETS["kniffel7"].reduced(boxes=["sevens", "fours", "chance"], n_dice=4, bonuses=[(8, 35)], name="k7")
     k7_values, _ = dp.solve(k7)
-    make_advisor(k7, k7_values).advise(Card(k7), (1, 2, 3, 4), 1, False)
+    make_advisor(k7, k7_values).advise(Card(k7), tuple(die[0] for die in k7.dice), 1, False)
     simulation.tally(k7, k7_values, 16, seed=0)
 
 
