@@ -36,11 +36,12 @@ def _identical(tables: str) -> None:
 
 def _play(tables: str) -> None:
     """The forward pass on a value table of zeros (the kernels' types are the same), and the dice-told-apart
-    kernels on a small Kniffel 7."""
+    kernels (solve, advice, play, forward pass, target chances) on a small Kniffel 7."""
     from solver import dp
     from solver.advice.cards import Card
     from solver.advice.choose import make_advisor
     from solver.chances import distribution, simulation
+    from solver.chances.ordered_chances import targets_from
     from solver.rules.presets import PRESETS
 
     v = PRESETS["generala"]
@@ -50,6 +51,8 @@ def _play(tables: str) -> None:
     k7_values, _ = dp.solve(k7)
     make_advisor(k7, k7_values).advise(Card(k7), tuple(die[0] for die in k7.dice), 1, False)
     simulation.tally(k7, k7_values, 16, seed=0)
+    distribution.final_pmf(k7, k7_values, Card(k7))
+    targets_from(k7, Card(k7), [10])
 
 
 GROUPS = {"identical": _identical, "play": _play}
