@@ -64,7 +64,9 @@ def _choose_cache_dir() -> str | None:
     tag = f"numba-{kernel_hash()}"
     candidates = []
     if os.environ.get("NUMBA_CACHE_DIR"):
-        candidates.append(Path(os.environ["NUMBA_CACHE_DIR"]) / tag)  # the user's choice, checked like ours
+        wanted = Path(os.environ["NUMBA_CACHE_DIR"])  # the user's choice, checked like ours
+        # configure() sets it to the chosen folder: a child process (a test's, a worker) reuses that folder
+        candidates.append(wanted if wanted.name == tag else wanted / tag)
     root = _user_cache_root()
     if root is not None:
         candidates.append(root / tag)

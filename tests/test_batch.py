@@ -21,13 +21,8 @@ FAMILY = ["yams", "kismet", "generala"]  # the family presets (generala: a first
 
 
 @pytest.fixture(scope="module")
-def solved():
-    out = {}
-    for name in NAMES + FAMILY:
-        v = PRESETS[name]
-        values, _ = dp.solve(v)
-        out[name] = (v, values, Advisor(v, values))
-    return out
+def solved(solved):  # the tables, solved once a run (conftest.py)
+    return {name: (PRESETS[name], solved(name), Advisor(PRESETS[name], solved(name))) for name in NAMES + FAMILY}
 
 
 def random_situations(v, values, n, seed):

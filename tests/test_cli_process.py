@@ -7,21 +7,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from solver.cli import cli
 
 KNIFFEL = Path(sys.executable).with_name("kniffel")
 PIPE_CLOSED_EXIT = 141  # 128 + SIGPIPE, what `yes | head -1` reports
 
 
 @pytest.fixture(scope="module")
-def tdir(tmp_path_factory):
-    """A tables directory with kniffel solved once."""
-    d = tmp_path_factory.mktemp("tables")
-    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel", "--json"])
-    assert res.exit_code == 0, res.output
-    return d
+def tdir(tables_of):
+    """A tables directory with kniffel solved."""
+    return tables_of("kniffel")
 
 
 def run_into_closed_pipe(tdir, *args):

@@ -11,11 +11,8 @@ ENDGAME = "einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18,dreierpasc
 
 
 @pytest.fixture(scope="module")
-def tdir(tmp_path_factory):
-    d = tmp_path_factory.mktemp("tables")
-    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel"])
-    assert res.exit_code == 0, res.output
-    return d
+def tdir(tables_of):
+    return tables_of("kniffel")
 
 
 def run(tdir, *args):

@@ -97,8 +97,8 @@ def test_house_rule_keep_one_matches_naive():
 
 
 @pytest.fixture(scope="module")
-def full_tables():
-    return {name: dp.solve(PRESETS[name])[0] for name in NAMES}
+def full_tables(solved):
+    return {name: solved(name) for name in NAMES}
 
 
 def endgame_cards(variant, n_free, count, seed):

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from solver.advice.cards import parse_card
 from solver.i18n.texts import CATALOGUES, choose_language, locale_language, set_language
@@ -20,13 +19,8 @@ ENV = {"LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "PATH": "/usr/bin:/bi
 
 
 @pytest.fixture(scope="module")
-def kdir(tmp_path_factory):
-    from solver.cli import cli
-
-    d = tmp_path_factory.mktemp("term_tables")
-    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel", "yahtzee"])
-    assert res.exit_code == 0, res.output
-    return d
+def kdir(tables_of):
+    return tables_of("kniffel", "yahtzee")
 
 
 def spawn(kdir, tmp_path, *args, env=None):

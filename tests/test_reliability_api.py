@@ -30,8 +30,8 @@ junk = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dict
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
-    return solver.load("kniffel", tables_dir=tmp_path_factory.mktemp("api_tables"), progress=False)
+def table(tables_of):
+    return solver.load("kniffel", tables_dir=tables_of("kniffel"), progress=False)
 
 
 def answers_or_refuses(call):

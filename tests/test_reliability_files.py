@@ -26,12 +26,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def kdir(tmp_path_factory):
-    """A tables folder with kniffel solved once."""
-    d = tmp_path_factory.mktemp("rel_tables")
-    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel"])
-    assert res.exit_code == 0, res.output
-    return d
+def kdir(tables_of):
+    """A tables folder with kniffel solved."""
+    return tables_of("kniffel")
 
 
 def run(tdir, *args, input=None):

@@ -29,12 +29,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture(scope="module")
-def tdir(tmp_path_factory):
-    """A tables folder with kniffel and yahtzee solved once."""
-    d = tmp_path_factory.mktemp("web-tables")
-    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel", "yahtzee"])
-    assert res.exit_code == 0, res.output
-    return d
+def tdir(tables_of):
+    """A tables folder with kniffel and yahtzee solved."""
+    return tables_of("kniffel", "yahtzee")
 
 
 @pytest.fixture(scope="module")

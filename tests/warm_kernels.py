@@ -1,0 +1,68 @@
+"""Compile the kernels the quick tests use into the Numba disk cache before the test workers start.
+
+With an empty cache every xdist worker compiles each kernel it meets, the same kernels on both workers at
+once: about a minute and a half of one core each. conftest.py's pytest_configure (on the xdist controller,
+when the cache is cold) runs this file as two processes, one a group, so that the compiling is split over
+the two cores and done once; the workers then load the kernels from the cache. Small variants keep the
+work itself short: a kernel compiles for its arguments' types, the same for every variant.
+
+    python tests/warm_kernels.py identical   # solve, advice, target table, simulation (generala)
+    python tests/warm_kernels.py play        # forward pass, dice told apart (Kniffel 7)
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+
+import numpy as np
+
+
+def _identical(tables: str) -> None:
+    """The solve with its moments, one turn's advice with the std column, a batch, a target table, a
+    simulation."""
+    import solver
+    from solver.chances.targets import build_target_table
+    from solver.rules.presets import PRESETS
+
+    table = solver.load("generala", tables_dir=tables, progress=False)
+    table.advise("", "1,1,2,3,5", 1, spread=True)
+    table.best_action("", "1,1,2,3,5", 2)
+    zero = np.zeros(2, dtype=np.int64)
+    table.option_values_batch(zero, zero, zero, np.ones((2, 5), dtype=np.int64), np.ones(2, dtype=np.int64))
+    build_target_table(PRESETS["generala"], 40)
+    solver.simulate(table, 64)
+
+
+def _play(tables: str) -> None:
+    """The forward pass on a value table of zeros (the kernels' types are the same), and the dice-told-apart
+    kernels (solve, advice, play, forward pass, target chances) on a small Kniffel 7."""
+    from solver import dp
+    from solver.advice.cards import Card
+    from solver.advice.choose import make_advisor
+    from solver.chances import distribution, simulation
+    from solver.chances.ordered_chances import targets_from
+    from solver.rules.presets import PRESETS
+
+    v = PRESETS["generala"]
+    values = np.zeros(dp.table_shape(v))
+    distribution.distribution(v, values, Card(v), (), dp.make_engine(v))
+    k7 = PRESETS["kniffel7"].reduced(boxes=["sevens", "fours", "chance"], n_dice=4, bonuses=[(8, 35)], name="k7")
+    k7_values, _ = dp.solve(k7)
+    make_advisor(k7, k7_values).advise(Card(k7), tuple(die[0] for die in k7.dice), 1, False)
+    simulation.tally(k7, k7_values, 16, seed=0)
+    distribution.final_pmf(k7, k7_values, Card(k7))
+    targets_from(k7, Card(k7), [10])
+
+
+GROUPS = {"identical": _identical, "play": _play}
+
+
+def main(names: list[str]) -> None:
+    with tempfile.TemporaryDirectory(prefix="warm-kernels-") as tables:
+        for name in names:
+            GROUPS[name](tables)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
