@@ -13,6 +13,7 @@ EN_JOBS = {
     "job_damaged": "job folder: {path} does not match the manifest's checksum; delete the job folder and start again",
     "job_no_dask": "--workers and --scheduler need Dask distributed: pip install 'kniffel[cluster]'",
     "job_scheduler": "no Dask scheduler answers at {address} within {seconds} s ({error}); start one (`dask scheduler`) or check the address",
+    "job_chunk_failed": "chunk {chunk} of layer {layer} failed on the workers ({error}); the same command continues where the build stopped",
     "job_one_variant": "--workers, --scheduler and --job-dir build one VARIANT at a time",
     "job_identical": "{variant}: a job builds the tables of identical dice; its value table: `kniffel solve {variant}`",
     "job_both": "give --workers or --scheduler, not both",

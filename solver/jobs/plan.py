@@ -13,9 +13,10 @@ import numpy as np
 from ..dp import Engine, layer_items
 
 KINDS = ("ev", "target")
-# seconds of one core per cost unit (kniffel, one thread, AMD at load 4-6): ev: one (item, upper total)
-# of a turn with its second moments; target: one (upper total, need) column (dp/target.py: about 2.5 us)
-SECONDS_PER_UNIT = {"ev": 60e-6, "target": 2.5e-6}
+# seconds of one core per cost unit, measured (benchmarks/README.md): ev, one state with its second moments:
+# kniffel's 310,654 states in 0.338 s on two threads, about 2.2 us; target, one (upper total, need) column:
+# kniffel N 100, 31.0 M columns in 16.2-16.7 s of CPU at load 17-21, about 0.54 us
+SECONDS_PER_UNIT = {"ev": 2.2e-6, "target": 0.54e-6}
 
 
 def item_costs(kind: str, engine: Engine, n_filled: int, length: np.ndarray | None) -> np.ndarray:
