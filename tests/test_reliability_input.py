@@ -340,7 +340,9 @@ def test_resumed_game_finishes_with_the_same_score_as_one_played_through(kdir, t
     res = run(kdir, "play", "--roll-for-me", "--seed", "11", "--save", str(resumed), input="\n" * 20 + "q\n")
     assert res.exit_code == 0 and "Stopped" in res.stdout
     assert not Game.load(resumed).finished
-    one_line_error(run(kdir, "play", "--roll-for-me", "--save", str(resumed), input="q\n"), "exists already")
+    one_line_error(
+        run(kdir, "play", "--roll-for-me", "--save", str(resumed), input="q\n"), "holds a saved game", "--resume"
+    )
     res = run(kdir, "play", "--resume", str(resumed), input="\n" * 200)  # saves to the same file: allowed
     assert res.exit_code == 0 and "Game over" in res.stdout
     a, b = json.loads(straight.read_text()), json.loads(resumed.read_text())
