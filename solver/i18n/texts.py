@@ -20,11 +20,12 @@ from .catalogue import DE, EN
 from .errors import DE_ERRORS, EN_ERRORS
 from .errors_system import DE_SYSTEM_ERRORS, EN_SYSTEM_ERRORS
 from .help import DE_HELP, EN_HELP
+from .poker import DE_POKER, EN_POKER
 from .reports import DE_REPORTS, EN_REPORTS
 
 CATALOGUES = {
-    "de": {**DE, **DE_ERRORS, **DE_SYSTEM_ERRORS, **DE_REPORTS, **DE_HELP},
-    "en": {**EN, **EN_ERRORS, **EN_SYSTEM_ERRORS, **EN_REPORTS, **EN_HELP},
+    "de": {**DE, **DE_ERRORS, **DE_SYSTEM_ERRORS, **DE_REPORTS, **DE_HELP, **DE_POKER},
+    "en": {**EN, **EN_ERRORS, **EN_SYSTEM_ERRORS, **EN_REPORTS, **EN_HELP, **EN_POKER},
 }
 LANGUAGES = tuple(CATALOGUES)
 
