@@ -17,6 +17,7 @@ LEVELS = {
     "dp": 2,
     "store": 3,
     "advice": 4,
+    "poker": 4,  # the dice-poker duel: one-turn decisions of its own, beside advice
     "chances": 5,
     "game": 6,
     "api": 7,

@@ -28,11 +28,12 @@ from .errors_system import EN_SYSTEM_ERRORS
 from .gettext_files import translations
 from .help import EN_HELP
 from .jobs import EN_JOBS
+from .poker import EN_POKER
 from .numbers import LocaleFormatter, format_number
 from .reports import EN_REPORTS
 from .web import EN_WEB
 
-SOURCE: dict = {**EN, **EN_ERRORS, **EN_SYSTEM_ERRORS, **EN_REPORTS, **EN_HELP, **EN_WEB, **EN_JOBS}
+SOURCE: dict = {**EN, **EN_ERRORS, **EN_SYSTEM_ERRORS, **EN_REPORTS, **EN_HELP, **EN_WEB, **EN_JOBS, **EN_POKER}
 LANGUAGES = ("de", "en", "es", "fr")
 
 

@@ -1,0 +1,35 @@
+# ruff: noqa: E501  (messages are data: one line each reads best)
+"""The texts of `kniffel poker` (the dice-poker duel) for solver/i18n/texts.py.
+Same form as catalogue.py: English source texts; the translations are in locale/<lang>/LC_MESSAGES/kniffel.po."""
+
+EN_POKER = {
+    "poker_bad_dice": "{what}: {count} dice from 1 to 6 such as 66655, not {dice!r}",
+    "poker_bad_ties": "ties {ties!r}: allowed are {allowed}",
+    "poker_bad_max_reroll": "the dice a reroll may take: 1 to {most}, not {value!r}",
+    "poker_bad_roll": "{name} must be a whole number from {low} to {high}, not {value!r}",
+    "poker_rolls_first": "--rolls is for the second player (with --hand); the first player's turn has 3 rolls",
+    "poker_your_dice": "your dice",
+    "poker_the_hand": "the hand to beat (--hand)",
+    "poker_hand_nothing": "nothing",
+    "poker_hand_pair": "a pair",
+    "poker_hand_two_pairs": "two pairs",
+    "poker_hand_three": "three of a kind",
+    "poker_hand_low_straight": "a low straight (1-5)",
+    "poker_hand_high_straight": "a high straight (2-6)",
+    "poker_hand_full_house": "a full house",
+    "poker_hand_four": "four of a kind",
+    "poker_hand_five": "five of a kind",
+    "poker_head_second": "Hand to beat: {hand} ({name}).",
+    "poker_head_first": "First player: the second player sees your hand and answers at best.",
+    "poker_dice_line": "Your dice after roll {roll} of {rolls}: {dice} ({name}).",
+    "poker_start": "Chance to win from the start of the turn: {p}",
+    "poker_rules_line": "Rules: at most {most} dice a reroll; ties: {ties}{match}.",
+    "poker_ties_kickers": "the other dice decide, then half a win each",
+    "poker_ties_hand": "equal hands count half a win each",
+    "poker_match": "; the second player rolls no more often than the first",
+    "poker_stop": "stop (keep all)",
+    "poker_keep": "keep {kept}, reroll {n}",
+    "poker_reroll_all": "reroll all {n}",
+    "poker_column": "P(win)",
+    "poker_best": "Best: {option} ({p})",
+}
