@@ -28,8 +28,8 @@ from .errors_system import EN_SYSTEM_ERRORS
 from .gettext_files import translations
 from .help import EN_HELP
 from .jobs import EN_JOBS
-from .poker import EN_POKER
 from .numbers import LocaleFormatter, format_number
+from .poker import EN_POKER
 from .reports import EN_REPORTS
 from .web import EN_WEB
 
