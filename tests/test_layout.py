@@ -16,6 +16,7 @@ LEVELS = {
     "rules": 1,
     "dp": 2,
     "store": 3,
+    "jobs": 4,  # layer-parallel builds of the tables: above store, beside advice
     "advice": 4,
     "poker": 4,  # the dice-poker duel: one-turn decisions of its own, beside advice
     "chances": 5,
