@@ -59,11 +59,12 @@ def main() -> None:
         a, b = (c.points for c in game.cards())
         counts[0 if a > b else 1 if b > a else 2] += 1
     n = args.games
-    p = counts[0] / n
+    p, q = counts[0] / n, counts[1] / n
+    lead_se = ((p + q - (p - q) ** 2) / n) ** 0.5  # A's lead in wins, a +1/-1/0 per game
     print(
         f"simulated, {args.mode} playing to win, {n} games (seeds {args.first_seed}...): A {p:.4f} "
-        f"± {(p * (1 - p) / n) ** 0.5:.4f} (1 SE), B {counts[1] / n:.4f}, tie {counts[2] / n:.4f}; "
-        f"{time.perf_counter() - start:.0f} s"
+        f"± {(p * (1 - p) / n) ** 0.5:.4f} (1 SE), B {q:.4f}, tie {counts[2] / n:.4f}; "
+        f"A - B {p - q:+.4f} ± {lead_se:.4f} (1 SE); {time.perf_counter() - start:.0f} s"
     )
 
 
