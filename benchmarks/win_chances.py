@@ -49,7 +49,7 @@ def main() -> None:
         def win_ranked(self, p, box):
             return super().win_ranked(p, box) if self.table.current() in winners else None
 
-    counts, start = [0, 0, 0], time.perf_counter()
+    counts, points, start = [0, 0, 0], [0, 0], time.perf_counter()
     for seed in range(args.first_seed, args.first_seed + args.games):
         game = TableGame(VARIANT, ["A", "B"], seed=seed, roll_for_me=True)
         loop = Loop(game, advisor, Path("unused.json"), odds=False, target_table=table)
@@ -58,13 +58,15 @@ def main() -> None:
         loop.run()
         a, b = (c.points for c in game.cards())
         counts[0 if a > b else 1 if b > a else 2] += 1
+        points = [points[0] + a, points[1] + b]
     n = args.games
     p, q = counts[0] / n, counts[1] / n
     lead_se = ((p + q - (p - q) ** 2) / n) ** 0.5  # A's lead in wins, a +1/-1/0 per game
     print(
         f"simulated, {args.mode} playing to win, {n} games (seeds {args.first_seed}...): A {p:.4f} "
         f"± {(p * (1 - p) / n) ** 0.5:.4f} (1 SE), B {q:.4f}, tie {counts[2] / n:.4f}; "
-        f"A - B {p - q:+.4f} ± {lead_se:.4f} (1 SE); {time.perf_counter() - start:.0f} s"
+        f"A - B {p - q:+.4f} ± {lead_se:.4f} (1 SE); mean points A {points[0] / n:.2f}, B {points[1] / n:.2f} "
+        f"(exact {chances.expected(empty):.2f} for the mean); {time.perf_counter() - start:.0f} s"
     )
 
 
