@@ -50,6 +50,7 @@ EN_WEB = {
     "web_card_value": "Expected final score from the start of a turn: {expected}",
     "web_target_note": "From this card: {p} with the best play for it",
     "web_target_note_mean": "{note}, {p} playing for the highest mean",
+    "web_target_computing": "Computing the best play for the target from this card (up to a minute); meanwhile the options are ranked by expected score.",
     "web_target_note_mean_only": "From this card: {p} playing for the highest mean",
     "web_target_note_simulated": "From this card: {p} playing for the highest mean (estimated from {games} simulated games)",
     "web_k7_beyond": "The best play for the target from this card needs the {variant} target table (a cluster job); this page computes it exactly with at most {most} boxes free and a minute of work, so the options are ranked by expected score.",

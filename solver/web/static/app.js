@@ -465,9 +465,15 @@ async function refresh() {
   renderAll();
   if (state.distribution && value.ok && !cardFull()) refreshChart(seq, base);
   else if (!value.ok || cardFull()) { $("chart").hidden = true; showText($("chart-note"), ""); }
-  if (slowTarget && wantAdvice && wantTarget) await slowTargetAdvice(seq, targetAnswer);
+  const computing = T("web_target_computing");
+  if (slowTarget && wantTarget) {
+    state.targetNote = computing; // the plain advice is shown meanwhile
+    renderTarget();
+    if (wantAdvice) await slowTargetAdvice(seq, targetAnswer);
+  }
   const chances = await chancesAnswer;
   if (!chances || seq !== state.seq) return;
+  if (state.targetNote === computing) state.targetNote = "";
   if (chances.ok) state.chances = chances.body;
   else if (!state.targetNote) state.targetNote = targetProblem(chances);
   renderTarget();
@@ -478,8 +484,8 @@ async function slowTargetAdvice(seq, answer) {
   // answer is the plain advice with the chances under "target", which the chances note tells)
   const res = await answer;
   if (seq !== state.seq) return;
-  if (!res.ok) state.targetNote = targetProblem(res);
-  else if (typeof res.body.target === "number") state.advice = res.body;
+  state.targetNote = res.ok ? "" : targetProblem(res);
+  if (res.ok && typeof res.body.target === "number") state.advice = res.body;
   renderAll();
 }
 
