@@ -13,6 +13,9 @@ Every answer comes from the public API (solver/api.py, solver/reports.py), equal
 Messages come in the language of the request's Accept-Language header (English when it names none of
 de, en, es, fr), as the page sends it.
 
+Kniffel 7's target answers are computed from the card when that takes WEB_PASS_SECONDS at most, else the
+chances carry "note" (the page's one line) and advise --target answers the plain advice, its chances under "target".
+
 Bad input is HTTP 400 {"error": "<the CLI's one-line message>"}; a table that cannot be had without a long
 solve (Kniffel 7 when neither the tables folder nor the package holds it, and every target table: minutes
 to build) is HTTP 409 with a one-line message naming the command that builds it. Safety: every parameter
