@@ -86,3 +86,24 @@ def test_chart_too_long_says_why_and_what_is_available(client):
     assert "\n" not in message and message.startswith("no chart for this card")
     assert f"{web_app.CHART_FREE_BOXES} boxes or fewer free" in message and " h, " in message
     assert "kniffel distribution kniffel7 --card" in message
+
+
+def test_chart_free_boxes_fit_the_pages_minute(client):
+    """The note's "usually with 5 boxes or fewer free": sampled cards that free fit WEB_PASS_SECONDS (estimated)."""
+    import random
+
+    import numba
+
+    from solver.advice.cards import parse_card
+    from solver.chances.distribution import pmf_work
+    from solver.rules.presets import find_variant
+
+    variant = find_variant("kniffel7")
+    values = client.app.state.tables.get(variant).values
+    keys = [b.key for b in variant.boxes]
+    rng = random.Random(1)
+    for _ in range(8):
+        filled = rng.sample(keys, len(keys) - web_app.CHART_FREE_BOXES)
+        card = parse_card(variant, ",".join(f"{key}=0" for key in filled))
+        seconds = pmf_work(variant, values, card)[1] * numba.get_num_threads() / 2  # as on two cores
+        assert seconds <= web_app.WEB_PASS_SECONDS, (filled, seconds)
