@@ -214,7 +214,7 @@ def test_kniffel7_coloured_dice(server, browser, tmp_path):
     expect(page.locator("#dice .die")).to_have_count(7)
     expect(page.locator("#dice .die").nth(0)).to_have_attribute("data-colour", "blue")
     expect(page.locator("#faces button", has_text="1")).to_be_disabled()  # blue has no 1
-    expect(page.locator("#target-row")).to_be_hidden()  # no target tables for dice told apart
+    expect(page.locator("#target-row")).to_be_visible()  # target play from the card (exact late in a game)
     tap_faces(page, [2, 3, 7, 1, 6, 7, 4])
     want = api(server, "/api/advise", variant="kniffel7", card="", dice="2371674", roll=1)
     expect(page.locator("#best")).to_contain_text(want["best"]["text"], timeout=60_000)
@@ -222,7 +222,45 @@ def test_kniffel7_coloured_dice(server, browser, tmp_path):
     kept = page.locator("#dice .die.kept")
     expect(kept).to_have_count(len(want["best"]["keep_dice"]))
     assert [kept.nth(i).get_attribute("data-colour") for i in range(kept.count())] == want["best"]["keep_dice"]
+    # the empty card's exact distribution takes hours: one line says why and when the chart comes
+    expect(page.locator("#chart-note")).to_contain_text("no chart for this card")
+    expect(page.locator("#chart")).to_be_hidden()
     page.screenshot(path=str(tmp_path / "phone-kniffel7.png"), full_page=True)
+    page.close()
+
+
+K7_CARD = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18, "sevens": 21}
+K7_CARD |= {"four_of_a_kind": 20, "five_of_a_kind": 25, "straight_five": 30}  # 10 boxes filled, 4 free
+
+
+def test_kniffel7_target_late_in_a_game(server, browser, tmp_path):
+    """A Kniffel 7 player types a card with 10 boxes filled, taps the dice by colour and asks for a target:
+    the chart, the options ranked by the chance of reaching it (exact, computed from the card) and the note."""
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, server + "/")
+    page.locator("#variant").select_option("kniffel7")
+    for box, points in K7_CARD.items():
+        page.locator(f"#box-{box}").fill(str(points))
+        page.locator(f"#box-{box}").press("Enter")
+    page.locator("#target").fill("300")
+    page.locator("#target").press("Enter")
+    tap_faces(page, [2, 3, 7, 1, 6, 7, 4])
+    card = ",".join(f"{box}={points}" for box, points in K7_CARD.items())
+    want = api(server, "/api/advise", variant="kniffel7", card=card, dice="2371674", roll=1, target=300)
+    chances = api(server, "/api/chances", variant="kniffel7", card=card, target=300)
+    expect(page.locator("#best")).to_contain_text(f"Best for 300 points: {want['best']['text']}", timeout=120_000)
+    expect(page.locator("#chance-head")).to_be_visible()
+    rows = page.locator("#options tbody tr.option")
+    expect(rows.nth(0).locator("td").nth(2)).to_have_text(f"{100 * want['options'][0]['probability']:.1f}%")
+    expect(page.locator("#target-note")).to_contain_text(f"{100 * chances['probability']:.1f}%")
+    kept = page.locator("#dice .die.kept")
+    expect(kept).to_have_count(len(want["best"]["keep_dice"]))
+    expect(page.locator("#chart svg")).to_be_visible(timeout=60_000)
+    expect(page.locator("#chart-note")).to_be_hidden()
+    expect(page.locator("#error")).to_have_text("")
+    page.screenshot(path=str(tmp_path / "phone-kniffel7-target.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    page.screenshot(path=str(tmp_path / "desktop-kniffel7-target.png"), full_page=True)
     page.close()
 
 

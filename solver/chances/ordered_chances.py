@@ -34,6 +34,7 @@ OnPlan = Callable[[Plan, float], Callable[[int], None] | None]  # (plan, estimat
 
 _ENGINES: dict[Variant, Engine] = {}
 _DONE: dict[tuple, OrderedTargets] = {}  # the last computations of this process, by (variant, state, needs)
+_ANSWERS: dict[tuple, dict] = {}  # the web's last chances: the page asks them twice (chances, advise's fallback)
 
 
 def _engine(variant: Variant) -> Engine:
@@ -52,9 +53,11 @@ def check_card(variant: Variant, card: Card, target: int) -> None:
         raise TargetError(_t("target_above_any_score", target=target, variant=variant.name, most=max_score(variant)))
 
 
-def targets_from(variant: Variant, card: Card, needs, on_plan: OnPlan | None = None) -> OrderedTargets | None:
+def targets_from(
+    variant: Variant, card: Card, needs, on_plan: OnPlan | None = None, limit: float = LIMIT_SECONDS
+) -> OrderedTargets | None:
     """The target probabilities from `card` for the needs `needs` (points still to score) at its start, exactly;
-    None when that would take more than LIMIT_SECONDS (estimated). on_plan(plan, seconds) is told before the
+    None when that would take more than `limit` seconds (estimated). on_plan(plan, seconds) is told before the
     work and may return a progress function (columns done)."""
     needs = np.unique(np.asarray(needs, dtype=np.int64))
     key = (variant, card.state, needs.tobytes())
@@ -65,7 +68,7 @@ def targets_from(variant: Variant, card: Card, needs, on_plan: OnPlan | None = N
     engine = _engine(variant)
     pl = plan(engine, card.state, needs)
     seconds = pl.seconds(numba.get_num_threads())
-    if seconds > LIMIT_SECONDS:
+    if seconds > limit:
         return None
     progress = on_plan(pl, seconds) if on_plan is not None else None
     done = compute(engine, pl, progress)
@@ -100,12 +103,13 @@ def ordered_chances(
     on_plan: OnPlan | None = None,
     on_games=None,
     directory=None,
+    limit: float = LIMIT_SECONDS,
 ) -> Chances:
     """`chances` for dice told apart: exact where it fits one machine, with the exact chance under max-expected
     play beside it when its forward pass is quick; else that chance alone (estimated when the pass is not)."""
     check_card(variant, card, target)
     need = target - card.points
-    found = targets_from(variant, card, [need], on_plan)
+    found = targets_from(variant, card, [need], on_plan, limit)
     if found is not None:
         p_mean = expected_play(variant, values, card, target, directory=directory, simulate=False)[0]
         return Chances(variant.name, card.format(), target, found.probability(card.state, need), p_mean)
@@ -149,12 +153,13 @@ def ordered_target_advice(
     target: int,
     box_now: bool = False,
     on_plan: OnPlan | None = None,
+    limit: float = LIMIT_SECONDS,
 ) -> TargetAdvice | None:
-    """`advise --target` for dice told apart (None: beyond LIMIT_SECONDS, see targets_from)."""
+    """`advise --target` for dice told apart (None: beyond `limit` seconds, see targets_from)."""
     variant = advisor.variant
     assert isinstance(advisor, OrderedAdvisor)
     check_card(variant, card, target)
-    found = targets_from(variant, card, [target - card.points], on_plan)
+    found = targets_from(variant, card, [target - card.points], on_plan, limit)
     if found is None:
         return None
     action, options = ordered_target_options(advisor, found, card, dice, roll, target, box_now)
@@ -167,16 +172,27 @@ def ordered_target_advice(
     return TargetAdvice(variant, card, rolled, roll, target, action, probability, expected, options, then)
 
 
-def target_answer(table, card: Card, dice, roll: int, target: int, box_now: bool, all_options: bool) -> dict:
+def target_answer(
+    table, card: Card, dice, roll: int, target: int, box_now: bool, all_options: bool, limit: float
+) -> dict:
     """The web API's `advise` with a target for dice told apart (table: the api.Table): the target advice's JSON;
-    beyond one machine's minutes, the advice for the mean with the chances of the target under "target"."""
-    advice = ordered_target_advice(table.advisor, card, dice, roll, target, box_now)
+    beyond `limit` seconds of work, the advice for the mean with the chances of the target under "target"."""
+    advice = ordered_target_advice(table.advisor, card, dice, roll, target, box_now, limit=limit)
     if advice is not None:
         return advice.as_dict(all_options=all_options)
     mean = table.advise(card.format(), dice, roll, box_now=box_now).as_dict(all_options=all_options)
-    return {**mean, "target": chances_answer(table, card, target)}
+    return {**mean, "target": chances_answer(table, card, target, limit)}
 
 
-def chances_answer(table, card: Card, target: int) -> dict:
-    """The web API's `chances` for dice told apart (table: the api.Table), as `chances --json`."""
-    return ordered_chances(table.variant, table.values, card, target).as_dict()
+def chances_answer(table, card: Card, target: int, limit: float) -> dict:
+    """The web API's `chances` for dice told apart (table: the api.Table), as `chances --json`; where the exact
+    figure is beyond `limit` seconds of work, "note": the one line that says what it needs, for the page."""
+    key = (table.variant, card.state, target, limit)
+    if key not in _ANSWERS:  # simulated games are seeded: the same answer again, not a second estimate
+        if len(_ANSWERS) >= 16:
+            _ANSWERS.clear()
+        _ANSWERS[key] = ordered_chances(table.variant, table.values, card, target, limit=limit).as_dict()
+    chances = dict(_ANSWERS[key])
+    if chances["probability"] is None:
+        chances["note"] = _t("web_k7_beyond", variant=table.variant.name, most=PLAN_MOST_FREE)
+    return chances

@@ -13,6 +13,9 @@ Every answer comes from the public API (solver/api.py, solver/reports.py), equal
 Messages come in the language of the request's Accept-Language header (English when it names none of
 de, en, es, fr), as the page sends it.
 
+Kniffel 7's target answers are computed from the card when that takes WEB_PASS_SECONDS at most, else the
+chances carry "note" (the page's one line) and advise --target answers the plain advice, its chances under "target".
+
 Bad input is HTTP 400 {"error": "<the CLI's one-line message>"}; a table that cannot be had without a long
 solve (Kniffel 7 when neither the tables folder nor the package holds it, and every target table: minutes
 to build) is HTTP 409 with a one-line message naming the command that builds it. Safety: every parameter
@@ -61,7 +64,8 @@ from .requests import joker_scored, query, roll_number, target_number
 from .work import KERNELS, RETRY_AFTER_S, DistributionCache, Jobs, Unavailable, WarmUp
 
 STATIC = Path(__file__).resolve().parent / "static"
-WEB_PASS_SECONDS = 60.0  # a longer forward pass (Kniffel 7 early in a game) is left to the CLI
+WEB_PASS_SECONDS = 60.0  # longer Kniffel 7 work (forward pass, exact target play) is left to the CLI
+CHART_FREE_BOXES = 5  # Kniffel 7 cards this free fit WEB_PASS_SECONDS (worst estimates, 2 cores: 15 s; 6 free: 100 s)
 HEADERS = {
     "Cache-Control": "no-store",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
@@ -266,7 +270,8 @@ def create_app(
             check_card(variant, card, target)
 
             def answer_ordered(_checkpoint: Callable[..., None]) -> dict:
-                return target_answer(cache.get(variant), card, rolled, roll, target, box_now, show_all)
+                table = cache.get(variant)
+                return target_answer(table, card, rolled, roll, target, box_now, show_all, WEB_PASS_SECONDS)
 
             return await queued(request, answer_ordered)
         targets.check_target(variant, card, target)
@@ -287,7 +292,7 @@ def create_app(
         card = parse_card(variant, params.get("card", ""))
         if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
             check_card(variant, card, target)
-            return await queued(request, lambda _c: chances_answer(cache.get(variant), card, target))
+            return await queued(request, lambda _c: chances_answer(cache.get(variant), card, target, WEB_PASS_SECONDS))
         targets.check_target(variant, card, target)
 
         def answer(checkpoint: Callable[..., None]) -> dict:
@@ -311,7 +316,9 @@ def create_app(
             states, seconds = dist.pmf_work(variant, table.values, card)
             if seconds > WEB_PASS_SECONDS:  # dice told apart, early in the game: the CLI computes it
                 minutes = max(1, round(seconds / 60))
-                raise KniffelError(t("dist_too_long_web", variant=variant.name, states=states, minutes=minutes))
+                duration = f"{minutes} min" if minutes < 120 else f"{round(minutes / 60)} h"
+                fields = {"states": states, "duration": duration, "free": CHART_FREE_BOXES}
+                raise KniffelError(t("dist_too_long_web", variant=variant.name, **fields))
             return distributions.get(table, card, checkpoint).as_dict()
 
         return await queued(request, answer)

@@ -323,17 +323,25 @@ function showText(el, text) {
 }
 
 function renderTarget() {
-  // target tables exist for identical dice only (Kniffel 7 would take days to build)
-  $("target-row").hidden = !state.v.identical_dice;
   const input = $("target");
   if (document.activeElement !== input) input.value = state.target === null ? "" : String(state.target);
   const c = state.chances;
   let note = state.targetNote;
-  if (!note && c && state.target !== null) {
-    note = T("web_target_note", { p: pct(c.probability) });
-    if (typeof c.probability_expected_play === "number") note = T("web_target_note_mean", { note, p: pct(c.probability_expected_play) });
-  }
+  if (!note && c && state.target !== null) note = chancesNote(c);
   showText($("target-note"), note);
+}
+
+function chancesNote(c) {
+  // exact for the target; else (Kniffel 7 beyond this page's minute) the chance playing for the mean, exact or
+  // simulated, and the server's line saying what the best play for the target needs
+  const mean = c.probability_expected_play;
+  if (typeof c.probability === "number") {
+    const note = T("web_target_note", { p: pct(c.probability) });
+    return typeof mean === "number" ? T("web_target_note_mean", { note, p: pct(mean) }) : note;
+  }
+  const games = c.expected_play_games;
+  const line = typeof games === "number" ? T("web_target_note_simulated", { p: pct(mean), games }) : T("web_target_note_mean_only", { p: pct(mean) });
+  return c.note ? `${line}. ${c.note}` : line;
 }
 
 function renderAll() {
@@ -394,7 +402,7 @@ function drawChart(d) {
 function situationParams() {
   const p = { variant: state.v.variant, card: cardText() };
   if (diceComplete()) { p.dice = diceText(); p.roll = String(state.roll); }
-  if (state.target !== null && state.v.identical_dice) p.target = String(state.target);
+  if (state.target !== null) p.target = String(state.target);
   return p;
 }
 function updateUrl() {
@@ -424,15 +432,18 @@ async function refresh() {
   const none = Promise.resolve(null);
   const wantAdvice = diceComplete() && !cardFull();
   const missing = state.targetMissing[state.v.variant];
-  const wantTarget = state.target !== null && state.v.identical_dice && !cardFull() && !missing;
+  const wantTarget = state.target !== null && !cardFull() && !missing;
   const q = { ...base, dice: diceText(), roll: String(state.roll) };
   if (state.showAll) q.all = "1";
   // the chances are shown when they come: a new card's need its distribution (seconds), the advice must not wait
   const chancesAnswer = wantTarget ? api("/api/chances", { ...base, target: String(state.target) }) : none;
+  // Kniffel 7's target advice is computed from the card (up to a minute): the plain advice is shown meanwhile
+  const targetAnswer = wantAdvice && wantTarget ? api("/api/advise", { ...q, target: String(state.target) }) : none;
+  const slowTarget = !state.v.identical_dice;
   const [value, advice, targetAdvice] = await Promise.all([
     api("/api/value", base),
     wantAdvice ? api("/api/advise", q) : none,
-    wantAdvice && wantTarget ? api("/api/advise", { ...q, target: String(state.target) }) : none,
+    slowTarget ? none : targetAnswer,
   ]);
   if (seq !== state.seq) return; // a newer situation is on its way
   state.pending = false;
@@ -453,12 +464,29 @@ async function refresh() {
   showText($("error"), errors.join(" "));
   renderAll();
   if (state.distribution && value.ok && !cardFull()) refreshChart(seq, base);
-  else if (!value.ok || cardFull()) $("chart").hidden = true;
+  else if (!value.ok || cardFull()) { $("chart").hidden = true; showText($("chart-note"), ""); }
+  const computing = T("web_target_computing");
+  if (slowTarget && wantTarget) {
+    state.targetNote = computing; // the plain advice is shown meanwhile
+    renderTarget();
+    if (wantAdvice) await slowTargetAdvice(seq, targetAnswer);
+  }
   const chances = await chancesAnswer;
   if (!chances || seq !== state.seq) return;
+  if (state.targetNote === computing) state.targetNote = "";
   if (chances.ok) state.chances = chances.body;
   else if (!state.targetNote) state.targetNote = targetProblem(chances);
   renderTarget();
+}
+
+async function slowTargetAdvice(seq, answer) {
+  // Kniffel 7: the target advice replaces the plain advice when it comes (beyond this page's minute, the
+  // answer is the plain advice with the chances under "target", which the chances note tells)
+  const res = await answer;
+  if (seq !== state.seq) return;
+  state.targetNote = res.ok ? "" : targetProblem(res);
+  if (res.ok && typeof res.body.target === "number") state.advice = res.body;
+  renderAll();
 }
 
 async function refreshChart(seq, base) {
@@ -470,6 +498,8 @@ async function refreshChart(seq, base) {
   if (seq !== state.seq) return;
   if (res.status === 404) { state.distribution = false; $("chart").hidden = true; return; }
   if (res.ok) drawChart(res.body); else $("chart").hidden = true;
+  // why there is no chart (Kniffel 7 early in a game: more work than the page waits) and what is available
+  showText($("chart-note"), res.ok ? "" : res.body.error);
 }
 
 // ---- actions ------------------------------------------------------------------------------------
