@@ -276,21 +276,17 @@ class Variant:
         return lookup
 
     def find_die(self, name: str) -> int:
-        """Index of a die given by its colour (English or German, a short code, a unique beginning), '#n'
-        or 1-based number."""
-        from ..i18n.texts import DIE_NAMES_DE, did_you_mean, die_name, language, t, word_list
+        """Index of a die given by its colour (i18n.texts.colour_spellings: English, German or the language's
+        name, the language's short code, a unique beginning), '#n' or 1-based number."""
+        from ..i18n.texts import colour_spellings, did_you_mean, die_name, language, t, word_list
 
         text = name.strip().lower().lstrip("#")
         if text.isascii() and text.isdigit() and 1 <= int(text) <= self.n_dice:
             return int(text) - 1
         if self.die_names:
-            spellings: dict[str, int] = {}
-            for i, en in enumerate(self.die_names):
-                de = DIE_NAMES_DE.get(en, en)
-                for s in (en, de, normalize(de)):
-                    spellings[s] = i
-            codes = DIE_CODES_DE if language() == "de" else DIE_CODES_EN
-            spellings.update({c: self.die_names.index(n) for c, n in codes.items() if n in self.die_names})
+            colours = colour_spellings(language()).items()
+            spellings = {s: self.die_names.index(c) for s, c in colours if c in self.die_names}
+            spellings.update([(normalize(s), i) for s, i in spellings.items()])  # 'weiss', 'vérde'
             if normalize(text) in spellings or text in spellings:
                 return spellings.get(text, spellings.get(normalize(text), -1))
             starts = {i for s, i in spellings.items() if len(s) > 2 and s.startswith(text) and len(text) >= 2}
@@ -336,11 +332,6 @@ def _drop_defaults(fields: dict, later: dict) -> None:
     for key, default in later.items():
         if fields[key] == default:
             fields.pop(key)
-
-
-# short colour codes at the Kniffel 7 prompts: 'b=2 g=5 ...' / 'b=2 gr=5 ...'
-DIE_CODES_EN = {"b": "blue", "g": "green", "p": "purple", "y": "yellow", "r": "red", "k": "black", "w": "white"}
-DIE_CODES_DE = {"b": "blue", "gr": "green", "l": "purple", "ge": "yellow", "r": "red", "s": "black", "w": "white"}
 
 
 def normalize(text: str) -> str:
