@@ -2,6 +2,7 @@
 every language."""
 
 import asyncio
+import re
 import threading
 
 import pytest
@@ -9,7 +10,8 @@ from click.testing import CliRunner
 
 from solver.cli import cli
 from solver.game.dice_input import parse_dice
-from solver.i18n.texts import die_name, speaking
+from solver.i18n.errors_system import EN_SYSTEM_ERRORS
+from solver.i18n.texts import CATALOGUES, click_message, die_name, speaking
 from solver.rules.presets import KNIFFEL7
 from solver.rules.variant import RuleError
 
@@ -89,3 +91,13 @@ def test_the_web_queues_refusals_speak_the_requests_language():
     finally:
         release.set()
     assert de.startswith("keine Antwort innerhalb von 0,05 s") and es.startswith("no hubo respuesta en 0,05 s")
+
+
+@pytest.mark.parametrize("lang", ["de", "es", "fr"])
+def test_every_click_template_is_matched_and_translated_by_the_catalogue(lang):
+    """click formats its messages in English: each of its templates (errors_system.py, click_*) is recognised
+    as itself (none shadowed by an earlier, looser one) and comes out as the catalogue's text."""
+    for key, template in EN_SYSTEM_ERRORS.items():
+        if key.startswith("click_"):
+            values = {name: f"<{name}>" for name in re.findall(r"{(\w+)", template)}
+            assert click_message(template.format(**values), lang) == CATALOGUES[lang][key].format(**values), key
