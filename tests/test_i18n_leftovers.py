@@ -101,3 +101,23 @@ def test_every_click_template_is_matched_and_translated_by_the_catalogue(lang):
         if key.startswith("click_"):
             values = {name: f"<{name}>" for name in re.findall(r"{(\w+)", template)}
             assert click_message(template.format(**values), lang) == CATALOGUES[lang][key].format(**values), key
+
+
+def test_generalas_score_sheet_shows_the_pads_letters_that_it_accepts():
+    from solver.advice.cards import parse_card
+    from solver.game.play import score_sheet
+    from solver.rules.presets import PRESETS
+
+    generala, yams = PRESETS["generala"], PRESETS["yams"]
+    with speaking("es"):
+        sheet = score_sheet(parse_card(generala, "F=30,DG=0,e=20")).splitlines()
+    assert [line.split("  ")[1] for line in sheet[7:12]] == [
+        "Escalera (E)",
+        "Full (F)",
+        "Póker (P)",
+        "Generala (G)",
+        "Doble Generala (DG)",
+    ]
+    assert sheet[8].endswith(" 30") and sheet[11].endswith("  0") and sheet[-1].endswith(" 50")
+    with speaking("fr"):
+        assert "(F)" not in score_sheet(parse_card(yams, "full=25"))  # Yams' Full: no letter on a French pad

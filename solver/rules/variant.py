@@ -200,6 +200,11 @@ class Variant:
 
         return box_name(self, index, self.lang)
 
+    def pad_letter(self, index: int) -> str:
+        """The letter a Generala pad writes for the box (PAD_LETTERS), '' on another sheet (Yams' Full has none)."""
+        keys = {box.key for box in self.boxes}
+        return PAD_LETTERS.get(self.boxes[index].key, "") if PAD_LETTERS.keys() <= keys else ""
+
     def box_index(self, key: str) -> int:
         for i, box in enumerate(self.boxes):
             if box.key == key:
@@ -344,7 +349,7 @@ def normalize(text: str) -> str:
 
 
 # what players write on their pads in every language, by box key (the boxes' own names and aliases, and their
-# names in the catalogues of the other languages, count as well): Generala's letters E F P G DG, Yams' as,
+# names in the catalogues of the other languages, and Generala's letters, PAD_LETTERS, count as well): Yams' as,
 # deux ... six, German pads' Kl. Straße
 PAD_ALIASES = {
     "ones": ("unos", "uno", "as", "al uno"),
@@ -358,17 +363,19 @@ PAD_ALIASES = {
     "full_house": ("full", "full servido"),
     "small_straight": ("Kl. Straße", "kleine Straße", "petite suite", "escalera corta"),
     "large_straight": ("Gr. Straße", "große Straße", "grande suite", "escalera larga"),
-    "escalera": ("E", "escalera servida", "suite"),
-    "full": ("F", "full servido"),
-    "poker": ("P", "póquer", "carré"),
-    "generala": ("G", "generala servida"),
-    "doble_generala": ("DG", "doble"),
+    "escalera": ("escalera servida", "suite"),
+    "full": ("full servido",),
+    "poker": ("póquer", "carré"),
+    "generala": ("generala servida",),
+    "doble_generala": ("doble",),
     "brelan": ("trío",),
     "carre": ("póker", "póquer"),
     "petite_suite": ("petite", "escalera corta"),
     "grande_suite": ("grande", "escalera larga"),
     "yams": ("yam",),
 }
+# a Generala pad's letters for its lower boxes: accepted as box names, shown on Generala's score sheet
+PAD_LETTERS = {"escalera": "E", "full": "F", "poker": "P", "generala": "G", "doble_generala": "DG"}
 
 
 def box_spellings(box: Box) -> set[str]:
@@ -376,7 +383,8 @@ def box_spellings(box: Box) -> set[str]:
 
     translated = [CATALOGUES[lang].get(f"box_{box.key}", box.name_en) for lang in ("es", "fr")]
     spellings = set()
-    for name in (box.key, box.name_de, box.name_en, *box.aliases, *translated, *PAD_ALIASES.get(box.key, ())):
+    letters = [PAD_LETTERS[box.key]] if box.key in PAD_LETTERS else []
+    for name in (box.key, *letters, box.name_de, box.name_en, *box.aliases, *translated, *PAD_ALIASES.get(box.key, ())):
         n = normalize(name)
         spellings.add(n)
         spellings.add(n.replace("ae", "a").replace("oe", "o").replace("ue", "u"))
