@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .i18n.texts import LANGUAGES, box_name, variant_title
+from .i18n.texts import LANGUAGES, box_name, die_name, variant_title
 from .rules.presets import PRESETS
 from .rules.variant import Variant
 from .store import solving
@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 
 def variant_report(v: Variant, tables_dir: Path) -> dict[str, Any]:
-    """One preset: names, dice (with each die's faces), boxes in German, English, Spanish and French, bonuses, and the
-    start value where a table for exactly these rules exists."""
+    """One preset: names, dice (each die's faces; Kniffel 7's colours in every language), boxes in German, English,
+    Spanish and French, bonuses, and the start value where a table for exactly these rules exists."""
     meta = solving.table_meta(v, tables_dir)
     start = meta["start_value"] if meta and meta.get("fingerprint") == v.fingerprint() else None
     return {
@@ -28,6 +28,7 @@ def variant_report(v: Variant, tables_dir: Path) -> dict[str, Any]:
         "dice": v.n_dice,
         "die_faces": [list(die) for die in v.dice],
         "die_names": list(v.die_names),
+        "die_colours": {lang: [die_name(v, i, lang) for i in range(len(v.die_names))] for lang in LANGUAGES},
         "identical_dice": v.identical_dice,
         "lang": v.lang,
         "boxes": [

@@ -102,6 +102,13 @@ def test_variants_equals_cli_json(client, tdir):
     assert res.json() == cli_json(tdir, "variants", "--json")
     kniffel7 = next(v for v in res.json() if v["variant"] == "kniffel7")
     assert kniffel7["die_faces"][0] == [2, 3, 4, 5, 6, 7] and kniffel7["die_names"][0] == "blue"
+    colours = kniffel7["die_colours"]
+    assert (colours["de"][6], colours["en"][6], colours["es"][6], colours["fr"][6]) == (
+        "weiß",
+        "white",
+        "blanco",
+        "blanc",
+    )
 
 
 CLI_ERRORS = [

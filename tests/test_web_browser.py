@@ -3,6 +3,7 @@ server (uvicorn on a free loopback port). One whole turn is tapped through and t
 checked against the API's; screenshots at phone and desktop size go to the test's tmp folder."""
 
 import json
+import re
 import shutil
 import socket
 import threading
@@ -226,6 +227,11 @@ def test_kniffel7_coloured_dice(server, browser, tmp_path):
     expect(page.locator("#chart-note")).to_contain_text("no chart for this card")
     expect(page.locator("#chart")).to_be_hidden()
     page.screenshot(path=str(tmp_path / "phone-kniffel7.png"), full_page=True)
+    page.select_option("#lang", "fr")  # the colours in the reader's language, the advice's names unchanged
+    settled(page)
+    expect(page.locator("#dice .die").nth(0)).to_have_attribute("aria-label", re.compile(r"^dé 1 \(bleu\)"))
+    expect(page.locator("#dice .die").nth(6)).to_have_attribute("data-colour", "white")
+    expect(page.locator("#dice .die.kept")).to_have_count(len(want["best"]["keep_dice"]))
     page.close()
 
 

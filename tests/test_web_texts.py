@@ -85,3 +85,12 @@ def test_the_apis_own_refusals_speak_the_requests_language(client):
     missing = client.get("/api/nothing", headers={"Accept-Language": "fr"})
     assert missing.status_code == 404 and missing.json()["error"] == "cet appel d'API n'existe pas : /api/nothing"
     assert client.get("/api/advise?roll=4").json()["error"] == "roll must be 1, 2 or 3, not '4'"
+
+
+def test_a_full_queues_503_speaks_the_requests_language(tmp_path):
+    from solver.web.work import RETRY_AFTER_S, Jobs
+
+    with TestClient(create_app(tmp_path, solve_missing=False, jobs=Jobs(limit=0))) as full:
+        answer = full.get("/api/value?variant=kniffel", headers={"Accept-Language": "fr"})  # its table: a job
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == str(RETRY_AFTER_S)
+    assert answer.json()["error"].startswith("le serveur est occupé : 0 long calcul")

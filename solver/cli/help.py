@@ -95,7 +95,16 @@ class CatalogueHelp(click.Command):
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_paragraph()
         with formatter.indentation():
-            formatter.write_text(t(f"help_{command_key(self)}") + "\n" + variants_line())
+            formatter.write_text(
+                t(f"help_{command_key(self)}") + ("\n" + variants_line() if self.names_variants(ctx) else "")
+            )
+
+    def names_variants(self, ctx: click.Context) -> bool:
+        """Whether the help lists the variants: for a command that takes a VARIANT (or several), and kniffel itself."""
+        return isinstance(self, click.Group) or any(
+            isinstance(p, click.Argument) and p.name is not None and p.name.startswith("variant_name")
+            for p in self.get_params(ctx)
+        )
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []

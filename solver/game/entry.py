@@ -1,7 +1,7 @@
 """What a player types at the prompts of `kniffel play`: the dice of a roll and the dice to keep.
 
 Digits always mean face values (as with five identical dice); a die told apart (Kniffel 7) is chosen by
-its colour, in English or German, by a short code or by its position written '#n'.
+its colour (English, German or the chosen language's name, or that language's short code) or by its position '#n'.
 """
 
 from __future__ import annotations

@@ -41,7 +41,8 @@ class Quit(Exception):
 def score_sheet(card: Card, expected: float | None = None) -> str:
     v = card.variant
     rows = []
-    labels = [box_name(v, i) for i in range(len(v.boxes))] + [t("sheet_upper_total"), bonus_name(v)]
+    names = [box_name(v, i) + (f" ({v.pad_letter(i)})" if v.pad_letter(i) else "") for i in range(len(v.boxes))]
+    labels = [*names, t("sheet_upper_total"), bonus_name(v)]
     width = max(len(x) for x in labels) + 2
 
     def line(label, value):
@@ -49,13 +50,13 @@ def score_sheet(card: Card, expected: float | None = None) -> str:
 
     for i, box in enumerate(v.boxes):
         if box.is_upper:
-            line(box_name(v, i), card.filled.get(i, "-"))
+            line(names[i], card.filled.get(i, "-"))
     line(t("sheet_upper_total"), card.upper_total)
     for b in v.bonuses:
         line(t("sheet_bonus", threshold=b.threshold), b.points if card.upper_total >= b.threshold else 0)
     for i, box in enumerate(v.boxes):
         if not box.is_upper:
-            line(box_name(v, i), card.filled.get(i, "-"))
+            line(names[i], card.filled.get(i, "-"))
     if v.extra_points:
         line(bonus_name(v), card.extra)
     line(t("sheet_total"), card.points)

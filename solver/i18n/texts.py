@@ -188,13 +188,26 @@ def os_error_text(exc: OSError) -> str:
 
 
 # -- names in the chosen language -------------------------------------------------------
-DIE_NAMES_DE = {"blue": "blau", "green": "grün", "purple": "lila", "yellow": "gelb", "red": "rot", "black": "schwarz"}
-DIE_NAMES_DE["white"] = "weiß"
-
-
 def die_name(variant, index: int, lang: str | None = None) -> str:
+    """A Kniffel 7 die's colour in the language (`colour_<name>`: its first spelling)."""
     name = variant.die_names[index]
-    return DIE_NAMES_DE.get(name, name) if (lang or language()) == "de" else name
+    return CATALOGUES[lang or language()].get(f"colour_{name}", name).split("/")[0]
+
+
+@functools.cache
+def colour_spellings(lang: str) -> dict[str, str]:
+    """Every spelling of a die colour a player of `lang` may type -> the colour (its English name): the names in
+    English, German and `lang`, and the short codes of `lang` (a code of another
+    language would clash: 'b' is blue in English, blanco in Spanish). `lang`'s own spellings win."""
+    spellings: dict[str, str] = {}
+    for each in dict.fromkeys(("en", "de", lang)):
+        for key, text in CATALOGUES[each].items():
+            if key.startswith("colour_") and not key.startswith("colour_code_"):
+                spellings.update(dict.fromkeys(text.lower().split("/"), key.removeprefix("colour_")))
+    for key, code in CATALOGUES[lang].items():
+        if key.startswith("colour_code_"):
+            spellings[code.lower()] = key.removeprefix("colour_code_")
+    return spellings
 
 
 def box_name(variant, index: int, lang: str | None = None) -> str:

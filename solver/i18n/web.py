@@ -80,4 +80,11 @@ EN_WEB = {
     "api_target": "target must be a whole number of points, not {value!r}",
     "api_no_such_call": "no such API call: {path}",
     "web_language_choice": "lang={lang}: the page speaks {languages}",
+    # -- the queue of long computations (web/work.py): HTTP 503 with Retry-After -------------------
+    "api_busy": (
+        "the server is busy: {count} long computation (distributions, chances, target advice, table loads) is queued or running, the most it takes at once; try again in {seconds} s",
+        "the server is busy: {count} long computations (distributions, chances, target advice, table loads) are queued or running, the most it takes at once; try again in {seconds} s",
+    ),
+    "api_too_slow": "no answer within {budget:g} s, the longest a request waits (the server is busy); try again in {seconds} s",
+    "api_client_gone": "the client went away",
 }

@@ -200,6 +200,11 @@ class Variant:
 
         return box_name(self, index, self.lang)
 
+    def pad_letter(self, index: int) -> str:
+        """The letter a Generala pad writes for the box (PAD_LETTERS), '' on another sheet (Yams' Full has none)."""
+        keys = {box.key for box in self.boxes}
+        return PAD_LETTERS.get(self.boxes[index].key, "") if PAD_LETTERS.keys() <= keys else ""
+
     def box_index(self, key: str) -> int:
         for i, box in enumerate(self.boxes):
             if box.key == key:
@@ -276,21 +281,17 @@ class Variant:
         return lookup
 
     def find_die(self, name: str) -> int:
-        """Index of a die given by its colour (English or German, a short code, a unique beginning), '#n'
-        or 1-based number."""
-        from ..i18n.texts import DIE_NAMES_DE, did_you_mean, die_name, language, t, word_list
+        """Index of a die given by its colour (i18n.texts.colour_spellings: English, German or the language's
+        name, the language's short code, a unique beginning), '#n' or 1-based number."""
+        from ..i18n.texts import colour_spellings, did_you_mean, die_name, language, t, word_list
 
         text = name.strip().lower().lstrip("#")
         if text.isascii() and text.isdigit() and 1 <= int(text) <= self.n_dice:
             return int(text) - 1
         if self.die_names:
-            spellings: dict[str, int] = {}
-            for i, en in enumerate(self.die_names):
-                de = DIE_NAMES_DE.get(en, en)
-                for s in (en, de, normalize(de)):
-                    spellings[s] = i
-            codes = DIE_CODES_DE if language() == "de" else DIE_CODES_EN
-            spellings.update({c: self.die_names.index(n) for c, n in codes.items() if n in self.die_names})
+            colours = colour_spellings(language()).items()
+            spellings = {s: self.die_names.index(c) for s, c in colours if c in self.die_names}
+            spellings.update([(normalize(s), i) for s, i in spellings.items()])  # 'weiss', 'vérde'
             if normalize(text) in spellings or text in spellings:
                 return spellings.get(text, spellings.get(normalize(text), -1))
             starts = {i for s, i in spellings.items() if len(s) > 2 and s.startswith(text) and len(text) >= 2}
@@ -338,11 +339,6 @@ def _drop_defaults(fields: dict, later: dict) -> None:
             fields.pop(key)
 
 
-# short colour codes at the Kniffel 7 prompts: 'b=2 g=5 ...' / 'b=2 gr=5 ...'
-DIE_CODES_EN = {"b": "blue", "g": "green", "p": "purple", "y": "yellow", "r": "red", "k": "black", "w": "white"}
-DIE_CODES_DE = {"b": "blue", "gr": "green", "l": "purple", "ge": "yellow", "r": "red", "s": "black", "w": "white"}
-
-
 def normalize(text: str) -> str:
     """Case-, space- and accent-insensitive spelling: 'Große Straße' == 'grosse-strasse', 'Carré' == 'carre'."""
     if text.isascii() and text.isalnum() and text.islower():
@@ -353,7 +349,7 @@ def normalize(text: str) -> str:
 
 
 # what players write on their pads in every language, by box key (the boxes' own names and aliases, and their
-# names in the catalogues of the other languages, count as well): Generala's letters E F P G DG, Yams' as,
+# names in the catalogues of the other languages, and Generala's letters, PAD_LETTERS, count as well): Yams' as,
 # deux ... six, German pads' Kl. Straße
 PAD_ALIASES = {
     "ones": ("unos", "uno", "as", "al uno"),
@@ -367,17 +363,19 @@ PAD_ALIASES = {
     "full_house": ("full", "full servido"),
     "small_straight": ("Kl. Straße", "kleine Straße", "petite suite", "escalera corta"),
     "large_straight": ("Gr. Straße", "große Straße", "grande suite", "escalera larga"),
-    "escalera": ("E", "escalera servida", "suite"),
-    "full": ("F", "full servido"),
-    "poker": ("P", "póquer", "carré"),
-    "generala": ("G", "generala servida"),
-    "doble_generala": ("DG", "doble"),
+    "escalera": ("escalera servida", "suite"),
+    "full": ("full servido",),
+    "poker": ("póquer", "carré"),
+    "generala": ("generala servida",),
+    "doble_generala": ("doble",),
     "brelan": ("trío",),
     "carre": ("póker", "póquer"),
     "petite_suite": ("petite", "escalera corta"),
     "grande_suite": ("grande", "escalera larga"),
     "yams": ("yam",),
 }
+# a Generala pad's letters for its lower boxes: accepted as box names, shown on Generala's score sheet
+PAD_LETTERS = {"escalera": "E", "full": "F", "poker": "P", "generala": "G", "doble_generala": "DG"}
 
 
 def box_spellings(box: Box) -> set[str]:
@@ -385,7 +383,8 @@ def box_spellings(box: Box) -> set[str]:
 
     translated = [CATALOGUES[lang].get(f"box_{box.key}", box.name_en) for lang in ("es", "fr")]
     spellings = set()
-    for name in (box.key, box.name_de, box.name_en, *box.aliases, *translated, *PAD_ALIASES.get(box.key, ())):
+    letters = [PAD_LETTERS[box.key]] if box.key in PAD_LETTERS else []
+    for name in (box.key, *letters, box.name_de, box.name_en, *box.aliases, *translated, *PAD_ALIASES.get(box.key, ())):
         n = normalize(name)
         spellings.add(n)
         spellings.add(n.replace("ae", "a").replace("oe", "o").replace("ue", "u"))

@@ -35,6 +35,7 @@ from ..advice.cards import Card
 from ..api import Table
 from ..chances import distribution as dist
 from ..errors import KniffelError
+from ..i18n.texts import t
 
 T = TypeVar("T")
 DISTRIBUTIONS_KEPT = 256  # (variant, card) answers remembered: the forward pass takes seconds
@@ -132,22 +133,15 @@ class Jobs:
         if answer in done:
             return answer.result()
         if gone in done:
-            raise Unavailable("the client went away")  # answered to nobody
-        raise Unavailable(
-            f"no answer within {self.budget:g} s, the longest a request waits (the server is busy); "
-            f"try again in {RETRY_AFTER_S} s"
-        )
+            raise Unavailable(t("api_client_gone"))  # answered to nobody
+        raise Unavailable(t("api_too_slow", budget=self.budget, seconds=RETRY_AFTER_S))
 
     def _join(self, key: Hashable, work: Callable[[Callable[..., None]], Any]) -> Job:
         with self._lock:
             job = self._jobs.get(key)
             if job is None:
                 if self._open >= self.limit:
-                    raise Unavailable(
-                        f"the server is busy: {self._open} long computations (distributions, chances, target "
-                        f"advice, table loads) are queued or running, the most it takes at once; "
-                        f"try again in {RETRY_AFTER_S} s"
-                    )
+                    raise Unavailable(t("api_busy", count=self._open, seconds=RETRY_AFTER_S))
                 job = self._jobs[key] = Job()
                 self._open += 1
                 job.future = KERNELS.submit(self._start, job, work)

@@ -49,6 +49,8 @@ function parseCardText(text) {
 const diceComplete = () => state.dice.length > 0 && state.dice.every((d) => d !== null);
 const diceText = () => state.dice.join("");
 const boxName = (b) => b[state.lang || "en"] || b.en;
+// a Kniffel 7 die's colour in the page's language (die_names: the English keys the advice names dice by)
+const dieColour = (i) => (state.v.die_colours[state.lang || "en"] || state.v.die_names)[i];
 
 // ---- the page's language: texts from the server's catalogues (/api/texts) -----------------------
 function T(key, fields = {}) {
@@ -138,7 +140,7 @@ function renderDice() {
     b.dataset.index = i;
     b.id = `die-${i}`;
     b.textContent = face === null ? "?" : String(face);
-    const who = T(name ? "web_die_named" : "web_die", { n: i + 1, name });
+    const who = T(name ? "web_die_named" : "web_die", { n: i + 1, name: dieColour(i) });
     const label = T("web_die_label", { who, face: face === null ? T("web_not_set") : face });
     b.setAttribute("aria-label", kept.has(i) ? T("web_die_kept", { label }) : label);
     b.addEventListener("click", () => cycleDie(i, 1));
@@ -154,7 +156,7 @@ function renderDice() {
     b.type = "button";
     b.textContent = String(f);
     b.disabled = !cursorDie.includes(f);
-    const die = state.v.die_names[state.cursor] || T("web_die", { n: state.cursor + 1 });
+    const die = state.v.die_names[state.cursor] ? dieColour(state.cursor) : T("web_die", { n: state.cursor + 1 });
     b.setAttribute("aria-label", T("web_set_face", { die, face: f }));
     b.addEventListener("click", () => setFace(f));
     faces.appendChild(b);
