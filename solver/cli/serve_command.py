@@ -66,8 +66,13 @@ def serve(ctx, host, port):
         click.echo("kniffel: warning: " + t("serve_open_host", host=host), err=True)
     page_variant = find_variant("kniffel")  # the page opens on it: its advice is made ready at start-up
 
+    stderr = click.get_text_stream("stderr")  # this command's, also for the warm-up thread's late lines
+
     def say(text: str) -> None:
-        click.echo("kniffel: " + text, err=True)
+        try:
+            click.echo("kniffel: " + text, file=stderr)
+        except ValueError:  # the stream was closed (an in-process caller that has moved on): nobody to tell
+            pass
 
     app = create_app(
         _settings(ctx).tables_dir,
