@@ -26,6 +26,7 @@ from .ordered_task import ordered_target_chunk
 
 _CONTEXT: dict = {}  # per process: the engine and what every chunk of a job shares (built once)
 _LOCK = threading.Lock()  # the in-process executor's threads share it
+_THREAD = threading.local()  # per thread: the distinct-dice kernel's work arrays (34 MB for seven dice)
 
 
 class ChunkTask(NamedTuple):
@@ -42,19 +43,16 @@ class ChunkTask(NamedTuple):
 
 def _context(task: ChunkTask, folder: JobFolder):
     """(engine, ranked sub-keeps for value tables | the target layout), built once per process and job."""
-    key = (task.folder, task.variant, task.kind, task.n_max, task.from_filled, threading.get_ident())
+    key = (task.folder, task.variant, task.kind, task.n_max, task.from_filled)
     with _LOCK:
         if key not in _CONTEXT:
-            if len(_CONTEXT) > 64:
-                _CONTEXT.clear()
+            _CONTEXT.clear()
             engine = job_engine(task.variant)
             if task.kind == "ev":
                 _CONTEXT[key] = engine, dp.ranked_sub_keeps(engine.lattice)
             else:
                 dropped = tuple(range(task.from_filled))
-                layout = target_layout(engine, task.n_max, folder.lengths(), dropped)
-                work = None if engine.ordered is None else ordered_work(engine.ordered)  # one set a thread
-                _CONTEXT[key] = engine, (layout, work)
+                _CONTEXT[key] = engine, target_layout(engine, task.n_max, folder.lengths(), dropped)
         return _CONTEXT[key]
 
 
@@ -74,9 +72,11 @@ def run_chunk(task: ChunkTask) -> str:
         shard = _ev_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
     elif engine.ordered is not None:
         nxt = None if last_layer else (dp.layer_items(task.variant, task.filled + 1), folder.layer(task.filled + 1))
-        shard = ordered_target_chunk(engine, shared[0], shared[1], masks, jokers_scored, nxt)
+        if getattr(_THREAD, "ordered", None) is not engine.ordered:
+            _THREAD.ordered, _THREAD.work = engine.ordered, ordered_work(engine.ordered)
+        shard = ordered_target_chunk(engine, shared, _THREAD.work, masks, jokers_scored, nxt)
     else:
-        shard = _target_chunk(task, folder, engine, shared[0], masks, jokers_scored, last_layer)
+        shard = _target_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
     return folder.write_shard(task.filled, task.chunk, shard)
 
 
