@@ -108,3 +108,20 @@ def test_kniffel_tables_on_two_workers_equal_in_process(tmp_path, cluster):
     job = open_job(kniffel, "target", tmp_path / "target", n_max=30, chunk_seconds=0.5)
     run_job(job, kniffel, cluster)
     assert same_bits(target_table(job, kniffel)[0], solve_target(engine, layout))
+
+
+def test_kniffel7_end_game_on_two_workers_equals_threads(cluster, tmp_path):
+    """Kniffel 7's target table (dice told apart), its last layer up to need 5, in many chunks: the two
+    workers give the thread executor's bits."""
+    from solver.jobs.executors import ThreadExecutor
+    from solver.rules.presets import PRESETS
+
+    kniffel7 = PRESETS["kniffel7"]
+    last = len(kniffel7.boxes) - 1
+    flats = []
+    for name, executor in (("threads", ThreadExecutor(2)), ("dask", cluster)):
+        job = open_job(kniffel7, "target", tmp_path / name, n_max=5, chunk_seconds=0.2, from_filled=last)
+        assert len(job.plan[0]["chunks"]) > 1
+        run_job(job, kniffel7, executor)
+        flats.append(target_table(job, kniffel7)[0])
+    assert same_bits(flats[0], flats[1])

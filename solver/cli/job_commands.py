@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..i18n.texts import t
+from ..i18n.texts import count_text, t
 from ..store import tables
 from .base import _cache_opening_pmf, progress_bar
 from .settings import Settings
@@ -73,6 +73,32 @@ def solve_by_job(variant, settings: Settings, *, with_target: bool, workers, sch
     finally:
         executor.close()
     return meta, tmeta
+
+
+ORDERED_FROM_FILLED = 10  # Kniffel 7's end game (up to 4 free boxes): a few CPU-hours; the rest is a cluster job
+
+
+def solve_ordered_target_job(variant, settings: Settings, workers, scheduler, job_dir, from_filled, n_max) -> None:
+    """Build the target table of dice told apart (Kniffel 7) by job, its layers with from_filled or more boxes
+    filled and needs 1..n_max, into the job folder's layer files (<job-dir>/target/layer-KK.npy)."""
+    from ..jobs.build import most, open_job, target_table
+    from ..jobs.folder import JobError
+
+    if workers and scheduler:
+        raise JobError(t("job_both"))
+    from_filled = ORDERED_FROM_FILLED if from_filled is None else min(from_filled, len(variant.boxes) - 1)
+    if n_max is None:
+        n_max = max(1, int(round(most(variant)[0, 0, 0])))
+    folder = (job_dir or settings.tables_dir / "jobs" / variant.name) / "target"
+    executor = _executor(settings, workers, scheduler)
+    try:
+        job = open_job(variant, "target", folder, n_max=n_max, from_filled=from_filled)
+        seconds = _run(variant, settings, job, executor)
+    finally:
+        executor.close()
+    size = count_text(target_table(job, variant)[1].size)
+    done = dict(filled=from_filled, n=n_max, size=size, path=folder, seconds=f"{seconds:.1f}")
+    click.echo(t("job_ordered_done", variant=variant.name, **done))
 
 
 def job_status(path: Path) -> None:

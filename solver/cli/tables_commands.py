@@ -23,8 +23,23 @@ from .base import _settings, _speak, _table, cli, lang_option, solve_table, solv
 @click.option("--scheduler", metavar="ADDRESS")
 @click.option("--job-dir", type=click.Path(path_type=Path))
 @click.option("--status", "status_dir", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--from-filled", type=click.IntRange(0), metavar="K")
+@click.option("--n-max", type=click.IntRange(1), metavar="N")
 @click.pass_context
-def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target, workers, scheduler, job_dir, status_dir):
+def solve(
+    ctx,
+    variant_names,
+    all_variants,
+    keep_one,
+    as_json,
+    with_target,
+    workers,
+    scheduler,
+    job_dir,
+    status_dir,
+    from_filled,
+    n_max,
+):
     """Solve VARIANT... and write tables/<variant>.npy (+ .json); --target: also <variant>.target.npy."""
     from ..advice.explain import fit
 
@@ -46,6 +61,14 @@ def solve(ctx, variant_names, all_variants, keep_one, as_json, with_target, work
         raise click.UsageError(t("solve_nothing"))
     if as_job and len(variants) != 1:
         raise click.UsageError(t("job_one_variant"))
+    ordered_job = as_job and with_target and not variants[0].identical_dice
+    if (from_filled is not None or n_max is not None) and not ordered_job:
+        raise click.UsageError(t("job_ordered_only"))
+    if ordered_job:
+        from .job_commands import solve_ordered_target_job
+
+        solve_ordered_target_job(variants[0], settings, workers, scheduler, job_dir, from_filled, n_max)
+        return
     from ..store.target_tables import target_paths
 
     if with_target:

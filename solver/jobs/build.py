@@ -6,34 +6,55 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from .. import dp
-from ..dp.target_layout import TargetLayout, item_lengths, target_layout
+from ..dp.target_layout import TargetLayout, item_lengths, max_remaining, target_layout
 from ..rules.variant import Variant
 from .folder import JobFolder
 from .plan import make_plan
-from .task import ChunkTask, run_chunk
+from .task import ChunkTask, job_engine, run_chunk
 
 CHUNK_SECONDS = 60.0  # about a minute of one core a chunk: scheduling costs milliseconds a task
 
 
 def open_job(
-    variant: Variant, kind: str, path: Path, n_max: int = 0, chunk_seconds: float = CHUNK_SECONDS
+    variant: Variant,
+    kind: str,
+    path: Path,
+    n_max: int = 0,
+    chunk_seconds: float = CHUNK_SECONDS,
+    from_filled: int = 0,
 ) -> JobFolder:
-    """The job folder of the variant's value table (kind "ev") or target table up to N (kind "target"), made
-    with its plan when new (target tables: the item lengths computed here, once)."""
-    engine = dp.make_engine(variant)
-    lengths = item_lengths(engine, n_max) if kind == "target" else None
-    return JobFolder.open(path, variant, kind, n_max, lambda: make_plan(kind, engine, lengths, chunk_seconds), lengths)
+    """The job folder of the variant's value table (kind "ev") or target table up to N (kind "target") from
+    its last layer down to `from_filled` boxes filled, made with its plan when new (target tables: the item
+    lengths computed here, once)."""
+    engine = job_engine(variant)
+    lengths = item_lengths(engine, n_max, most(variant)) if kind == "target" else None
+    return JobFolder.open(
+        path,
+        variant,
+        kind,
+        n_max,
+        lambda: make_plan(kind, engine, lengths, chunk_seconds, from_filled),
+        lengths,
+        from_filled,
+    )
+
+
+@lru_cache(maxsize=4)
+def most(variant: Variant) -> np.ndarray:
+    """The most each state can still score (dp.target_layout.max_remaining; Kniffel 7: about 12 s, once)."""
+    return max_remaining(job_engine(variant))
 
 
 def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int], None] | None = None) -> None:
     """Build every layer not yet done (a rerun: the shards whose checksums match are kept); progress(cost)
     after each chunk, and once for the work found done."""
-    kind, n_max = job.manifest["kind"], job.manifest["n_max"]
+    kind, n_max, from_filled = job.manifest["kind"], job.manifest["n_max"], job.from_filled
     costs = {(layer["filled"], i): chunk[2] for layer in job.plan for i, chunk in enumerate(layer["chunks"])}
 
     def chunk_done(task: ChunkTask, _digest: str) -> None:
@@ -54,7 +75,7 @@ def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int]
                 if progress is not None:
                     progress(cost)
             else:
-                tasks.append(ChunkTask(str(job.path), variant, kind, n_max, n_filled, index, first, last))
+                tasks.append(ChunkTask(str(job.path), variant, kind, n_max, n_filled, index, first, last, from_filled))
         executor.run(run_chunk, tasks, chunk_done)
         job.finish_layer(n_filled, 1 if kind == "ev" else 0, time.perf_counter() - t0)
 
@@ -77,8 +98,10 @@ def ev_table(job: JobFolder, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
 
 
 def target_table(job: JobFolder, variant: Variant) -> tuple[np.ndarray, TargetLayout]:
-    """(flat, layout) of a finished target-table job, as dp.target.solve_target builds them."""
-    layout = target_layout(dp.make_engine(variant), job.manifest["n_max"], job.lengths())
+    """(flat, layout) of a finished target-table job, as dp.target.solve_target builds them (the layers below
+    from_filled boxes filled left out: offset -1)."""
+    dropped = tuple(range(job.from_filled))
+    layout = target_layout(job_engine(variant), job.manifest["n_max"], job.lengths(), dropped)
     flat = np.concatenate([job.layer(layer["filled"]) for layer in job.plan])
     assert flat.shape[0] == layout.size
     return flat, layout

@@ -84,8 +84,8 @@ def file_sha256(path: Path) -> str | None:
         return None
 
 
-def _identity(variant: Variant, kind: str, n_max: int) -> dict:
-    return {
+def _identity(variant: Variant, kind: str, n_max: int, from_filled: int) -> dict:
+    identity = {
         "format": JOB_FORMAT,
         "variant": variant.name,
         "fingerprint": variant.fingerprint(),
@@ -93,6 +93,9 @@ def _identity(variant: Variant, kind: str, n_max: int) -> dict:
         "kind": kind,
         "n_max": n_max,
     }
+    if from_filled:  # only the layers with at least this many boxes filled (Kniffel 7's end game)
+        identity["from_filled"] = from_filled
+    return identity
 
 
 class JobFolder:
@@ -109,16 +112,20 @@ class JobFolder:
         return cls(path, manifest)
 
     @classmethod
-    def open(cls, path: Path, variant: Variant, kind: str, n_max: int, make_plan, lengths=None) -> JobFolder:
+    def open(
+        cls, path: Path, variant: Variant, kind: str, n_max: int, make_plan, lengths=None, from_filled: int = 0
+    ) -> JobFolder:
         """The job folder of this build: made (with make_plan()) when new, else checked to be of the same
-        variant, rules, solver version, kind and N."""
-        want = _identity(variant, kind, n_max)
+        variant, rules, solver version, kind, N and first layer."""
+        want = _identity(variant, kind, n_max, from_filled)
         if (path / MANIFEST).exists():
             job = cls.read(path)
             got = {k: job.manifest.get(k) for k in want}
-            if got != want:
+            if got != want or job.from_filled != from_filled:
                 found = f"{got['variant']} {got['kind']} (N {got['n_max']}, version {got['solver_version']})"
                 wanted = f"{variant.name} {kind} (N {n_max}, version {__version__})"
+                if job.from_filled != from_filled:
+                    found, wanted = f"{found} >= {job.from_filled}", f"{wanted} >= {from_filled}"
                 raise JobError(t("job_other", path=path, found=found, wanted=wanted))
             if lengths is not None and file_sha256(path / LENGTHS) != job.manifest.get("lengths_sha256"):
                 raise JobError(t("job_damaged", path=path / LENGTHS))
@@ -130,6 +137,11 @@ class JobFolder:
             manifest["lengths_sha256"] = save_atomic(path / LENGTHS, lengths)
         save_atomic(path / MANIFEST, (json.dumps(manifest) + "\n").encode())
         return cls(path, manifest)
+
+    @property
+    def from_filled(self) -> int:
+        """The least boxes filled of the layers built (0: the whole table)."""
+        return int(self.manifest.get("from_filled", 0))
 
     @property
     def plan(self) -> list[dict]:

@@ -15,8 +15,9 @@ from ..dp import Engine, layer_items
 KINDS = ("ev", "target")
 # seconds of one core per cost unit, measured (benchmarks/README.md): ev, one state with its second moments:
 # kniffel's 310,654 states in 0.338 s on two threads, about 2.2 us; target, one (upper total, need) column:
-# kniffel N 100, 31.0 M columns in 16.2-16.7 s of CPU at load 17-21, about 0.54 us
-SECONDS_PER_UNIT = {"ev": 2.2e-6, "target": 0.54e-6}
+# kniffel N 100, 31.0 M columns in 16.2-16.7 s of CPU at load 17-21, about 0.54 us; target with dice told
+# apart (Kniffel 7): one (state, need) column of the distinct-dice kernel, about 2 ms
+SECONDS_PER_UNIT = {"ev": 2.2e-6, "target": 0.54e-6, "ordered target": 2e-3}
 
 
 def item_costs(kind: str, engine: Engine, n_filled: int, length: np.ndarray | None) -> np.ndarray:
@@ -45,12 +46,15 @@ def chunk_ranges(costs: np.ndarray, budget: float) -> list[tuple[int, int]]:
     return ranges
 
 
-def make_plan(kind: str, engine: Engine, length: np.ndarray | None, chunk_seconds: float) -> list[dict]:
-    """The layers from B - 1 filled boxes down to 0: {"filled", "items", "cost", "chunks": [[first, last, cost],
-    ...]} (a chunk: the layer's items first..last-1)."""
-    budget = max(chunk_seconds / SECONDS_PER_UNIT[kind], 1.0)
+def make_plan(
+    kind: str, engine: Engine, length: np.ndarray | None, chunk_seconds: float, from_filled: int = 0
+) -> list[dict]:
+    """The layers from B - 1 filled boxes down to from_filled: {"filled", "items", "cost", "chunks": [[first,
+    last, cost], ...]} (a chunk: the layer's items first..last-1)."""
+    unit = "ordered target" if kind == "target" and engine.ordered is not None else kind
+    budget = max(chunk_seconds / SECONDS_PER_UNIT[unit], 1.0)
     layers = []
-    for n_filled in range(len(engine.variant.boxes) - 1, -1, -1):
+    for n_filled in range(len(engine.variant.boxes) - 1, from_filled - 1, -1):
         costs = item_costs(kind, engine, n_filled, length)
         chunks = [[a, b, int(costs[a:b].sum())] for a, b in chunk_ranges(costs, budget)]
         layers.append({"filled": n_filled, "items": len(costs), "cost": int(costs.sum()), "chunks": chunks})

@@ -2,7 +2,8 @@
 
 A task is idempotent: it reads only finished layers (never changed once renamed into place) and writes its
 shard atomically, so a chunk whose worker was lost is simply run again, with the same bytes. The kernels are
-the in-process build's lane kernels (dp.solve_items, dp.target.target_items), run serially on the calling
+the in-process build's lane kernels (dp.solve_items, dp.target.target_items; dice told apart: the target
+turn kernel of dp/ordered_target.py through ordered_task.py), run serially on the calling
 thread (one core a task, no Numba threading layer: a cluster image may lack one): each item reads only
 the next layer, so which chunk or process computes it changes no bit.
 """
@@ -16,13 +17,16 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import dp
+from ..dp.ordered import ordered_work
 from ..dp.target import target_items
 from ..dp.target_layout import TargetLayout, target_layout
 from ..rules.variant import Variant
 from .folder import JobFolder
+from .ordered_task import ordered_target_chunk
 
 _CONTEXT: dict = {}  # per process: the engine and what every chunk of a job shares (built once)
 _LOCK = threading.Lock()  # the in-process executor's threads share it
+_THREAD = threading.local()  # per thread: the distinct-dice kernel's work arrays (34 MB for seven dice)
 
 
 class ChunkTask(NamedTuple):
@@ -34,20 +38,27 @@ class ChunkTask(NamedTuple):
     chunk: int  # the chunk's number in its layer
     first: int  # its items: layer_items(variant, filled)[first:last]
     last: int
+    from_filled: int = 0  # the least boxes filled the job builds (Kniffel 7's target table: its end game)
 
 
 def _context(task: ChunkTask, folder: JobFolder):
     """(engine, ranked sub-keeps for value tables | the target layout), built once per process and job."""
-    key = (task.folder, task.variant, task.kind, task.n_max)
+    key = (task.folder, task.variant, task.kind, task.n_max, task.from_filled)
     with _LOCK:
         if key not in _CONTEXT:
             _CONTEXT.clear()
-            engine = dp.make_engine(task.variant)
+            engine = job_engine(task.variant)
             if task.kind == "ev":
                 _CONTEXT[key] = engine, dp.ranked_sub_keeps(engine.lattice)
             else:
-                _CONTEXT[key] = engine, target_layout(engine, task.n_max, folder.lengths())
+                dropped = tuple(range(task.from_filled))
+                _CONTEXT[key] = engine, target_layout(engine, task.n_max, folder.lengths(), dropped)
         return _CONTEXT[key]
+
+
+def job_engine(variant: Variant) -> dp.Engine:
+    """The variant's engine (Kniffel 7's too: a job is the slow build it is refused elsewhere)."""
+    return dp.make_engine(variant, allow_slow=True)
 
 
 def run_chunk(task: ChunkTask) -> str:
@@ -59,6 +70,11 @@ def run_chunk(task: ChunkTask) -> str:
     last_layer = task.filled + 1 == len(task.variant.boxes)
     if task.kind == "ev":
         shard = _ev_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
+    elif engine.ordered is not None:
+        nxt = None if last_layer else (dp.layer_items(task.variant, task.filled + 1), folder.layer(task.filled + 1))
+        if getattr(_THREAD, "ordered", None) is not engine.ordered:
+            _THREAD.ordered, _THREAD.work = engine.ordered, ordered_work(engine.ordered)
+        shard = ordered_target_chunk(engine, shared, _THREAD.work, masks, jokers_scored, nxt)
     else:
         shard = _target_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
     return folder.write_shard(task.filled, task.chunk, shard)
