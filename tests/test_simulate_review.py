@@ -213,3 +213,30 @@ def test_review_values_each_decision_as_every_option_does(name, solved):
         got = [(d.turn, d.roll, d.chosen, d.best) for d in decisions(game, adv)]
         assert got == _decisions_from_every_option(game, adv)
         assert sum(chosen.loss > 0 for _, _, chosen, _ in got) >= 5
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "es", "fr"])
+def test_review_speaks_each_language_with_its_numbers(tables, tmp_path, lang):
+    """The review of a game with mistakes in each language: its title, columns and total from that language's
+    catalogue, every loss written with the language's decimal mark (245,11 in de/es/fr, 245.11 in en)."""
+    from solver.i18n.texts import number, speaking, t, variant_title
+
+    v = PRESETS["kniffel"]
+    adv = Advisor(v, tables["kniffel"])
+    game, _ = play(v, adv, seed=8, mistakes={33: 1, 34: 2})
+    steps = decisions(game, adv)
+    path = tmp_path / "game.json"
+    game.save(path)
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "--lang", lang, "review", str(path)])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    total = sum(d.loss for d in steps)
+    with speaking(lang):
+        assert lines[0] == t("review_title", path=path, title=variant_title(v))
+        assert lines[1].split() == t("review_columns").split(",")
+        loss = number(-total, ".2f")
+        assert loss == f"{-total:.2f}".replace(".", "," if lang != "en" else ".")
+        assert any(
+            line.startswith(t("review_total", loss=loss, count=len(steps), mean="").split(loss)[0] + loss)
+            for line in lines
+        ), res.stdout

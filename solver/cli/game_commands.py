@@ -224,7 +224,7 @@ def _review_text(game, steps) -> None:
         if d.loss > 0:
             best = option_text(v, d.best, d.dice)
             click.echo(t("review_best", pad=pad, text=best, expected=d.best.expected_final_score))
-    mean = signed(total / len(steps)) if steps else "0.00"
+    mean = signed(total / len(steps) if steps else 0.0)
     click.echo(fit(t("review_total", loss=signed(total), count=len(steps), mean=mean)))
     costly = [d for d in worst if d.loss > 0]
     if costly:
