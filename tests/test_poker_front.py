@@ -20,7 +20,7 @@ def test_cli_second_player_in_both_languages():
     de = run("--lang", "de", "poker", "12666", "--hand", "55666")
     assert en.exit_code == de.exit_code == 0, en.output + de.output
     assert "Best: keep 6 6 6, reroll 2 (53.24%)" in en.output and "a full house" in en.output
-    assert "Am besten: 6 6 6 behalten, 2 neu würfeln (53.24%)" in de.output and "ein Full House" in de.output
+    assert "Am besten: 6 6 6 behalten, 2 neu würfeln (53,24\xa0%)" in de.output and "ein Full House" in de.output
 
 
 def test_cli_json_is_the_api():

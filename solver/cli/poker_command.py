@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ..i18n.texts import choose_language, set_language, t
+from ..i18n.texts import choose_language, number, set_language, t
 from ..poker.hands import CATEGORIES, TIES, category
 from .base import _settings, cli, lang_option
 
@@ -60,13 +60,14 @@ def advice_lines(advice) -> list[str]:
         lines.append(t("poker_head_second", hand=shown(advice.hand), name=hand_name(advice.hand)))
     else:
         lines.append(t("poker_head_first"))
-    lines.append(t("poker_start", p=f"{advice.start:.2%}"))
+    lines.append(t("poker_start", p=number(advice.start, ".2%")))
     if advice.dice:
         lines.append(t("poker_dice_line", roll=advice.roll, rolls=advice.rolls, dice=shown(advice.dice),
                        name=hand_name(advice.dice)))  # fmt: skip
-        lines.append(t("poker_best", option=option_text(advice.best), p=f"{advice.best.p_win:.2%}"))
+        lines.append(t("poker_best", option=option_text(advice.best), p=number(advice.best.p_win, ".2%")))
         texts = [option_text(o) for o in advice.options]
         width = max(len(x) for x in texts)
         lines.append(f"   #  {'':{width}}  {t('poker_column'):>8}")
-        lines += [f"{i:4}  {x:{width}}  {o.p_win:8.2%}" for i, (x, o) in enumerate(zip(texts, advice.options), 1)]
+        rows = enumerate(zip(texts, advice.options), 1)
+        lines += [f"{i:4}  {x:{width}}  {number(o.p_win, '8.2%')}" for i, (x, o) in rows]
     return lines
