@@ -57,8 +57,8 @@ def targets_from(
     variant: Variant, card: Card, needs, on_plan: OnPlan | None = None, limit: float | None = None
 ) -> OrderedTargets | None:
     """The target probabilities from `card` for the needs `needs` (points still to score) at its start, exactly;
-    None when that would take more than `limit` seconds (estimated; None: LIMIT_SECONDS). on_plan(plan, seconds) is told before the
-    work and may return a progress function (columns done)."""
+    None when that would take more than `limit` seconds (estimated; None: LIMIT_SECONDS). on_plan(plan,
+    seconds) is told before the work and may return a progress function (columns done)."""
     needs = np.unique(np.asarray(needs, dtype=np.int64))
     key = (variant, card.state, needs.tobytes())
     if key in _DONE:
