@@ -69,3 +69,14 @@ def test_web_tab(tmp_path):
         for bad in ("dice=1234", "roll=x", "ties=suits", "bogus=1", "match=2", "dice=12345&dice=12345"):
             refused = client.get("/api/poker?" + bad)
             assert refused.status_code == 400 and refused.json()["error"], bad
+
+
+def test_a_usage_error_speaks_the_duels_language(monkeypatch):
+    """click's own refusal of an option comes before the command runs: in Würfelpoker's German unless --lang says."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    res = CliRunner().invoke(cli, ["poker", "12666", "--roll", "4"], standalone_mode=True)
+    assert res.exit_code == 2
+    assert "ungültiger Wert für '--roll'" in res.output, res.output
+    res = CliRunner().invoke(cli, ["--lang", "en", "poker", "12666", "--roll", "4"], standalone_mode=True)
+    assert res.exit_code == 2 and "Invalid value for '--roll'" in res.output, res.output

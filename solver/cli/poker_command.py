@@ -8,6 +8,7 @@ import click
 
 from ..i18n.texts import choose_language, number, set_language, t
 from ..poker.hands import CATEGORIES, TIES, category
+from ..rules.presets import PRESETS
 from .base import _settings, cli, lang_option
 
 
@@ -26,7 +27,7 @@ def poker(ctx, dice, hand, roll, rolls, max_reroll, ties, match_rolls, as_json):
     """Würfelpoker, the poker-hand duel: the exact chance to win of every keep."""
     from ..api import poker_advice
 
-    set_language(choose_language(_settings(ctx).lang, "de"))
+    set_language(choose_language(_settings(ctx).lang, PRESETS["wuerfelpoker"].lang))
     advice = poker_advice(dice, hand, roll, rolls, max_reroll, ties, match_rolls)
     if as_json:
         click.echo(json.dumps(advice.as_dict(), indent=2))

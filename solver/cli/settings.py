@@ -22,6 +22,8 @@ def _usage_language(args: list[str]) -> str:
         if arg == "--lang" and i + 1 < len(args) and args[i + 1] in LANGUAGES:
             return args[i + 1]
     named = [PRESETS[a].lang for a in args if a in PRESETS]
+    if not named and "poker" in args:  # the dice-poker duel speaks as Würfelpoker players do
+        named = [PRESETS["wuerfelpoker"].lang]
     if not named and any(a in DEFAULT_VARIANT_COMMANDS for a in args):
         named = [PRESETS[_variant_or_default(None)].lang]  # `kniffel play --bogus`: the game it would play
     return locale_language() or (named[0] if named else "en")
