@@ -187,7 +187,7 @@ def _final_entries(mask, joker_scored, rules, vecs, final, entry_move, entry_poi
     extra = rules.params[P_EXTRA]
     moves = np.empty(n_boxes, dtype=np.int64)
     points = np.empty(n_boxes, dtype=np.int64)
-    limit, below = np.empty(nj), np.empty(nj)
+    limit, first = np.empty(nj), np.empty(nj)  # first: the entry's index, as a float (-1: none yet)
     for r in range(n_rolls):
         n = n_options[r]
         if n < 0:  # the implicit list: every free box, normal score
@@ -206,32 +206,19 @@ def _final_entries(mask, joker_scored, rules, vecs, final, entry_move, entry_poi
         if joker_extra != 0:
             for j in range(nj):
                 final[r, j] += float(extra)
+        # the entry: the first within TIE of the best, found by a pass over the entries from the last to the
+        # first that keeps each column's latest (a vectorised select; the columns' scans cost twice as much)
         for j in range(nj):
             limit[j] = final[r, j] - joker_extra - TIE
-        # the columns mostly agree: column 0's entry i0 is every column's where the entries before it are all
-        # below the limit (their maximum: a plain vectorised pass) and i0 is not; any other column is scanned
-        i0 = _first_entry(moves, points, n, vecs, limit[0], np.int64(0))
-        for j in range(nj):
-            below[j] = -np.inf
-        for i in range(i0):
-            m, s = moves[i], float(points[i])
+            first[j] = -1.0
+        for i in range(n - 1, -1, -1):
+            m, s, at = moves[i], float(points[i]), float(i)
             for j in range(nj):
-                below[j] = unmasked(max(below[j], s + vecs[m, j]))
+                first[j] = unmasked(at if s + vecs[m, j] >= limit[j] else first[j])
         for j in range(nj):
-            i = i0 if below[j] < limit[j] and points[i0] + vecs[moves[i0], j] >= limit[j] else -1
-            if i < 0:
-                i = _first_entry(moves, points, n, vecs, limit[j], j)
+            i = int(first[j])
             entry_move[r, j] = moves[i] if i >= 0 else -1  # none: a roll with no entry (never in a solve)
             entry_points[r, j] = points[i] + joker_extra
-
-
-@njit(cache=True)
-def _first_entry(moves, points, n, vecs, limit, j):
-    """The first of the n entries (moves, points) whose value at column j (points + vecs) is at least limit."""
-    for i in range(n):
-        if points[i] + vecs[moves[i], j] >= limit:
-            return i
-    return -1
 
 
 @njit(cache=True)
