@@ -31,7 +31,7 @@ import numpy as np
 
 from ..rules.scoring import possible_points
 from .compile import njit, unsigned
-from .entries import _box_options, _final_roll_values, _pick_entry
+from .entries import _box_options, _entry_arrays, _final_roll_values, _pick_option
 from .forward import Layer, advance, layer_pmf, next_keys, start_layer
 from .ordered import _compact_keeps
 from .ordered_dice import DieGroup, die_group
@@ -45,9 +45,9 @@ class Tables(NamedTuple):
     rolls: np.ndarray  # (6^n,) partial assignment of each roll
     roll_ms: np.ndarray  # (6^n,) multiset row of each roll
     pa_bits: np.ndarray  # (7^n,) the dice a partial assignment keeps (bit d: die d)
-    prefs: np.ndarray  # (2^n,) the choices in that order
+    prefs: np.ndarray  # (2^n,) every choice of kept dice (bits), in the tie rule's order
     deltas: np.ndarray  # (6^n, n): what rerolling die d adds to the partial assignment of roll q
-    pa_rank: np.ndarray  # (7^n,) rank of the dice each partial assignment keeps (rank[pa_bits])
+    rank: np.ndarray  # (2^n,) the place of each choice in prefs
     low: DieGroup  # the kernel's low dice (a block: the low dice's partial assignments, the high dice fixed)
     high: DieGroup  # and high dice (passes across blocks)
     run_starts: np.ndarray  # the high dice's max passes: runs of rows from these low partial assignments ...
@@ -87,7 +87,7 @@ def forward_tables(engine) -> Tables:
             for d in range(n_low)
         ]
         _TABLES[variant] = Tables(
-            group.faces, roll_ms.astype(np.int64), bits.astype(np.int64), prefs, deltas, rank[bits],
+            group.faces, roll_ms.astype(np.int64), bits.astype(np.int64), prefs, deltas, rank,
             ordered.low, ordered.high, run_starts.astype(np.int64), 7**run_dice,
             np.cumsum([0] + [len(m) for m in mean_runs]).astype(np.int64), np.concatenate(mean_runs).astype(np.int64),
         )  # fmt: skip
@@ -126,19 +126,20 @@ def _merge_runs(best, pick_v, pick_r, first, step, length):
 @njit(cache=True, nogil=True)
 def _choices(vals, tables, best, pick_v, pick_r, chosen):
     """chosen[q]: the kept dice (bits) roll q picks among its keeps (vals by partial assignment, the roll's
-    own entry: stopping), the tie rule of _pick_keep; best[pa] ends as the best keep of each roll. The max
-    pass along die d runs only where the dice before it show faces (only rolls are read afterwards), the low
-    dice's block by block in cache, then the high dice's across blocks."""
-    rolls, prefs, deltas = tables.rolls, tables.prefs, tables.deltas
+    own entry: stopping), the tie rule of _pick_keep; best[pa] ends as the best keep of each roll. Merges are
+    exact in any order, so die 0 (adjacent rows, the one pass that cannot run along contiguous rows) comes
+    last, on the rolls' lines only, each line's picks read at once. Before it the max pass along a die runs
+    only where the dice before it show faces (and on whole runs of rows, to vectorise): dice 1 to 4 block by
+    block in cache, then the high dice across blocks."""
+    rolls, prefs, deltas, pa_bits, rank = tables.rolls, tables.prefs, tables.deltas, tables.pa_bits, tables.rank
     low, high = tables.low, tables.high
     size_low = 7**low.n
+    low_dice = (1 << low.n) - 1
     for off in range(0, vals.shape[0], size_low):
-        for pa in range(off, off + size_low):
-            best[pa], pick_v[pa], pick_r[pa] = vals[pa], vals[pa], tables.pa_rank[pa]
-        for r in range(off, off + size_low, 7):  # die 0: its lines, one by one
-            m2, v2, r2 = best[r + 6], pick_v[r + 6], pick_r[r + 6]
-            for x in range(r, r + 6):
-                best[x], pick_v[x], pick_r[x] = _merge(best[x], pick_v[x], pick_r[x], m2, v2, r2)
+        high_bits = pa_bits[off] & ~low_dice
+        for i in range(size_low):
+            pa = off + i
+            best[pa], pick_v[pa], pick_r[pa] = vals[pa], vals[pa], rank[pa_bits[i] & low_dice | high_bits]
         for d in range(1, low.n):  # whole runs of rows (every face of the dice before: more rows, vectorised)
             for first in range(off, off + size_low, 7 ** (d + 1)):
                 _merge_runs(best, pick_v, pick_r, first, 7**d, 7**d)
@@ -147,15 +148,18 @@ def _choices(vals, tables, best, pick_v, pick_r, chosen):
         for k in range(high.max_ptr[d], high.max_ptr[d + 1]):
             for t in tables.run_starts:
                 _merge_runs(best, pick_v, pick_r, high.max_start[k] * size_low + t, size_low * 7**d, run)
-    for q in range(rolls.shape[0]):
-        pa = rolls[q]
-        k = pick_r[pa]
-        if k < 0:  # scan the roll's keeps in preference order, as _pick_keep
-            lim = best[pa] - TIE
-            for k in range(prefs.shape[0]):
-                if vals[_kept(q, prefs[k], rolls, deltas)] >= lim:
-                    break
-        chosen[q] = prefs[k]
+    for q0 in range(0, rolls.shape[0], 6):  # die 0, on the line of rolls q0 .. q0 + 5
+        line = rolls[q0]
+        m2, v2, r2 = best[line + 6], pick_v[line + 6], pick_r[line + 6]
+        for c in range(6):
+            pa = line + c
+            best[pa], _, k = _merge(best[pa], pick_v[pa], pick_r[pa], m2, v2, r2)
+            if k < 0:  # scan the roll's keeps in preference order, as _pick_keep
+                lim = best[pa] - TIE
+                for k in range(prefs.shape[0]):
+                    if vals[_kept(q0 + c, prefs[k], rolls, deltas)] >= lim:
+                        break
+            chosen[q0 + c] = prefs[k]
 
 
 @njit(inline="always")
@@ -185,18 +189,36 @@ def _spread_runs(mass, first, step, length):
 def _push(p_roll, chosen, tables, stops, mass):
     """Roll q (probability p_roll[q]) goes to its chosen keep: stopping adds to stops (by multiset), other
     keeps are rerolled; leaves the next roll's probabilities in mass (by partial assignment, rolls only).
-    The spread along die d runs where the dice before it show faces (elsewhere the mass is already spread),
-    in the order of the max passes: every roll's mass is the same sum in the same order."""
-    rolls, roll_ms, deltas = tables.rolls, tables.roll_ms, tables.deltas
+    The spread along die d runs on runs of rows that hold those where the dice before it show faces (elsewhere
+    the mass is already spread: the other rows add zeros), die by die as a plain pass: every roll's mass is the
+    same sum in the same order."""
+    roll_ms = tables.roll_ms
     low, high = tables.low, tables.high
     size_low = 7**low.n
-    everything = (1 << deltas.shape[1]) - 1
+    n = tables.deltas.shape[1]
+    everything = (1 << n) - 1
+    codes = np.zeros(n, dtype=np.int64)  # roll q's faces, counted up with q (base 6, die 0 lowest)
+    pa = 0  # its partial assignment
     mass[:] = 0.0
-    for q in range(rolls.shape[0]):
-        if chosen[q] == everything:
+    for q in range(roll_ms.shape[0]):
+        bits = chosen[q]
+        if bits == everything:
             stops[roll_ms[q]] += p_roll[q]
         else:
-            mass[_kept(q, chosen[q], rolls, deltas)] += p_roll[q]
+            kept, step = pa, 1
+            for d in range(n):  # the dice not kept: code 6
+                kept += (1 - (bits >> d & 1)) * (6 - codes[d]) * step
+                step *= 7
+            mass[kept] += p_roll[q]
+        d, step = 0, 1
+        while d < n:  # the next roll
+            codes[d] += 1
+            pa += step
+            if codes[d] < 6:
+                break
+            codes[d] = 0
+            pa -= 6 * step
+            d, step = d + 1, step * 7
     for off in range(0, mass.shape[0], size_low):
         for d in range(low.n):
             for first in range(off, off + size_low, 7 ** (d + 1)):
@@ -280,7 +302,7 @@ def _state_groups(mask, joker_scored, capped_upper, rules, ordered, values, tabl
 
 @njit(cache=True, nogil=True)
 def _entry_groups(mask, joker_scored, capped_upper, rules, values, final, stops, keys, out):
-    """Final rolls (probabilities stops, by multiset) grouped by their entry, _pick_entry's."""
+    """Final rolls (probabilities stops, by multiset) grouped by their entry, _pick_entry's (_pick_option)."""
     key_base, up_row, solved_total = keys
     out_key, out_shift, out_prob = out
     n_rolls, n_boxes = rules.score.shape
@@ -289,18 +311,20 @@ def _entry_groups(mask, joker_scored, capped_upper, rules, values, final, stops,
     n_options = np.empty(n_rolls, dtype=np.int64)
     _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
     cap, extra = rules.params[P_CAP], rules.params[P_EXTRA]
+    arrays = _entry_arrays(rules)  # Rules' arrays read once, not in the loop: each read counts a reference
+    is_upper, joker_roll, bonus_cum = rules.is_upper, rules.joker_roll, rules.bonus_cum
     n = 0
     for r in range(n_rolls):
         p = stops[r]
         if p == 0.0:
             continue
-        box, points, next_flag = _pick_entry(
-            r, mask, joker_scored, capped_upper, rules, values, option_move, option_points, n_options, TIE
+        box, points, next_flag = _pick_option(
+            r, mask, joker_scored, capped_upper, arrays, cap, values, option_move, option_points, n_options, TIE
         )
         nmask = mask | (1 << box)
-        nu = min(capped_upper + points, cap) if rules.is_upper[box] else capped_upper
-        shift = points + (extra if joker_scored == 1 and rules.joker_roll[r] else 0)
-        shift += np.int64(rules.bonus_cum[nu] - rules.bonus_cum[capped_upper])
+        nu = min(capped_upper + points, cap) if is_upper[box] else capped_upper
+        shift = points + (extra if joker_scored == 1 and joker_roll[r] else 0)
+        shift += np.int64(bonus_cum[nu] - bonus_cum[capped_upper])
         key = (nmask * key_base[0] + next_flag) * key_base[1] + solved_total[up_row[nmask, next_flag], nu]
         g = 0
         while g < n and not (out_key[g] == key and out_shift[g] == shift):
