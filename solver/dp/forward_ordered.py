@@ -248,13 +248,12 @@ def _second_keeps(mask, joker_scored, capped_upper, rules, ordered, values, afte
     upper_totals = np.full(8, capped_upper)
     final = np.empty((rules.score.shape[0], 8))
     _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, np.int64(0))
-    kept = _compact_keeps(final, ordered)
+    kept = _compact_keeps(final, ordered)[:, 0].copy()  # one column, contiguous: the reads below stay in cache
     n_low = 7**ordered.low.n
     for h in range(after_second.shape[0] // n_low):
+        row = h * ordered.n_low_keys
         for low in range(n_low):
-            after_second[h * n_low + low] = kept[
-                ordered.high_low_keep[h * ordered.n_low_keys + ordered.low_key[low]], 0
-            ]
+            after_second[h * n_low + low] = kept[ordered.high_low_keep[row + ordered.low_key[low]]]
     return final[:, 0]
 
 
