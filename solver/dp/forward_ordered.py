@@ -51,7 +51,7 @@ class Tables(NamedTuple):
     low: DieGroup  # the kernel's low dice (a block: the low dice's partial assignments, the high dice fixed)
     high: DieGroup  # and high dice (passes across blocks)
     run_starts: np.ndarray  # the high dice's max passes: runs of rows from these low partial assignments ...
-    run_length: int  # ... this long (every face of the lowest low dice, the others' faces only)
+    run_length: int  # ... this long (dice 0-1 any code, the other low dice faces only)
     mean_run_ptr: np.ndarray  # (low + 1,) the low dice's mean passes: runs of 7^d rows (die d) in a block ...
     mean_run_start: np.ndarray  # ... from these rows, where the low dice after die d show faces
 
