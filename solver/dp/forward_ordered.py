@@ -2,16 +2,21 @@
 advisor picks it, and the mass pushed from roll 1 through the chosen partial assignments to the entries.
 
 Per state, once:
-  * the advisor's own keep values (ordered.ordered_keep_values: one value per partial assignment after
-    roll 2 and after roll 1, the final-roll values by multiset);
+  * the advisor's keep values after roll 2 (one value per partial assignment, from the compact keeps of
+    ordered._compact_keeps);
   * the choice of every roll by a max pass that carries, beside the maximum, the keep the tie rule picks
     (ordered_play._pick_keep: the first keep in preference order within TIE of the roll's best). A pass
     merges two sets of keeps; the pick of a set stays known while it lies within TIE of the merged best,
-    else the roll is marked and its keeps are scanned as _pick_keep does (rare: options 1e-13 to 1e-9 apart);
+    else the roll is marked and its keeps are scanned as _pick_keep does (rare: options 1e-13 to 1e-9 apart).
+    After roll 2 first: its maxima are the value of every roll 2, whose means are the keep values after
+    roll 1 (the advisor's sums: ordered._keep_values_from_final), then the choices after roll 1;
   * the mass: roll 1 uniform, each roll's mass on its chosen partial assignment (or on its final roll
     when it stops), spread over the rerolled dice die by die (a mean pass backwards), the same again for
     roll 2; final rolls by multiset, then by entry (box, points, next flag): the groups of
     forward.advance.
+The passes run as the EV kernel's (dp/ordered.py): along die d only where the later reads need it, the low
+dice's block by block (in cache), contiguous runs of rows (vectorised). Each value and mass is the same sum
+in the same order as a plain pass's: the tables are bit for bit the same.
 The states of a layer run on Python threads (the kernel releases the GIL), each with its own work arrays.
 """
 
@@ -25,11 +30,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ..rules.scoring import possible_points
-from .compile import njit
-from .entries import _box_options, _pick_entry
+from .compile import njit, unsigned
+from .entries import _box_options, _entry_arrays, _final_roll_values, _pick_option
 from .forward import Layer, advance, layer_pmf, next_keys, start_layer
-from .ordered import _ordered_keep_values
-from .ordered_dice import die_group
+from .ordered import _compact_keeps
+from .ordered_dice import DieGroup, die_group
 from .ordered_play import TIE, keep_preferences
 from .rules import P_CAP, P_EXTRA
 
@@ -40,12 +45,19 @@ class Tables(NamedTuple):
     rolls: np.ndarray  # (6^n,) partial assignment of each roll
     roll_ms: np.ndarray  # (6^n,) multiset row of each roll
     pa_bits: np.ndarray  # (7^n,) the dice a partial assignment keeps (bit d: die d)
-    rank: np.ndarray  # (2^n,) place of each choice of kept dice in the tie rule's order
-    prefs: np.ndarray  # (2^n,) the choices in that order
+    prefs: np.ndarray  # (2^n,) every choice of kept dice (bits), in the tie rule's order
     deltas: np.ndarray  # (6^n, n): what rerolling die d adds to the partial assignment of roll q
+    rank: np.ndarray  # (2^n,) the place of each choice in prefs
+    low: DieGroup  # the kernel's low dice (a block: the low dice's partial assignments, the high dice fixed)
+    high: DieGroup  # and high dice (passes across blocks)
+    run_starts: np.ndarray  # the high dice's max passes: runs of rows from these low partial assignments ...
+    run_length: int  # ... this long (dice 0-1 any code, the other low dice faces only)
+    mean_run_ptr: np.ndarray  # (low + 1,) the low dice's mean passes: runs of 7^d rows (die d) in a block ...
+    mean_run_start: np.ndarray  # ... from these rows, where the low dice after die d show faces
 
 
 _TABLES: dict = {}
+RUN_DICE = 2  # the high dice's max passes run along rows where dice 0-1 show anything (runs of 49 rows to vectorise)
 
 
 def forward_tables(engine) -> Tables:
@@ -65,7 +77,20 @@ def forward_tables(engine) -> Tables:
         rank = np.empty_like(prefs)
         rank[prefs] = np.arange(prefs.shape[0])
         deltas = (6 - roll_digits) * 7 ** np.arange(n)
-        _TABLES[variant] = Tables(group.faces, roll_ms.astype(np.int64), bits.astype(np.int64), rank, prefs, deltas)
+        low_digits = digits[: 7**n_low, :n_low]
+        run_dice = min(RUN_DICE, n_low)
+        run_starts = np.flatnonzero(
+            (low_digits[:, :run_dice] == 0).all(axis=1) & (low_digits[:, run_dice:] < 6).all(axis=1)
+        )
+        mean_runs = [
+            np.flatnonzero((low_digits[:, : d + 1] == 0).all(axis=1) & (low_digits[:, d + 1 :] < 6).all(axis=1))
+            for d in range(n_low)
+        ]
+        _TABLES[variant] = Tables(
+            group.faces, roll_ms.astype(np.int64), bits.astype(np.int64), prefs, deltas, rank,
+            ordered.low, ordered.high, run_starts.astype(np.int64), 7**run_dice,
+            np.cumsum([0] + [len(m) for m in mean_runs]).astype(np.int64), np.concatenate(mean_runs).astype(np.int64),
+        )  # fmt: skip
     return _TABLES[variant]
 
 
@@ -77,42 +102,64 @@ def _merge(m1, v1, r1, m2, v2, r2):
     m = max(m1, m2)
     lim = m - TIE
     in1, in2 = m1 >= lim, m2 >= lim
-    lost = (in1 and (r1 < 0 or v1 < lim)) or (in2 and (r2 < 0 or v2 < lim))
-    take1 = not in2 or (in1 and r1 < r2)
+    lost = (in1 & ((r1 < 0) | (v1 < lim))) | (in2 & ((r2 < 0) | (v2 < lim)))
+    take1 = (m2 < lim) | (in1 & (r1 < r2))
     r = r1 if take1 else r2
     return m, v1 if take1 else v2, -1 if lost else r
+
+
+@njit(inline="always")
+def _merge_rows(best, pick_v, pick_r, x, star, length):
+    """Rows x + i merge in the keeps of rows star + i, i < length (contiguous: the loop vectorises)."""
+    for i in range(length):
+        a, b = unsigned(x + i), unsigned(star + i)
+        best[a], pick_v[a], pick_r[a] = _merge(best[a], pick_v[a], pick_r[a], best[b], pick_v[b], pick_r[b])
+
+
+@njit(inline="always")
+def _merge_runs(best, pick_v, pick_r, first, step, length):
+    """Along one die (rows step apart): the face rows first + c*step + i merge in the rerolled row's keeps."""
+    for c in range(6):
+        _merge_rows(best, pick_v, pick_r, first + c * step, first + 6 * step, length)
 
 
 @njit(cache=True, nogil=True)
 def _choices(vals, tables, best, pick_v, pick_r, chosen):
     """chosen[q]: the kept dice (bits) roll q picks among its keeps (vals by partial assignment, the roll's
-    own entry: stopping), the tie rule of _pick_keep; best[pa] ends as the best keep of each roll. The max
-    passes run along whole lines (contiguous, vectorised), also where only rolls are read afterwards."""
-    rolls, rank, prefs, deltas = tables.rolls, tables.rank, tables.prefs, tables.deltas
-    n = deltas.shape[1]
-    size = vals.shape[0]
-    best[:] = vals
-    pick_v[:] = vals
-    for pa in range(size):
-        pick_r[pa] = rank[tables.pa_bits[pa]]
-    for d in range(n):
-        step = 7**d
-        for hi in range(0, size, 7 * step):
-            for c in range(6):
-                for r in range(hi, hi + step):
-                    x, star = r + c * step, r + 6 * step
-                    best[x], pick_v[x], pick_r[x] = _merge(
-                        best[x], pick_v[x], pick_r[x], best[star], pick_v[star], pick_r[star]
-                    )
-    for q in range(rolls.shape[0]):
-        pa = rolls[q]
-        k = pick_r[pa]
-        if k < 0:  # scan the roll's keeps in preference order, as _pick_keep
-            lim = best[pa] - TIE
-            for k in range(prefs.shape[0]):
-                if vals[_kept(q, prefs[k], rolls, deltas)] >= lim:
-                    break
-        chosen[q] = prefs[k]
+    own entry: stopping), the tie rule of _pick_keep; best[pa] ends as the best keep of each roll. Merges are
+    exact in any order, so die 0 (adjacent rows, the one pass that cannot run along contiguous rows) comes
+    last, on the rolls' lines only, each line's picks read at once. Before it the max pass along a die runs
+    only where the dice before it show faces (and on whole runs of rows, to vectorise): dice 1 to 4 block by
+    block in cache, then the high dice across blocks."""
+    rolls, prefs, deltas, pa_bits, rank = tables.rolls, tables.prefs, tables.deltas, tables.pa_bits, tables.rank
+    low, high = tables.low, tables.high
+    size_low = 7**low.n
+    low_dice = (1 << low.n) - 1
+    for off in range(0, vals.shape[0], size_low):
+        high_bits = pa_bits[off] & ~low_dice
+        for i in range(size_low):
+            pa = off + i
+            best[pa], pick_v[pa], pick_r[pa] = vals[pa], vals[pa], rank[pa_bits[i] & low_dice | high_bits]
+        for d in range(1, low.n):  # whole runs of rows (every face of the dice before: more rows, vectorised)
+            for first in range(off, off + size_low, 7 ** (d + 1)):
+                _merge_runs(best, pick_v, pick_r, first, 7**d, 7**d)
+    run = tables.run_length
+    for d in range(high.n):
+        for k in range(high.max_ptr[d], high.max_ptr[d + 1]):
+            for t in tables.run_starts:
+                _merge_runs(best, pick_v, pick_r, high.max_start[k] * size_low + t, size_low * 7**d, run)
+    for q0 in range(0, rolls.shape[0], 6):  # die 0, on the line of rolls q0 .. q0 + 5
+        line = rolls[q0]
+        m2, v2, r2 = best[line + 6], pick_v[line + 6], pick_r[line + 6]
+        for c in range(6):
+            pa = line + c
+            best[pa], _, k = _merge(best[pa], pick_v[pa], pick_r[pa], m2, v2, r2)
+            if k < 0:  # scan the roll's keeps in preference order, as _pick_keep
+                lim = best[pa] - TIE
+                for k in range(prefs.shape[0]):
+                    if vals[_kept(q0 + c, prefs[k], rolls, deltas)] >= lim:
+                        break
+            chosen[q0 + c] = prefs[k]
 
 
 @njit(inline="always")
@@ -125,49 +172,128 @@ def _kept(q, bits, rolls, deltas):
     return pa
 
 
+@njit(inline="always")
+def _spread_runs(mass, first, step, length):
+    """Along one die (rows step apart): the mass of rows first + 6*step + i (the die rerolled), i < length,
+    spread over its face rows first + c*step + i."""
+    star = first + 6 * step
+    for c in range(6):
+        x = first + c * step
+        for i in range(length):
+            mass[unsigned(x + i)] += mass[unsigned(star + i)] * (1.0 / 6.0)
+    for i in range(length):
+        mass[unsigned(star + i)] = 0.0
+
+
 @njit(cache=True, nogil=True)
 def _push(p_roll, chosen, tables, stops, mass):
-    """Roll q (probability p_roll[q], or p_roll[pa of q] when p_roll has 7^n entries) goes to its chosen
-    keep: stopping adds to stops (by multiset), other keeps are rerolled; leaves the next roll's
-    probabilities in mass (by partial assignment, rolls only)."""
-    rolls, roll_ms, deltas = tables.rolls, tables.roll_ms, tables.deltas
-    n = deltas.shape[1]
+    """Roll q (probability p_roll[q]) goes to its chosen keep: stopping adds to stops (by multiset), other
+    keeps are rerolled; leaves the next roll's probabilities in mass (by partial assignment, rolls only).
+    The spread along die d runs on runs of rows that hold those where the dice before it show faces (elsewhere
+    the mass is already spread: the other rows add zeros), die by die as a plain pass: every roll's mass is the
+    same sum in the same order."""
+    roll_ms = tables.roll_ms
+    low, high = tables.low, tables.high
+    size_low = 7**low.n
+    n = tables.deltas.shape[1]
     everything = (1 << n) - 1
-    by_pa = p_roll.shape[0] != rolls.shape[0]
+    codes = np.zeros(n, dtype=np.int64)  # roll q's faces, counted up with q (base 6, die 0 lowest)
+    pa = 0  # its partial assignment
     mass[:] = 0.0
-    for q in range(rolls.shape[0]):
-        p = p_roll[rolls[q]] if by_pa else p_roll[q]
-        if chosen[q] == everything:
-            stops[roll_ms[q]] += p
+    for q in range(roll_ms.shape[0]):
+        bits = chosen[q]
+        if bits == everything:
+            stops[roll_ms[q]] += p_roll[q]
         else:
-            mass[_kept(q, chosen[q], rolls, deltas)] += p
-    size = mass.shape[0]
-    for d in range(n):  # each rerolled die's mass spread over its faces
-        step = 7**d
-        for hi in range(0, size, 7 * step):
-            for r in range(hi, hi + step):
-                m = mass[r + 6 * step] * (1.0 / 6.0)
-                for c in range(6):
-                    mass[r + c * step] += m
-                mass[r + 6 * step] = 0.0
+            kept, step = pa, 1
+            for d in range(n):  # the dice not kept: code 6
+                kept += (1 - (bits >> d & 1)) * (6 - codes[d]) * step
+                step *= 7
+            mass[kept] += p_roll[q]
+        d, step = 0, 1
+        while d < n:  # the next roll
+            codes[d] += 1
+            pa += step
+            if codes[d] < 6:
+                break
+            codes[d] = 0
+            pa -= 6 * step
+            d, step = d + 1, step * 7
+    for off in range(0, mass.shape[0], size_low):
+        for d in range(low.n):
+            for first in range(off, off + size_low, 7 ** (d + 1)):
+                _spread_runs(mass, first, 7**d, 7**d)
+    run = tables.run_length
+    for d in range(high.n):
+        for k in range(high.max_ptr[d], high.max_ptr[d + 1]):
+            for t in tables.run_starts:
+                _spread_runs(mass, high.max_start[k] * size_low + t, size_low * 7**d, run)
+
+
+@njit(inline="always")
+def _mean_runs(a, first, step, length):
+    """Along one die (rows step apart): rows first + 6*step + i (the die rerolled), i < length, become the
+    means of their face rows first + c*step + i, summed in face order."""
+    for i in range(length):
+        acc = a[unsigned(first + i)]
+        for c in range(1, 6):
+            acc += a[unsigned(first + c * step + i)]
+        a[unsigned(first + 6 * step + i)] = acc * (1.0 / 6.0)
+
+
+@njit(cache=True, nogil=True)
+def _second_keeps(mask, joker_scored, capped_upper, rules, ordered, values, after_second):
+    """The advisor's value of every partial assignment kept after roll 2 (ordered._keep_values_from_final's);
+    returns the final-roll values."""
+    upper_totals = np.full(8, capped_upper)
+    final = np.empty((rules.score.shape[0], 8))
+    _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, np.int64(0))
+    kept = _compact_keeps(final, ordered)[:, 0].copy()  # one column, contiguous: the reads below stay in cache
+    n_low = 7**ordered.low.n
+    for h in range(after_second.shape[0] // n_low):
+        row = h * ordered.n_low_keys
+        for low in range(n_low):
+            after_second[h * n_low + low] = kept[ordered.high_low_keep[row + ordered.low_key[low]]]
+    return final[:, 0]
+
+
+@njit(cache=True, nogil=True)
+def _first_keeps(a, tables):
+    """a: the value of every roll after roll 2 (its rows; the others are overwritten) becomes the value of every
+    partial assignment kept after roll 1, the advisor's means (ordered._keep_values_from_final). The mean
+    along die d runs where the dice after it show faces: every other row is written by a later die's mean."""
+    low, high = tables.low, tables.high
+    size_low = 7**low.n
+    for h in high.faces:
+        off = h * size_low
+        for d in range(low.n):
+            for k in range(tables.mean_run_ptr[d], tables.mean_run_ptr[d + 1]):
+                _mean_runs(a, off + tables.mean_run_start[k], 7**d, 7**d)
+    for d in range(high.n):
+        for k in range(high.mean_ptr[d], high.mean_ptr[d + 1]):
+            _mean_runs(a, high.mean_start[k] * size_low, size_low * 7**d, size_low)
 
 
 @njit(cache=True, nogil=True)
 def _state_groups(mask, joker_scored, capped_upper, rules, ordered, values, tables, keys, work, out):
     """The entry groups of one state (mask, capped_upper, joker_scored): out = (key, shift, prob), the
-    first returned-count entries; keys = (key_base, up_row, solved_total) as forward._item_groups."""
-    after_second, after_first, best, pick_v, pick_b, mass, stops, chosen = work
+    first returned-count entries; keys = (key_base, up_row, solved_total) as forward._item_groups.
+    The choices after roll 2 come first: their max pass leaves the value of every roll 2, from which the
+    keeps after roll 1 are valued."""
+    after_second, after_first, best, pick_v, pick_r, mass, stops, chosen1, chosen2, p_roll = work
     rolls = tables.rolls
-    final = _ordered_keep_values(mask, joker_scored, capped_upper, rules, ordered, values, after_second, after_first)
+    final = _second_keeps(mask, joker_scored, capped_upper, rules, ordered, values, after_second)
+    _choices(after_second, tables, after_first, pick_v, pick_r, chosen2)
+    _first_keeps(after_first, tables)
     for q in range(rolls.shape[0]):  # after roll 1, keeping every die is stopping
         after_first[rolls[q]] = after_second[rolls[q]]
+    _choices(after_first, tables, best, pick_v, pick_r, chosen1)
     stops[:] = 0.0
-    p1 = np.full(rolls.shape[0], 1.0 / rolls.shape[0])
-    _choices(after_first, tables, best, pick_v, pick_b, chosen)
-    _push(p1, chosen, tables, stops, mass)
-    _choices(after_second, tables, best, pick_v, pick_b, chosen)
-    p2 = mass.copy()
-    _push(p2, chosen, tables, stops, mass)
+    p_roll[:] = 1.0 / rolls.shape[0]
+    _push(p_roll, chosen1, tables, stops, mass)
+    for q in range(rolls.shape[0]):
+        p_roll[q] = mass[rolls[q]]
+    _push(p_roll, chosen2, tables, stops, mass)
     for q in range(rolls.shape[0]):
         stops[tables.roll_ms[q]] += mass[rolls[q]]
     return _entry_groups(mask, joker_scored, capped_upper, rules, values, final, stops, keys, out)
@@ -175,7 +301,7 @@ def _state_groups(mask, joker_scored, capped_upper, rules, ordered, values, tabl
 
 @njit(cache=True, nogil=True)
 def _entry_groups(mask, joker_scored, capped_upper, rules, values, final, stops, keys, out):
-    """Final rolls (probabilities stops, by multiset) grouped by their entry, _pick_entry's."""
+    """Final rolls (probabilities stops, by multiset) grouped by their entry, _pick_entry's (_pick_option)."""
     key_base, up_row, solved_total = keys
     out_key, out_shift, out_prob = out
     n_rolls, n_boxes = rules.score.shape
@@ -184,18 +310,20 @@ def _entry_groups(mask, joker_scored, capped_upper, rules, values, final, stops,
     n_options = np.empty(n_rolls, dtype=np.int64)
     _box_options(mask, joker_scored, rules, option_move, option_points, n_options)
     cap, extra = rules.params[P_CAP], rules.params[P_EXTRA]
+    arrays = _entry_arrays(rules)  # Rules' arrays read once, not in the loop: each read counts a reference
+    is_upper, joker_roll, bonus_cum = rules.is_upper, rules.joker_roll, rules.bonus_cum
     n = 0
     for r in range(n_rolls):
         p = stops[r]
         if p == 0.0:
             continue
-        box, points, next_flag = _pick_entry(
-            r, mask, joker_scored, capped_upper, rules, values, option_move, option_points, n_options, TIE
+        box, points, next_flag = _pick_option(
+            r, mask, joker_scored, capped_upper, arrays, cap, values, option_move, option_points, n_options, TIE
         )
         nmask = mask | (1 << box)
-        nu = min(capped_upper + points, cap) if rules.is_upper[box] else capped_upper
-        shift = points + (extra if joker_scored == 1 and rules.joker_roll[r] else 0)
-        shift += np.int64(rules.bonus_cum[nu] - rules.bonus_cum[capped_upper])
+        nu = min(capped_upper + points, cap) if is_upper[box] else capped_upper
+        shift = points + (extra if joker_scored == 1 and joker_roll[r] else 0)
+        shift += np.int64(bonus_cum[nu] - bonus_cum[capped_upper])
         key = (nmask * key_base[0] + next_flag) * key_base[1] + solved_total[up_row[nmask, next_flag], nu]
         g = 0
         while g < n and not (out_key[g] == key and out_shift[g] == shift):
@@ -219,6 +347,8 @@ def _work(engine, tables: Tables):
         np.empty(size),
         np.empty(n_ms),
         np.empty(tables.rolls.shape[0], dtype=np.int64),
+        np.empty(tables.rolls.shape[0], dtype=np.int64),
+        np.empty(tables.rolls.shape[0]),
     )
 
 
@@ -292,7 +422,7 @@ def ordered_layers(engine, values, layer: Layer, threads: int = 2, progress=None
         yield layer
 
 
-SECONDS_PER_STATE = 0.1  # one thread, measured (benchmarks/bench_distribution_k7.py): the estimate's rate
+SECONDS_PER_STATE = 0.035  # one thread, measured (benchmarks/bench_distribution_k7.py, loaded): the estimate's rate
 
 
 FREE_COUNTED = 10  # state_bound counts the states reachable from cards with at most this many free boxes
