@@ -3,10 +3,14 @@
     python benchmarks/bench_kniffel7.py [--samples 24] [--threads 2] [--repeat 3]
 
 Takes a fixed sample of real work items (mask, flag) of kniffel7 and times dp.ordered._ordered_turn on them,
-8 upper totals per call: (1) one thread, median per state; (2) all --threads threads at once, as the
-solver runs them (each thread its own calls), wall time per state - the figure that predicts the
-whole solve, since the threads share the memory bandwidth. The whole solve itself:
+8 upper totals per call: (1) one thread, median per state, wall and CPU; (2) all --threads threads at once,
+as the solver runs them (each thread its own calls), wall and CPU (all threads) per state - the wall figure
+predicts the whole solve on a quiet machine, since the threads share the memory bandwidth; on a shared
+machine compare CPU seconds, and run old and new kernels in alternation. The whole solve itself:
 `time kniffel --tables DIR solve kniffel7`.
+
+Before/after a kernel change: run this script with PYTHONPATH pointing at a checkout of the old code
+(`git archive OLD | tar -x -C DIR`), then without; the script uses only what both kernels have.
 """
 
 from __future__ import annotations
@@ -53,33 +57,37 @@ def main():
         *(a[:1] for a in calls), engine.rules, engine.ordered, values, work[0], 0, 1
     )  # compile
 
-    times = []
+    times, cpu_times = [], []
     for c in range(args.samples):
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.thread_time()
         dp.ordered._ordered_turn(
             calls[0][c], calls[1][c], calls[2][c], engine.rules, engine.ordered, values, work[0], result
         )
+        cpu_times.append((time.thread_time() - cpu) / calls[3][c])
         times.append((time.perf_counter() - t) / calls[3][c])
-    one = statistics.median(times)
+    one, one_cpu = statistics.median(times), statistics.median(cpu_times)
     print(
-        f"one thread: median {one * 1000:.2f} ms per turn state (min {min(times) * 1000:.2f}, "
-        f"max {max(times) * 1000:.2f}; {args.samples} calls of 8 states)"
+        f"one thread: median {one * 1000:.2f} ms wall per turn state (min {min(times) * 1000:.2f}, "
+        f"max {max(times) * 1000:.2f}; {args.samples} calls of 8 states); CPU median {one_cpu * 1000:.3f} ms "
+        f"(min {min(cpu_times) * 1000:.3f})"
     )
 
     def run(t):
         dp.ordered._solve_calls_ordered(*calls, engine.rules, engine.ordered, values, work[t], t, args.threads)
 
-    walls = []
+    walls, cpus = [], []
     for _ in range(args.repeat):
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         with ThreadPoolExecutor(args.threads) as pool:
             list(pool.map(run, range(args.threads)))
         walls.append((time.perf_counter() - t) / n_states)
-    wall = statistics.median(walls)
+        cpus.append((time.process_time() - cpu) / n_states)
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
     states = dp.count_states(KNIFFEL7)
     print(
         f"{args.threads} threads: median {wall * 1000:.3f} ms wall per state ({args.repeat} runs of "
-        f"{n_states} states) -> {states:,} states in {states * wall / 60:.1f} min"
+        f"{n_states} states) -> {states:,} states in {states * wall / 60:.1f} min; CPU (all threads) "
+        f"{cpu * 1000:.3f} ms per state (min {min(cpus) * 1000:.3f}) -> {states * cpu / 3600:.2f} CPU hours"
     )
 
 

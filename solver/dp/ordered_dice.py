@@ -58,6 +58,7 @@ class OrderedDice(NamedTuple):
     outer: DieGroup  # ... and outer dice
     high: DieGroup  # the other dice
     low_key: np.ndarray  # (7^low,) low key of each low partial assignment
+    low_face_row: np.ndarray  # (7^low,) where a low partial assignment that is a roll lies in low.faces, else -1
     n_low_keys: int
     high_low_keep: np.ndarray  # (7^high * n_low_keys,) compact keep of (high partial assignment, low key)
     order: np.ndarray  # (C,) compact keeps by number of dice rerolled, none first
@@ -100,12 +101,16 @@ def ordered_dice(variant: Variant) -> OrderedDice:
     ms_number = {sum(c * radix**f for f, c in enumerate(m)): i for i, m in enumerate(multisets(n, len(faces)))}
     base_ms = np.array([ms_number[int(k)] if r == 0 else -1 for k, r in zip(kept_of, r_bits)], dtype=np.int64)
     popcount = np.array([bin(int(r)).count("1") for r in r_bits])
+    low = die_group(n_low)
+    low_face_row = np.full(7**n_low, -1, dtype=np.int64)
+    low_face_row[low.faces] = np.arange(low.faces.shape[0])
     return OrderedDice(
-        die_group(n_low),
+        low,
         die_group(n_inner),
         die_group(n_low - n_inner),
         die_group(n - n_low),
         low_key.astype(np.int64),
+        low_face_row,
         len(low_keys),
         high_low_keep.astype(np.int64),
         np.argsort(popcount, kind="stable"),
