@@ -109,6 +109,26 @@ def test_resume_after_interruption_and_damage(built, tmp_path):
     assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
 
 
+def test_shard_damaged_before_its_layer_is_assembled(built, tmp_path):
+    """A shard changed between its chunk's write and the layer's assembly is one line; the rerun builds that
+    chunk again and gives the same bits."""
+    job = open_job(VARIANT, "target", tmp_path / "job", n_max=N, chunk_seconds=2e-5)
+
+    class Damaging(ThreadExecutor):
+        def run(self, fn, tasks, done):
+            tasks = list(tasks)
+            super().run(fn, tasks, done)
+            shard = job.shard_path(tasks[-1].filled, tasks[-1].chunk)
+            shard.write_bytes(shard.read_bytes()[:-8])
+
+    with pytest.raises(JobError, match="changed after it was written") as exc:
+        run_job(job, VARIANT, Damaging(2))
+    assert "\n" not in str(exc.value) and not (job.path / layer_name(job.plan[0]["filled"])).exists()
+    reopened = open_job(VARIANT, "target", tmp_path / "job", n_max=N)
+    run_job(reopened, VARIANT, ThreadExecutor(2))
+    assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
+
+
 def test_other_job_folder_refused(tmp_path):
     open_job(VARIANT, "ev", tmp_path / "job", chunk_seconds=1e9)
     other = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3)
@@ -141,4 +161,5 @@ def test_cli_refuses_another_job_folder_and_tells_status(tmp_path):
     assert f"kniffel-reduced ev, 1/5 layers done, {chunks - 2} chunks of {chunks} left" in res.output
     assert "minutes left at the pace so far" in res.output
     res = cli_run(tmp_path, "solve", "--status", str(tmp_path))
-    assert res.exit_code == 0 and "holds no job folder" in res.output
+    assert res.exit_code == 2 and "holds no job folder" in res.stderr and res.stderr.count("\n") == 1
+    assert res.stdout == ""

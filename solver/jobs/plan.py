@@ -1,7 +1,7 @@
 """A job's plan: pure functions of the engine, the table kind, the item lengths and the chunk size.
 
 A table is built layer by layer (boxes filled, from B - 1 down to 0); a layer's work items (dp.layer_items,
-in that order) are cut into contiguous chunks of about `chunk_seconds` of work each, so that a layer is the
+in that order) are cut into contiguous chunks of about a minute of work each (chunk_budget), so that a layer is the
 concatenation of its chunks' shards in chunk order, and the table the concatenation of its layers (target
 tables: exactly the flat layout of solver/dp/target_layout.py; value tables: each item's row of values).
 """
@@ -18,6 +18,9 @@ KINDS = ("ev", "target")
 # kniffel N 100, 31.0 M columns in 16.2-16.7 s of CPU at load 17-21, about 0.54 us; target with dice told
 # apart (Kniffel 7): one (state, need) column of the distinct-dice kernel, about 2 ms
 SECONDS_PER_UNIT = {"ev": 2.2e-6, "target": 0.54e-6, "ordered target": 2e-3}
+CHUNK_SECONDS = 60.0
+LAYER_CHUNKS = 16
+MIN_CHUNK_SECONDS = 1.0
 
 
 def item_costs(kind: str, engine: Engine, n_filled: int, length: np.ndarray | None) -> np.ndarray:
@@ -46,16 +49,25 @@ def chunk_ranges(costs: np.ndarray, budget: float) -> list[tuple[int, int]]:
     return ranges
 
 
+def chunk_budget(layer_seconds: float) -> float:
+    """The seconds of work a chunk of a layer gets by default: CHUNK_SECONDS (about a minute: scheduling is
+    milliseconds a task); a smaller layer in LAYER_CHUNKS chunks, so that no worker idles long at its barrier,
+    but none under MIN_CHUNK_SECONDS (a task costs Dask a few ms, its shard files as much: under 1 %)."""
+    return min(CHUNK_SECONDS, max(layer_seconds / LAYER_CHUNKS, MIN_CHUNK_SECONDS))
+
+
 def make_plan(
-    kind: str, engine: Engine, length: np.ndarray | None, chunk_seconds: float, from_filled: int = 0
+    kind: str, engine: Engine, length: np.ndarray | None, chunk_seconds: float | None = None, from_filled: int = 0
 ) -> list[dict]:
     """The layers from B - 1 filled boxes down to from_filled: {"filled", "items", "cost", "chunks": [[first,
-    last, cost], ...]} (a chunk: the layer's items first..last-1)."""
-    unit = "ordered target" if kind == "target" and engine.ordered is not None else kind
-    budget = max(chunk_seconds / SECONDS_PER_UNIT[unit], 1.0)
+    last, cost], ...]} (a chunk: the layer's items first..last-1), chunks of about chunk_seconds of work
+    (None: chunk_budget's)."""
+    unit = SECONDS_PER_UNIT["ordered target" if kind == "target" and engine.ordered is not None else kind]
     layers = []
     for n_filled in range(len(engine.variant.boxes) - 1, from_filled - 1, -1):
         costs = item_costs(kind, engine, n_filled, length)
+        seconds = chunk_budget(float(costs.sum()) * unit) if chunk_seconds is None else chunk_seconds
+        budget = max(seconds / unit, 1.0)
         chunks = [[a, b, int(costs[a:b].sum())] for a, b in chunk_ranges(costs, budget)]
         layers.append({"filled": n_filled, "items": len(costs), "cost": int(costs.sum()), "chunks": chunks})
     return layers

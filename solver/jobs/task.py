@@ -81,7 +81,7 @@ def run_chunk(task: ChunkTask) -> str:
 
 
 def _ev_chunk(task, folder, engine, subs, masks, jokers_scored, last_layer) -> np.ndarray:
-    """(2, items, cap + 1): the items' values and second moments at every upper total (NaN: unreachable)."""
+    """(items, 2, cap + 1): the items' values and second moments at every upper total (NaN: unreachable)."""
     values = np.full(dp.table_shape(task.variant), np.nan)
     m2 = values.copy()
     if last_layer:
@@ -89,10 +89,10 @@ def _ev_chunk(task, folder, engine, subs, masks, jokers_scored, last_layer) -> n
     else:
         next_masks, next_jokers = dp.layer_items(task.variant, task.filled + 1)
         nxt = folder.layer(task.filled + 1)
-        values[next_masks, :, next_jokers] = nxt[0]
-        m2[next_masks, :, next_jokers] = nxt[1]
+        values[next_masks, :, next_jokers] = nxt[:, 0]
+        m2[next_masks, :, next_jokers] = nxt[:, 1]
     dp.solve_items(engine, masks, jokers_scored, values, m2, subs)
-    return np.stack([values[masks, :, jokers_scored], m2[masks, :, jokers_scored]])
+    return np.stack([values[masks, :, jokers_scored], m2[masks, :, jokers_scored]], axis=1)
 
 
 def _target_chunk(task, folder, engine, layout: TargetLayout, masks, jokers_scored, last_layer) -> np.ndarray:
