@@ -1,69 +1,157 @@
-"""The Dask path's overhead over the in-process build (issue 28): a target table built A/B interleaved,
-in-process (dp.target.solve_target on --threads threads) and through a job folder on a LocalCluster of
---workers one-thread workers (cluster start-up included, and the driver's assembly of each layer and of
-the table). Also checks that both give the same bits.
+"""The Dask path's overhead over the in-process build (issue 28): a target table built A/B interleaved, each
+side in a fresh process of its own, as a user runs it:
 
-    .venv/bin/python benchmarks/bench_jobs.py --variant kniffel --n 100 --runs 2 --chunk-seconds 2
+* A (in-process): the engine, the item lengths, dp.target.solve_target on --workers threads;
+* B (Dask): the same table through a job folder on a LocalCluster of --workers one-thread workers: cluster
+  start, plan, chunks, the driver's assembly of each layer and of the table, the cluster's close.
+
+CPU = the process's own CPU plus that of its children (the Dask workers, reaped at the cluster's close),
+from the process's start (Python's start and the imports included); wall from the process's start. Both
+sides end with the table in memory (neither saves it); its SHA-256 (taken after the clock stops) shows
+that both give the same bits. B also prints where its time went (driver CPU and wall per phase, the
+workers' CPU).
+
+    .venv/bin/python benchmarks/bench_jobs.py --variant kniffel --runs 2
 """
 
 import argparse
+import hashlib
+import json
 import os
+import resource
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--variant", default="kniffel")
-    parser.add_argument("--n", type=int, default=100, help="the largest need of the target table")
-    parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--chunk-seconds", type=float, default=2.0)
-    args = parser.parse_args()
+def cpu() -> float:
+    """This process's CPU and its reaped children's, user + sys, in seconds."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
+
+def in_process(args) -> tuple[bytes, dict]:
     from solver import dp
+    from solver.chances.targets import target_engine
     from solver.dp.target import solve_target
     from solver.dp.target_layout import item_lengths, target_layout
+    from solver.rules.presets import PRESETS
+
+    variant = PRESETS[args.variant]
+    dp.set_threads(args.workers)
+    engine = target_engine(variant)
+    flat = solve_target(engine, target_layout(engine, args.n, item_lengths(engine, args.n)))
+    return flat, {}
+
+
+def by_dask(args) -> tuple[bytes, dict]:
+    from solver.jobs import folder  # the driver's imports (Dask's on the cluster's start)
     from solver.jobs.build import open_job, run_job, target_table
     from solver.jobs.executors import DaskExecutor
     from solver.rules.presets import PRESETS
 
     variant = PRESETS[args.variant]
-    dp.set_threads(args.workers)
-    engine = dp.make_engine(variant)
-    layout = target_layout(engine, args.n, item_lengths(engine, args.n))
-    reference = solve_target(engine, layout)  # the compile, and the bits to compare with
-    print(f"{variant.name} target table, N {args.n}: {layout.size:,} values; load {os.getloadavg()[0]:.1f}")
-    a_times, b_times, a_cpu, b_cpu = [], [], [], []
-    for run in range(args.runs):
+    phases: dict = {}
+    mark = [args.started, 0.0]  # from the process's start
+
+    def phase(name: str) -> None:
+        now = [time.time(), time.process_time()]
+        phases[name] = {"wall": now[0] - mark[0], "cpu": now[1] - mark[1]}
+        mark[:] = now
+
+    assembly = {"wall": 0.0, "cpu": 0.0}
+    finish_layer = folder.JobFolder.finish_layer
+
+    def timed_finish(self, *a, **k):
         t0, c0 = time.perf_counter(), time.process_time()
-        solve_target(engine, layout)
-        a_times.append(time.perf_counter() - t0)
-        a_cpu.append(time.process_time() - c0)
-        with tempfile.TemporaryDirectory() as tmp:
-            t0, c0 = time.perf_counter(), time.process_time()
-            executor = DaskExecutor.local(args.workers)
-            started = time.perf_counter() - t0
-            workers0 = executor.client.run(time.process_time)  # the workers' CPU: started, kernels not loaded
-            job = open_job(variant, "target", Path(tmp) / "job", n_max=args.n, chunk_seconds=args.chunk_seconds)
-            run_job(job, variant, executor)
-            flat, _ = target_table(job, variant)
-            workers = sum(executor.client.run(time.process_time).values()) - sum(workers0.values())
-            b_times.append(time.perf_counter() - t0)
-            b_cpu.append(time.process_time() - c0 + workers)
-            executor.close()
-            chunks = sum(len(layer["chunks"]) for layer in job.plan)
-        assert flat.tobytes() == reference.tobytes(), "the Dask path's table differs"
+        finish_layer(self, *a, **k)
+        assembly["wall"] += time.perf_counter() - t0
+        assembly["cpu"] += time.process_time() - c0
+
+    folder.JobFolder.finish_layer = timed_finish
+    phase("imports")
+    with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
+        executor = DaskExecutor.local(args.workers)
+        phase("cluster start")
+        started = sum(executor.client.run(time.process_time).values())
+        job = open_job(variant, "target", Path(tmp) / "job", n_max=args.n, chunk_seconds=args.chunk_seconds or None)
+        phase("plan and lengths")
+        run_job(job, variant, executor)
+        phase("layers (chunks and assembly)")
+        phases["  of which the driver's layer assembly"] = assembly
+        flat, _ = target_table(job, variant)
+        phase("table from the layers")
+        workers = executor.client.run(time.process_time)
+        executor.close()
+        phase("cluster close")
+    chunks = sum(len(layer["chunks"]) for layer in job.plan)
+    extra = {
+        "phases": phases,
+        "workers_cpu_at_start": started,
+        "workers_cpu": sorted(workers.values()),
+        "chunks": chunks,
+    }
+    return flat, extra
+
+
+def one(args) -> None:
+    """One side in this process; prints a JSON line: wall since the process started, CPU, the table's hash."""
+    flat, extra = (in_process if args.one == "A" else by_dask)(args)
+    seconds, used = time.time() - args.started, cpu()
+    digest = hashlib.sha256(memoryview(flat)).hexdigest()
+    print(json.dumps({"wall": seconds, "cpu": used, "sha256": digest, "values": len(flat), **extra}))
+
+
+def side(args, which: str) -> dict:
+    command = [sys.executable, __file__, "--one", which, "--started", repr(time.time())]
+    command += ["--variant", args.variant, "--n", str(args.n), "--workers", str(args.workers)]
+    command += ["--chunk-seconds", str(args.chunk_seconds)] + (["--tmp", args.tmp] if args.tmp else [])
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--variant", default="kniffel")
+    parser.add_argument("--n", type=int, default=0, help="the largest need (default: the preset's, kniffel 400)")
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--chunk-seconds", type=float, default=0.0, help="0: the plan's (plan.chunk_budget)")
+    parser.add_argument("--tmp", default=None, help="where B's job folder goes (default: the temp folder)")
+    parser.add_argument("--one", choices=("A", "B"), help=argparse.SUPPRESS)
+    parser.add_argument("--started", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if not args.n:
+        from solver.chances.targets import TARGET_N
+
+        args.n = TARGET_N[args.variant]
+    if args.one:
+        one(args)
+        return
+    print(f"{args.variant} target table, N {args.n}, {args.workers} workers; load {os.getloadavg()[0]:.1f}")
+    a_runs, b_runs = [], []
+    for run in range(args.runs):
+        a_runs.append(side(args, "A"))
+        b_runs.append(side(args, "B"))
+        a, b = a_runs[-1], b_runs[-1]
+        assert a["sha256"] == b["sha256"], "the Dask path's table differs"
         print(
-            f"run {run + 1}: in-process {a_times[-1]:.1f} s ({a_cpu[-1]:.1f} s CPU), Dask {b_times[-1]:.1f} s "
-            f"({b_cpu[-1]:.1f} s CPU: driver and workers; cluster start {started:.1f} s, {chunks} chunks), "
+            f"run {run + 1}: A {a['wall']:.1f} s wall, {a['cpu']:.1f} s CPU; B {b['wall']:.1f} s wall, "
+            f"{b['cpu']:.1f} s CPU ({b['chunks']} chunks); "
+            f"B - A: {b['cpu'] - a['cpu']:+.1f} s CPU ({100 * (b['cpu'] / a['cpu'] - 1):+.1f} %); "
             f"load {os.getloadavg()[0]:.1f}"
         )
-    for what, a_list, b_list in (("wall", a_times, b_times), ("CPU", a_cpu, b_cpu)):
-        a, b = sorted(a_list)[len(a_list) // 2], sorted(b_list)[len(b_list) // 2]
-        print(f"median {what}: in-process {a:.1f} s, Dask {b:.1f} s: overhead {100 * (b / a - 1):+.1f} %")
-    print("same bits")
+        for name, p in b["phases"].items():
+            print(f"    B {name}: {p['wall']:.1f} s wall, {p['cpu']:.2f} s driver CPU")
+        print(
+            f"    B workers' CPU: {b['workers_cpu_at_start']:.1f} s at start, {sum(b['workers_cpu']):.1f} s at the end"
+        )
+    for what in ("wall", "cpu"):
+        a, b = (sorted(r[what] for r in runs)[(len(runs) - 1) // 2] for runs in (a_runs, b_runs))
+        print(f"median {what}: A {a:.1f} s, B {b:.1f} s: B over A {100 * (b / a - 1):+.1f} %")
+    print(f"same bits ({a_runs[0]['values']:,} values, SHA-256 {a_runs[0]['sha256'][:16]}...)")
 
 
 if __name__ == "__main__":

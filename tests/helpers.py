@@ -4,9 +4,11 @@ import itertools
 from functools import cache, lru_cache
 from math import factorial
 
+import numpy as np
 from naive import NaiveSolver
 
 from solver.advice.cards import Card, box_values
+from solver.dp.states import layer_items
 from solver.rules.presets import PRESETS
 
 NAIVE_NAME = {"kniffel-keep-one": "kniffel"}  # the naive solver takes the house rule as keep_one=
@@ -118,3 +120,13 @@ def in_process_tables(variant, n_max):
 
 def same_bits(a, b) -> bool:
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def items_cut(job, engine) -> bool:
+    """Whether a chunk of a target-table job starts inside a work item (at one of its later upper totals)."""
+    for layer in job.plan:
+        masks, jokers_scored = layer_items(engine.variant, layer["filled"])
+        starts = set(np.cumsum(np.diff(engine.upper.totals_ptr)[engine.upper.row[masks, jokers_scored]]).tolist())
+        if any(first > 0 and first not in starts for first, _, _ in layer["chunks"]):
+            return True
+    return False

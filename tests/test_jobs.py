@@ -8,10 +8,12 @@ import pytest
 from click.testing import CliRunner
 from helpers import JOB_N as N
 from helpers import JOB_VARIANT as VARIANT
-from helpers import in_process_tables, same_bits
+from helpers import in_process_tables, items_cut, same_bits
 
 from solver import dp
 from solver.cli import cli
+from solver.dp.target import solve_target
+from solver.dp.target_layout import item_lengths, target_layout
 from solver.jobs.build import ev_table, open_job, run_job, target_table
 from solver.jobs.executors import ThreadExecutor
 from solver.jobs.folder import JobError
@@ -42,7 +44,7 @@ def test_plan_layers_and_costs():
     assert [layer["filled"] for layer in plan] == [4, 3, 2, 1, 0]
     for layer in plan:
         masks, _ = dp.layer_items(VARIANT, layer["filled"])
-        assert layer["items"] == len(masks) and layer["chunks"][-1][1] == len(masks)
+        assert layer["rows"] == len(masks) and layer["chunks"][-1][1] == len(masks)  # ev: a row per item
         assert sum(c for _, _, c in layer["chunks"]) == layer["cost"]
     assert sum(layer["cost"] for layer in plan) == dp.count_states(VARIANT)  # ev: a unit per state solved
 
@@ -62,6 +64,23 @@ def test_target_table_equals_in_process(built, tmp_path, chunk_seconds):
     run_job(job, VARIANT, ThreadExecutor(2))
     flat, layout = target_table(job, VARIANT)
     assert same_bits(flat, built[1][0]) and layout.size == built[1][1].size
+
+
+def test_items_cut_into_parts_give_the_same_bits(tmp_path):
+    """Chunks that start and end inside work items (at one of their upper totals: a variant whose bonus is
+    reachable has several a card) give the bits of one chunk a layer and of the in-process build."""
+    variant = PRESETS["kniffel"].reduced(
+        boxes=["ones", "twos", "sixes", "kniffel", "chance"], n_dice=3, bonuses=((10, 35),)
+    )
+    engine = dp.make_engine(variant)
+    flats = []
+    for name, seconds in (("one", 1e9), ("many", 1e-5)):
+        job = open_job(variant, "target", tmp_path / name, n_max=30, chunk_seconds=seconds)
+        assert items_cut(job, engine) == (seconds < 1)
+        run_job(job, variant, ThreadExecutor(2))
+        flats.append(target_table(job, variant)[0])
+    in_process = solve_target(engine, target_layout(engine, 30, item_lengths(engine, 30)))
+    assert same_bits(flats[0], flats[1]) and same_bits(flats[1], in_process)
 
 
 class Interrupted(Exception):
@@ -109,6 +128,26 @@ def test_resume_after_interruption_and_damage(built, tmp_path):
     assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
 
 
+def test_shard_damaged_before_its_layer_is_assembled(built, tmp_path):
+    """A shard changed between its chunk's write and the layer's assembly is one line; the rerun builds that
+    chunk again and gives the same bits."""
+    job = open_job(VARIANT, "target", tmp_path / "job", n_max=N, chunk_seconds=2e-5)
+
+    class Damaging(ThreadExecutor):
+        def run(self, fn, tasks, done):
+            tasks = list(tasks)
+            super().run(fn, tasks, done)
+            shard = job.shard_path(tasks[-1].filled, tasks[-1].chunk)
+            shard.write_bytes(shard.read_bytes()[:-8])
+
+    with pytest.raises(JobError, match="changed after it was written") as exc:
+        run_job(job, VARIANT, Damaging(2))
+    assert "\n" not in str(exc.value) and not (job.path / layer_name(job.plan[0]["filled"])).exists()
+    reopened = open_job(VARIANT, "target", tmp_path / "job", n_max=N)
+    run_job(reopened, VARIANT, ThreadExecutor(2))
+    assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
+
+
 def test_other_job_folder_refused(tmp_path):
     open_job(VARIANT, "ev", tmp_path / "job", chunk_seconds=1e9)
     other = PRESETS["kniffel"].reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3)
@@ -141,4 +180,5 @@ def test_cli_refuses_another_job_folder_and_tells_status(tmp_path):
     assert f"kniffel-reduced ev, 1/5 layers done, {chunks - 2} chunks of {chunks} left" in res.output
     assert "minutes left at the pace so far" in res.output
     res = cli_run(tmp_path, "solve", "--status", str(tmp_path))
-    assert res.exit_code == 0 and "holds no job folder" in res.output
+    assert res.exit_code == 2 and "holds no job folder" in res.stderr and res.stderr.count("\n") == 1
+    assert res.stdout == ""

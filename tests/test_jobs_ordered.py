@@ -6,7 +6,7 @@ the bits agree, not only to 1e-12."""
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from helpers import same_bits
+from helpers import items_cut, same_bits
 
 from solver import dp
 from solver.chances import target_ordered
@@ -14,6 +14,7 @@ from solver.cli import cli
 from solver.jobs.build import open_job, run_job, target_table
 from solver.jobs.executors import ThreadExecutor
 from solver.jobs.folder import JobError
+from solver.jobs.task import job_engine
 from solver.rules.presets import PRESETS
 
 KNIFFEL7 = PRESETS["kniffel7"]
@@ -53,7 +54,7 @@ def check_against_on_demand(flat, layout, from_filled, n_max, per_layer, seed=7)
 @pytest.fixture(scope="module")
 def last_layer(tmp_path_factory):
     job = build(tmp_path_factory.mktemp("k7") / "many", LAST, N, chunk_seconds=0.2)
-    assert len(job.plan) == 1 and len(job.plan[0]["chunks"]) > 1
+    assert len(job.plan) == 1 and len(job.plan[0]["chunks"]) > 1 and items_cut(job, job_engine(KNIFFEL7))
     return target_table(job, KNIFFEL7)
 
 

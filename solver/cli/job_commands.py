@@ -103,11 +103,11 @@ def solve_ordered_target_job(variant, settings: Settings, workers, scheduler, jo
 
 def job_status(path: Path) -> None:
     """Per job folder in `path` (itself, or its ev/ and target/): layers done, chunks left, time left."""
-    from ..jobs.folder import MANIFEST, JobFolder
+    from ..jobs.folder import MANIFEST, JobError, JobFolder
 
     found = [p for p in (path, path / "ev", path / "target") if (p / MANIFEST).exists()]
     if not found:
-        click.echo(t("job_status_none", path=path))
+        raise JobError(t("job_status_none", path=path))
     for folder in found:
         job = JobFolder.read(folder)
         m, done = job.manifest, job.done()

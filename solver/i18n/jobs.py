@@ -11,6 +11,7 @@ EN_JOBS = {
     "job_none": "{path} is not a job folder (no job.json); name the folder a `kniffel solve ... --job-dir` made",
     "job_other": "job folder {path} holds a build of {found}, not of {wanted}: name another --job-dir, or delete this one",
     "job_damaged": "job folder: {path} does not match the manifest's checksum; delete the job folder and start again",
+    "job_shard_damaged": "job folder: {path} changed after it was written (its checksum no longer matches); run the same command again: that chunk is built anew",
     "job_no_dask": "--workers and --scheduler need Dask distributed: pip install 'kniffel[cluster]'",
     "job_scheduler": "no Dask scheduler answers at {address} within {seconds} s ({error}); start one (`dask scheduler`) or check the address",
     "job_chunk_failed": "chunk {chunk} of layer {layer} failed on the workers ({error}); the same command continues where the build stopped",
@@ -25,5 +26,5 @@ EN_JOBS = {
     "job_status": "{path}: {variant} {kind}{n}, {layers_done}/{layers} layers done, {chunks_left} chunks of {chunks} left in the next layers",
     "job_status_time": "  about {minutes} minutes left at the pace so far ({rate} us of wall time a cost unit)",
     "job_status_no_time": "  no layer finished yet: no estimate",
-    "job_status_none": "{path} holds no job folder",
+    "job_status_none": "{path} holds no job folder (no job.json in it, nor in its ev/ or target/): name the folder a `kniffel solve ... --job-dir` made",
 }

@@ -18,15 +18,13 @@ from .folder import JobFolder
 from .plan import make_plan
 from .task import ChunkTask, job_engine, run_chunk
 
-CHUNK_SECONDS = 60.0  # about a minute of one core a chunk: scheduling costs milliseconds a task
-
 
 def open_job(
     variant: Variant,
     kind: str,
     path: Path,
     n_max: int = 0,
-    chunk_seconds: float = CHUNK_SECONDS,
+    chunk_seconds: float | None = None,
     from_filled: int = 0,
 ) -> JobFolder:
     """The job folder of the variant's value table (kind "ev") or target table up to N (kind "target") from
@@ -77,7 +75,7 @@ def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int]
             else:
                 tasks.append(ChunkTask(str(job.path), variant, kind, n_max, n_filled, index, first, last, from_filled))
         executor.run(run_chunk, tasks, chunk_done)
-        job.finish_layer(n_filled, 1 if kind == "ev" else 0, time.perf_counter() - t0)
+        job.finish_layer(n_filled, time.perf_counter() - t0)
 
 
 def total_cost(job: JobFolder) -> int:
@@ -92,8 +90,8 @@ def ev_table(job: JobFolder, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
     for layer in job.plan:
         masks, jokers_scored = dp.layer_items(variant, layer["filled"])
         rows = job.layer(layer["filled"])
-        values[masks, :, jokers_scored] = rows[0]
-        m2[masks, :, jokers_scored] = rows[1]
+        values[masks, :, jokers_scored] = rows[:, 0]
+        m2[masks, :, jokers_scored] = rows[:, 1]
     return values, m2
 
 
@@ -102,6 +100,9 @@ def target_table(job: JobFolder, variant: Variant) -> tuple[np.ndarray, TargetLa
     from_filled boxes filled left out: offset -1)."""
     dropped = tuple(range(job.from_filled))
     layout = target_layout(job_engine(variant), job.manifest["n_max"], job.lengths(), dropped)
-    flat = np.concatenate([job.layer(layer["filled"]) for layer in job.plan])
-    assert flat.shape[0] == layout.size
+    flat = np.empty(layout.size)
+    at = 0
+    for layer in job.plan:
+        at += job.read_layer(layer["filled"], flat[at:])
+    assert at == layout.size
     return flat, layout

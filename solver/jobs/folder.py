@@ -7,16 +7,20 @@
     shards/*.npy        a chunk's result, each with a .sha256 beside it written after it
 
 Every file is written atomically, under a temporary name unique per host and process (many machines may
-share the folder). A rerun trusts a shard or layer only when its checksum still matches; a folder made for
-another variant, rules, version, kind or N is refused with one line.
+share the folder), and hashed as it is written; all but the shards are fsynced too (a shard torn by a power
+loss fails its checksum and is built again). A rerun trusts a shard or layer only when its checksum still
+matches; a folder made for another variant, rules, version, kind or N is refused with one line.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import socket
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
@@ -29,8 +33,9 @@ from ..version import __version__
 from .plan import layer_name, shard_name
 
 MANIFEST, DONE, LENGTHS = "job.json", "layers.json", "lengths.npy"
-JOB_FORMAT = 1
+JOB_FORMAT = 2  # 2: value-table layers (items, 2, cap + 1), the shards' bytes one after another
 MAX_JSON = 64 << 20  # a plan of Balut's size stays far below
+BLOCK = 16 << 20  # bytes a read when the driver assembles a layer
 
 
 class JobError(KniffelError):
@@ -45,27 +50,68 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def save_atomic(path: Path, data: np.ndarray | bytes) -> str:
-    """Write an array (as np.save writes it) or bytes to `path` atomically: a temporary file named for this
-    host and process in the same folder, fsync, rename. Returns the SHA-256 of the bytes written."""
+def save_atomic(path: Path, data: np.ndarray | bytes, durable: bool = True) -> str:
+    """Write an array (as np.save writes it) or bytes to `path` atomically; the SHA-256 of the bytes written."""
+    if isinstance(data, bytes):
+        return _write_atomic(path, [data], durable)
+    data = np.ascontiguousarray(data)
+    return _write_atomic(path, [_npy_header(data.shape, data.dtype), data.data.cast("B")], durable)
+
+
+def _write_atomic(path: Path, pieces: Iterable, durable: bool = True) -> str:
+    """Write the pieces (buffers) one after another to `path` atomically: a temporary file named for this host
+    and process in the same folder, renamed into place (durable: fsynced before, its folder after). Each byte
+    is hashed as it is written, never read back. Returns the SHA-256 of the file."""
     tmp = path.with_name(f".{path.name}.{socket.gethostname()}.{os.getpid()}.tmp")
     digest = hashlib.sha256()
     try:
         with open(tmp, "wb") as fh:
-            if isinstance(data, bytes):
-                fh.write(data)
-                digest.update(data)
-            else:
-                np.save(fh, data, allow_pickle=False)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if not isinstance(data, bytes):
-            digest = _hash(tmp)
+            for piece in pieces:
+                fh.write(piece)
+                digest.update(piece)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
-    _fsync_folder(path.parent)
+    if durable:
+        _fsync_folder(path.parent)
     return digest.hexdigest()
+
+
+def _npy_header(shape: tuple, dtype: np.dtype) -> bytes:
+    """The header np.save writes before a C-ordered array of this shape and type."""
+    out = io.BytesIO()
+    header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": shape}
+    np.lib.format.write_array_header_1_0(out, header)
+    return out.getvalue()
+
+
+def _npy_shape(fh) -> tuple[tuple, np.dtype]:
+    """The shape and type of the .npy file open in fh (left at its data); ValueError unless as we write them."""
+    if np.lib.format.read_magic(fh) != (1, 0):
+        raise ValueError("not a .npy file of version 1.0")
+    shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(fh)
+    if fortran_order:
+        raise ValueError("Fortran order")
+    return shape, dtype
+
+
+def _checked_blocks(path: Path, recorded: str, buffer: memoryview) -> Iterator[memoryview]:
+    """The data bytes of a shard, block by block through `buffer` (each block used before the next is read);
+    JobError after the last unless the whole file still has the SHA-256 recorded when it was written."""
+    check = hashlib.sha256()
+    with open(path, "rb") as fh:
+        _npy_shape(fh)
+        start = fh.tell()
+        fh.seek(0)
+        check.update(fh.read(start))
+        while n := fh.readinto(buffer):
+            check.update(buffer[:n])
+            yield buffer[:n]
+    if check.hexdigest() != recorded:
+        raise JobError(t("job_shard_damaged", path=path))
 
 
 def _hash(path: Path):
@@ -178,24 +224,52 @@ class JobFolder:
         return file_sha256(path) == recorded
 
     def write_shard(self, n_filled: int, index: int, shard: np.ndarray) -> str:
+        """Write the shard, then its checksum, each atomically but not fsynced (a few ms a task): a shard torn
+        by a power loss no longer has its checksum, and shard_ok has it built again."""
         path = self.shard_path(n_filled, index)
-        digest = save_atomic(path, shard)
-        save_atomic(path.with_suffix(".sha256"), (digest + "\n").encode())
+        digest = save_atomic(path, shard, durable=False)
+        save_atomic(path.with_suffix(".sha256"), (digest + "\n").encode(), durable=False)
         return digest
 
-    def finish_layer(self, n_filled: int, axis: int, seconds: float) -> None:
-        """Assemble the layer from its shards (in chunk order, along `axis`), rename it into place, record it
-        in layers.json and remove its shards."""
+    def finish_layer(self, n_filled: int, seconds: float) -> None:
+        """Assemble the layer file from its shards, rename it into place, record it in layers.json and remove
+        the shards. The layer is the shards' data one after another (chunk order, along the first axis),
+        each byte read once, checked against its shard's recorded checksum on the way (JobError when one no
+        longer matches: a rerun builds that chunk again) and hashed for the layer's."""
         layer = next(entry for entry in self.plan if entry["filled"] == n_filled)
         paths = [self.shard_path(n_filled, i) for i in range(len(layer["chunks"]))]
-        parts = [np.load(p, allow_pickle=False) for p in paths]
-        digest = save_atomic(self.path / layer_name(n_filled), np.concatenate(parts, axis=axis))
+        try:
+            shapes = []
+            for path in paths:
+                with open(path, "rb") as fh:
+                    shapes.append(_npy_shape(fh))
+            recorded = [path.with_suffix(".sha256").read_text().strip() for path in paths]
+        except (OSError, ValueError):
+            raise JobError(t("job_shard_damaged", path=self.path / "shards")) from None
+        (shape, dtype), rows = shapes[0], sum(each[0] for each, _ in shapes)
+        assert all(other[1:] == shape[1:] and other_type == dtype for other, other_type in shapes)
+        buffer = memoryview(bytearray(BLOCK))
+        shards = (_checked_blocks(path, digest, buffer) for path, digest in zip(paths, recorded))
+        pieces = chain([_npy_header((rows, *shape[1:]), dtype)], *shards)
+        digest = _write_atomic(self.path / layer_name(n_filled), pieces)
         done = {str(k): v for k, v in self.done().items()}
         done[str(n_filled)] = {"sha256": digest, "seconds": round(seconds, 3), "cost": layer["cost"]}
         save_atomic(self.path / DONE, (json.dumps(done, sort_keys=True) + "\n").encode())
         for p in paths:
             p.unlink(missing_ok=True)
             p.with_suffix(".sha256").unlink(missing_ok=True)
+
+    def read_layer(self, n_filled: int, out: np.ndarray) -> int:
+        """Read a finished target-table layer (1-D float64) into the front of out; its length. Read, not
+        memory-mapped and copied: a copy out of a mapping costs a page fault every few pages."""
+        with open(self.path / layer_name(n_filled), "rb") as fh:
+            shape, dtype = _npy_shape(fh)
+            if len(shape) != 1 or dtype != out.dtype or shape[0] > len(out):
+                raise JobError(t("job_damaged", path=self.path / layer_name(n_filled)))
+            want = shape[0] * dtype.itemsize
+            if fh.readinto(out[: shape[0]].data.cast("B")) != want:
+                raise JobError(t("job_damaged", path=self.path / layer_name(n_filled)))
+        return shape[0]
 
     def layer(self, n_filled: int) -> np.ndarray:
         """A finished layer, memory-mapped copy-on-write: never written (the kernels write their own shards),

@@ -53,18 +53,19 @@ def _lookup(engine: Engine, layout: TargetLayout, items, n_states: int, n_values
     return TargetStates(mask_row, state_of, offset, length, np.full(n_values, np.nan))
 
 
-def _columns(layout: TargetLayout, items) -> tuple[np.ndarray, np.ndarray]:
+def _columns(layout: TargetLayout, items, lo, hi) -> tuple[np.ndarray, np.ndarray]:
     """The chunk's columns (mask, upper, joker_scored, need) in calls of 8 and where each goes in prob
-    (the last call padded with repeats, dest -1); one item's columns run together: entries listed once."""
+    (the last call padded with repeats, dest -1): per item its solved upper totals lo..hi-1, every need; one
+    item's columns run together: entries listed once."""
     rows, dest = [], []
-    for mask, flag, totals, at, _state in items:
+    for (mask, flag, totals, at, _state), first, last in zip(items, lo.tolist(), hi.tolist()):
         n = int(layout.length[mask, flag])
-        if n == 0:
+        if n == 0 or first == last:
             continue
-        needs = np.tile(np.arange(1, n + 1), len(totals))
-        uppers = np.repeat(totals, n)
+        needs = np.tile(np.arange(1, n + 1), last - first)
+        uppers = np.repeat(totals[first:last], n)
         rows.append(np.column_stack([np.full(len(needs), mask), uppers, np.full(len(needs), flag), needs]))
-        dest.append(at + np.arange(len(needs)))
+        dest.append(at + first * n + np.arange(len(needs)))
     cols = np.concatenate(rows).astype(np.int64) if rows else np.zeros((0, 4), np.int64)
     to = np.concatenate(dest).astype(np.int64) if dest else np.zeros(0, np.int64)
     pad = -len(cols) % ORDERED_COLUMNS
@@ -74,9 +75,10 @@ def _columns(layout: TargetLayout, items) -> tuple[np.ndarray, np.ndarray]:
     return cols.reshape(-1, ORDERED_COLUMNS, 4), to.reshape(-1, ORDERED_COLUMNS)
 
 
-def ordered_target_chunk(engine: Engine, layout: TargetLayout, work, masks, jokers_scored, nxt) -> np.ndarray:
-    """The chunk's stretch of the flat target table. nxt: (the next layer's items (masks, jokers_scored),
-    its file) or None in the last layer (the next states are full cards: probability 0 of any need)."""
+def ordered_target_chunk(engine: Engine, layout: TargetLayout, work, masks, jokers_scored, lo, hi, nxt) -> np.ndarray:
+    """The chunk's stretch of the flat target table: the items' solved upper totals lo..hi-1 (task.chunk_states).
+    nxt: (the next layer's items (masks, jokers_scored), its file) or None in the last layer (the next states are
+    full cards: probability 0 of any need)."""
     if nxt is None:
         next_items, size_next, n_states = [], 0, 0
     else:
@@ -90,6 +92,8 @@ def ordered_target_chunk(engine: Engine, layout: TargetLayout, work, masks, joke
     states = _lookup(engine, layout, next_items + items, n_states, size_next + size)
     if nxt is not None:
         states.prob[:size_next] = nxt[1]
-    cols, dest = _columns(layout, items)
+    cols, dest = _columns(layout, items, lo, hi)
     target_calls(engine, cols, dest, states, work)
-    return states.prob[size_next:].copy()
+    lengths = layout.length[masks, jokers_scored]
+    first = size_next + int(lo[0] * lengths[0])  # the first item's states before lo are another chunk's
+    return states.prob[first : first + int(((hi - lo) * lengths).sum())].copy()

@@ -1,9 +1,10 @@
 """A job's plan: pure functions of the engine, the table kind, the item lengths and the chunk size.
 
-A table is built layer by layer (boxes filled, from B - 1 down to 0); a layer's work items (dp.layer_items,
-in that order) are cut into contiguous chunks of about `chunk_seconds` of work each, so that a layer is the
-concatenation of its chunks' shards in chunk order, and the table the concatenation of its layers (target
-tables: exactly the flat layout of solver/dp/target_layout.py; value tables: each item's row of values).
+A table is built layer by layer (boxes filled, from B - 1 down to 0); a layer's rows (row_costs: its work
+items, dp.layer_items, in that order, or for target tables their states) are cut into contiguous chunks of
+about a minute of work each (chunk_budget), so that a layer is the concatenation of its chunks' shards in
+chunk order, and the table the concatenation of its layers (target tables: exactly the flat layout of
+solver/dp/target_layout.py; value tables: each item's values and second moments).
 """
 
 from __future__ import annotations
@@ -18,22 +19,29 @@ KINDS = ("ev", "target")
 # kniffel N 100, 31.0 M columns in 16.2-16.7 s of CPU at load 17-21, about 0.54 us; target with dice told
 # apart (Kniffel 7): one (state, need) column of the distinct-dice kernel, about 2 ms
 SECONDS_PER_UNIT = {"ev": 2.2e-6, "target": 0.54e-6, "ordered target": 2e-3}
+CHUNK_SECONDS = 60.0
+LAYER_CHUNKS = 16
+MIN_CHUNK_SECONDS = 1.0
 
 
-def item_costs(kind: str, engine: Engine, n_filled: int, length: np.ndarray | None) -> np.ndarray:
-    """The cost units of each work item of a layer: its upper totals solved (x its needs, target tables)."""
+def row_costs(kind: str, engine: Engine, n_filled: int, length: np.ndarray | None) -> np.ndarray:
+    """The cost of each row of a layer, in the layer's order: the rows are what chunks are cut from. Value
+    tables: a row is a work item (cost: its upper totals solved). Target tables: a state, a work item at one
+    of its solved upper totals (cost: its needs), so that a chunk may take part of a large item (Kniffel 7:
+    up to 64 totals x 910 needs, about two minutes) and chunks balance; each state's needs are computed on
+    their own, so where an item is cut changes no bit."""
     upper = engine.upper
     masks, jokers_scored = layer_items(engine.variant, n_filled)
     totals = np.diff(upper.totals_ptr)[upper.row[masks, jokers_scored]]
     if kind == "target":
         assert length is not None
-        return totals * length[masks, jokers_scored]
+        return np.repeat(length[masks, jokers_scored], totals)
     return totals
 
 
 def chunk_ranges(costs: np.ndarray, budget: float) -> list[tuple[int, int]]:
-    """Contiguous item ranges [first, last) of about `budget` cost each (at least one item per chunk; an item
-    is never split), covering all items; none for a layer without items."""
+    """Contiguous row ranges [first, last) of about `budget` cost each (at least one row per chunk), covering
+    all rows; none for a layer without rows."""
     ranges: list[tuple[int, int]] = []
     first, load = 0, 0.0
     for i, cost in enumerate(costs.tolist()):
@@ -46,18 +54,27 @@ def chunk_ranges(costs: np.ndarray, budget: float) -> list[tuple[int, int]]:
     return ranges
 
 
+def chunk_budget(layer_seconds: float) -> float:
+    """The seconds of work a chunk of a layer gets by default: CHUNK_SECONDS (about a minute: scheduling is
+    milliseconds a task); a smaller layer in LAYER_CHUNKS chunks, so that no worker idles long at its barrier,
+    but none under MIN_CHUNK_SECONDS (a task costs Dask a few ms, its shard files as much: under 1 %)."""
+    return min(CHUNK_SECONDS, max(layer_seconds / LAYER_CHUNKS, MIN_CHUNK_SECONDS))
+
+
 def make_plan(
-    kind: str, engine: Engine, length: np.ndarray | None, chunk_seconds: float, from_filled: int = 0
+    kind: str, engine: Engine, length: np.ndarray | None, chunk_seconds: float | None = None, from_filled: int = 0
 ) -> list[dict]:
-    """The layers from B - 1 filled boxes down to from_filled: {"filled", "items", "cost", "chunks": [[first,
-    last, cost], ...]} (a chunk: the layer's items first..last-1)."""
-    unit = "ordered target" if kind == "target" and engine.ordered is not None else kind
-    budget = max(chunk_seconds / SECONDS_PER_UNIT[unit], 1.0)
+    """The layers from B - 1 filled boxes down to from_filled: {"filled", "rows", "cost", "chunks": [[first,
+    last, cost], ...]} (a chunk: the layer's rows first..last-1, row_costs), chunks of about chunk_seconds of work
+    (None: chunk_budget's)."""
+    unit = SECONDS_PER_UNIT["ordered target" if kind == "target" and engine.ordered is not None else kind]
     layers = []
     for n_filled in range(len(engine.variant.boxes) - 1, from_filled - 1, -1):
-        costs = item_costs(kind, engine, n_filled, length)
+        costs = row_costs(kind, engine, n_filled, length)
+        seconds = chunk_budget(float(costs.sum()) * unit) if chunk_seconds is None else chunk_seconds
+        budget = max(seconds / unit, 1.0)
         chunks = [[a, b, int(costs[a:b].sum())] for a, b in chunk_ranges(costs, budget)]
-        layers.append({"filled": n_filled, "items": len(costs), "cost": int(costs.sum()), "chunks": chunks})
+        layers.append({"filled": n_filled, "rows": len(costs), "cost": int(costs.sum()), "chunks": chunks})
     return layers
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import dp
 from ..dp.ordered import ordered_work
-from ..dp.target import target_items
+from ..dp.target import item_columns, target_items
 from ..dp.target_layout import TargetLayout, target_layout
 from ..rules.variant import Variant
 from .folder import JobFolder
@@ -36,7 +36,7 @@ class ChunkTask(NamedTuple):
     n_max: int  # target tables: the largest need (0 for value tables)
     filled: int  # boxes filled in the chunk's layer
     chunk: int  # the chunk's number in its layer
-    first: int  # its items: layer_items(variant, filled)[first:last]
+    first: int  # its rows first..last-1 (plan.row_costs: value tables, items; target tables, states)
     last: int
     from_filled: int = 0  # the least boxes filled the job builds (Kniffel 7's target table: its end game)
 
@@ -65,23 +65,40 @@ def run_chunk(task: ChunkTask) -> str:
     """Compute the chunk and write its shard (and checksum) atomically; returns the checksum."""
     folder = JobFolder.read(Path(task.folder))
     engine, shared = _context(task, folder)
-    masks, jokers_scored = dp.layer_items(task.variant, task.filled)
-    masks, jokers_scored = masks[task.first : task.last], jokers_scored[task.first : task.last]
     last_layer = task.filled + 1 == len(task.variant.boxes)
     if task.kind == "ev":
+        masks, jokers_scored = dp.layer_items(task.variant, task.filled)
+        masks, jokers_scored = masks[task.first : task.last], jokers_scored[task.first : task.last]
         shard = _ev_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
     elif engine.ordered is not None:
         nxt = None if last_layer else (dp.layer_items(task.variant, task.filled + 1), folder.layer(task.filled + 1))
         if getattr(_THREAD, "ordered", None) is not engine.ordered:
             _THREAD.ordered, _THREAD.work = engine.ordered, ordered_work(engine.ordered)
-        shard = ordered_target_chunk(engine, shared, _THREAD.work, masks, jokers_scored, nxt)
+        states = chunk_states(engine, task.filled, task.first, task.last)
+        shard = ordered_target_chunk(engine, shared, _THREAD.work, *states, nxt)
     else:
-        shard = _target_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
+        shard = _target_chunk(task, folder, engine, shared, last_layer)
     return folder.write_shard(task.filled, task.chunk, shard)
 
 
+def chunk_states(
+    engine: dp.Engine, n_filled: int, first: int, last: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The work items that a target-table chunk's rows (the layer's states first..last-1, plan.row_costs) belong
+    to, and per item the positions lo..hi-1 of its solved upper totals in the chunk (only the first and the
+    last item may be cut): (masks, jokers_scored, lo, hi)."""
+    upper = engine.upper
+    masks, jokers_scored = dp.layer_items(engine.variant, n_filled)
+    start = np.concatenate([[0], np.cumsum(np.diff(upper.totals_ptr)[upper.row[masks, jokers_scored]])])
+    i0 = int(np.searchsorted(start, first, side="right")) - 1
+    i1 = int(np.searchsorted(start, last, side="left"))
+    lo = np.maximum(start[i0:i1], first) - start[i0:i1]
+    hi = np.minimum(start[i0 + 1 : i1 + 1], last) - start[i0:i1]
+    return masks[i0:i1], jokers_scored[i0:i1], lo, hi
+
+
 def _ev_chunk(task, folder, engine, subs, masks, jokers_scored, last_layer) -> np.ndarray:
-    """(2, items, cap + 1): the items' values and second moments at every upper total (NaN: unreachable)."""
+    """(items, 2, cap + 1): the items' values and second moments at every upper total (NaN: unreachable)."""
     values = np.full(dp.table_shape(task.variant), np.nan)
     m2 = values.copy()
     if last_layer:
@@ -89,16 +106,19 @@ def _ev_chunk(task, folder, engine, subs, masks, jokers_scored, last_layer) -> n
     else:
         next_masks, next_jokers = dp.layer_items(task.variant, task.filled + 1)
         nxt = folder.layer(task.filled + 1)
-        values[next_masks, :, next_jokers] = nxt[0]
-        m2[next_masks, :, next_jokers] = nxt[1]
+        values[next_masks, :, next_jokers] = nxt[:, 0]
+        m2[next_masks, :, next_jokers] = nxt[:, 1]
     dp.solve_items(engine, masks, jokers_scored, values, m2, subs)
-    return np.stack([values[masks, :, jokers_scored], m2[masks, :, jokers_scored]])
+    return np.stack([values[masks, :, jokers_scored], m2[masks, :, jokers_scored]], axis=1)
 
 
-def _target_chunk(task, folder, engine, layout: TargetLayout, masks, jokers_scored, last_layer) -> np.ndarray:
-    """The items' stretch of the flat target table (layout order: contiguous in a layer)."""
+def _target_chunk(task, folder, engine, layout: TargetLayout, last_layer) -> np.ndarray:
+    """The chunk's stretch of the flat target table (layout order: contiguous in a layer): whole items through
+    the build's lane kernel, an item cut by the chunk's ends through its kernel over the states asked for."""
     upper = engine.upper
-    sizes = np.diff(upper.totals_ptr)[upper.row[masks, jokers_scored]] * layout.length[masks, jokers_scored]
+    masks, jokers_scored, lo, hi = chunk_states(engine, task.filled, task.first, task.last)
+    rows = upper.row[masks, jokers_scored]
+    sizes = (hi - lo) * layout.length[masks, jokers_scored]
     at = np.cumsum(sizes) - sizes
     dest = np.empty(int(sizes.sum()))
     if last_layer:  # the next states are full cards: they store no needs and are never read
@@ -107,5 +127,10 @@ def _target_chunk(task, folder, engine, layout: TargetLayout, masks, jokers_scor
         next_masks, next_jokers = dp.layer_items(task.variant, task.filled + 1)
         flat = folder.layer(task.filled + 1)
         offset = layout.offset - layout.offset[next_masks[0], next_jokers[0]]  # the next layer's file starts at 0
-    target_items(engine, layout._replace(offset=offset), flat, masks, jokers_scored, dest, at)
+    layout = layout._replace(offset=offset)
+    whole = (lo == 0) & (hi == np.diff(upper.totals_ptr)[rows])
+    target_items(engine, layout, flat, masks[whole], jokers_scored[whole], dest, at[whole])
+    for i in np.flatnonzero(~whole):
+        totals = upper.totals_list[upper.totals_ptr[rows[i]] + lo[i] : upper.totals_ptr[rows[i]] + hi[i]]
+        item_columns(engine, layout, flat, int(masks[i]), int(jokers_scored[i]), totals, dest[at[i] : at[i] + sizes[i]])
     return dest
