@@ -37,11 +37,6 @@ def pytest_configure(config):
 
 
 @pytest.fixture(scope="session")
-def tmp_tables(tmp_path_factory):
-    return tmp_path_factory.mktemp("tables")
-
-
-@pytest.fixture(scope="session")
 def solved_with_moments(tmp_path_factory, worker_id):
     """solved_with_moments(name) -> (values, second moments) of a preset with identical dice, solved once per
     run: the first worker that needs a preset solves it into a folder the xdist workers share (under a lock),
@@ -81,8 +76,7 @@ def solved(solved_with_moments):
 @pytest.fixture(scope="session")
 def tables_of(tmp_path_factory, solved_with_moments):
     """tables_of(*names) -> a new tables folder holding these presets' tables as `kniffel solve` saves them
-    (with their second moments), from the tables solved once a run; test_cli.py's fixture runs the solve
-    command itself."""
+    (with their second moments), from the tables solved once a run."""
 
     def make(*names):
         folder = tmp_path_factory.mktemp("tables")

@@ -89,16 +89,14 @@ def sub_multisets(dice):
                 yield combo
 
 
-def cli_tables(tmp_path_factory, folder, *variants):
-    """A fresh tables folder holding `variants`, solved as `kniffel solve` solves them."""
-    from click.testing import CliRunner
+def child_env(**env):
+    """A bare environment for a child process (a player's terminal), on this run's Numba cache folder: without
+    it the child would compile every kernel again into the user's own cache folder."""
+    import os
 
-    from solver.cli import cli
+    import solver  # noqa: F401  (numba_setup puts the chosen cache folder into the environment)
 
-    d = tmp_path_factory.mktemp(folder)
-    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", *variants])
-    assert res.exit_code == 0, res.output
-    return d
+    return {**env, "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"]}
 
 
 # -- layer-parallel builds (tests/test_jobs*.py): a variant small enough for many chunks in seconds ------------

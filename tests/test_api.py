@@ -24,8 +24,8 @@ def readme_example() -> str:
 
 
 @pytest.fixture(scope="module")
-def table(tmp_tables):
-    return solver.load("kniffel", tables_dir=tmp_tables, progress=False)
+def table(tables_of):
+    return solver.load("kniffel", tables_dir=tables_of("kniffel"), progress=False)
 
 
 def test_readme_example_runs(tmp_path):

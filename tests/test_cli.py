@@ -16,12 +16,9 @@ from solver.game.record import Game
 
 
 @pytest.fixture(scope="module")
-def tdir(tmp_path_factory):
-    """A tables directory with kniffel and yahtzee solved once."""
-    d = tmp_path_factory.mktemp("tables")
-    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel", "yahtzee", "--json"])
-    assert res.exit_code == 0, res.output
-    return d
+def tdir(tables_of):
+    """A tables directory with kniffel and yahtzee (the solve command itself: test_solve_json_and_sidecar)."""
+    return tables_of("kniffel", "yahtzee")
 
 
 FULL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"  # Chance cannot be scratched in kniffel

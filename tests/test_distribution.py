@@ -111,8 +111,8 @@ def test_endgame_cards_match_naive(name):
 
 
 @pytest.fixture(scope="module")
-def kniffel_table():
-    return dp.solve(PRESETS["kniffel"])[0]
+def kniffel_table(solved):
+    return solved("kniffel")
 
 
 def test_mean_is_table_value_and_pmf_sums_to_one(kniffel_table):
@@ -287,15 +287,15 @@ def test_option_std_matches_naive(index):
             assert abs(std - naive_std(naive.option_distribution({}, dice, roll, option))) < 1e-7, (roll, dice, o.text)
 
 
-def test_moments_std_is_forward_std(kniffel_table):
+def test_moments_std_is_forward_std(solved_with_moments):
     """The solve's second moments against the forward pass (the exact distribution of final scores)."""
     variant = PRESETS["kniffel"]
-    values, m2, _ = dp.solve_with_moments(variant)
-    assert np.array_equal(values, kniffel_table, equal_nan=True)
+    values, m2 = solved_with_moments("kniffel")
+    assert np.array_equal(values, dp.solve(variant)[0], equal_nan=True)  # the solve without moments: the same values
     for text in ("", "chance=22,kniffel=50,einser=3", "full_house=25,kniffel=0,chance=17,sechser=24,grosse strasse=40"):
         card = parse_card(variant, text)
-        d = distribution(variant, kniffel_table, card)
-        std = (m2[card.state] - kniffel_table[card.state] ** 2) ** 0.5
+        d = distribution(variant, values, card)
+        std = (m2[card.state] - values[card.state] ** 2) ** 0.5
         assert abs(std - d.std) < 1e-7, text
 
 

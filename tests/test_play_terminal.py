@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import child_env
 
 from solver.advice.cards import parse_card
 from solver.i18n.texts import CATALOGUES, choose_language, locale_language, set_language
@@ -15,7 +16,7 @@ from solver.rules.variant import RuleError
 pexpect = pytest.importorskip("pexpect")
 REPO = Path(__file__).resolve().parent.parent
 KNIFFEL_BIN = str(Path(sys.executable).parent / "kniffel")
-ENV = {"LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "PATH": "/usr/bin:/bin", "TERM": "xterm"}
+ENV = child_env(LANG="C.UTF-8", LC_ALL="", LC_MESSAGES="", PATH="/usr/bin:/bin", TERM="xterm")
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the browser: a slow test (README), as the issue counts them
+
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (test extra)")
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -34,11 +34,8 @@ CLI_QUICK = settings(
 
 
 @pytest.fixture(scope="module")
-def kdir(tmp_path_factory):
-    d = tmp_path_factory.mktemp("rel_input_tables")
-    res = CliRunner().invoke(cli_group(), ["--tables", str(d), "--no-progress", "solve", "kniffel"])
-    assert res.exit_code == 0, res.output
-    return d
+def kdir(tables_of):
+    return tables_of("kniffel")
 
 
 def cli_group():

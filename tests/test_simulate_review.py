@@ -45,9 +45,9 @@ def test_simulation_is_reproducible_and_batch_independent(tables, monkeypatch):
     assert (a.scores != c.scores).any()
 
 
-def test_simulate_cli_json(tmp_path):
+def test_simulate_cli_json(tables_of):
     res = CliRunner().invoke(
-        cli, ["--tables", str(tmp_path), "--no-progress", "simulate", "yatzy", "-n", "500", "--json"]
+        cli, ["--tables", str(tables_of("yatzy")), "--no-progress", "simulate", "yatzy", "-n", "500", "--json"]
     )
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)

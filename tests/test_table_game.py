@@ -23,11 +23,8 @@ KNIFFEL_BIN = str(Path(sys.executable).parent / "kniffel")
 
 
 @pytest.fixture(scope="module")
-def kdir(tmp_path_factory):
-    d = tmp_path_factory.mktemp("table_tables")
-    res = CliRunner().invoke(cli, ["--tables", str(d), "--no-progress", "solve", "kniffel"])
-    assert res.exit_code == 0, res.output
-    return d
+def kdir(tables_of):
+    return tables_of("kniffel")
 
 
 def play(kdir, *args, input=""):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import cli_tables
+from helpers import child_env
 
 from solver.advice.cards import parse_card
 from solver.cli import cli
@@ -24,8 +24,8 @@ KNIFFEL_BIN = str(Path(sys.executable).parent / "kniffel")
 
 
 @pytest.fixture(scope="module")
-def kdir(tmp_path_factory):
-    return cli_tables(tmp_path_factory, "leftover_tables", "kniffel")
+def kdir(tables_of):
+    return tables_of("kniffel")
 
 
 def kniffel(kdir, *args, input=""):
@@ -155,7 +155,7 @@ def test_ctrl_c_in_play_says_where_the_game_is_saved(kdir, tmp_path, lang, saved
     pexpect = pytest.importorskip("pexpect")
     f = tmp_path / "g.json"
     args = ["--tables", str(kdir), "--no-progress", "--lang", lang, "play", "kniffel", "--save", str(f)]
-    env = {"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TERM": "xterm"}
+    env = child_env(LANG="C.UTF-8", PATH="/usr/bin:/bin", TERM="xterm")
     default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731  (a run in the background ignores it)
     child = pexpect.spawn(
         KNIFFEL_BIN, args, env=env, encoding="utf-8", timeout=120, dimensions=(40, 200), preexec_fn=default_sigint

@@ -232,14 +232,12 @@ def test_the_advice_says_servida(gdir, lang, served):
         ),
     ],
 )
-def test_play_in_the_players_language_with_its_undo(tmp_path, variant, lang, words):
+def test_play_in_the_players_language_with_its_undo(tmp_path, tables_of, variant, lang, words):
     pexpect = pytest.importorskip("pexpect")
     from test_play_terminal import spawn
 
-    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "solve", variant])
-    assert res.exit_code == 0, res.output
     roll, keep, undo, undone, header = words
-    child = spawn(tmp_path, tmp_path, variant, *lang, env=NO_LOCALE)
+    child = spawn(tables_of(variant), tmp_path, variant, *lang, env=NO_LOCALE)
     child.expect_exact(header)
     child.expect_exact(roll)
     child.sendline("33516")

@@ -16,6 +16,8 @@ from click.testing import CliRunner
 
 from solver.cli import cli
 
+pytestmark = pytest.mark.slow  # the browser: a slow test (README), as the issue counts them
+
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install -e '.[web]'")
 pytest.importorskip("playwright", reason="Playwright for Python is not installed (test extra)")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

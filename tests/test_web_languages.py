@@ -5,6 +5,8 @@ variant's, the Generala title whole on a phone; phone-size screenshots go to the
 import pytest
 from test_web_browser import PHONE, browser, expect, open_page, server, settled  # noqa: F401
 
+pytestmark = pytest.mark.slow  # the browser: a slow test (README), as the issue counts them
+
 HEADINGS = {"de": "Was soll ich behalten?", "en": "What should I keep?", "es": "¿Qué dados guardo?"}
 HEADINGS["fr"] = "Que dois-je garder ?"
 BEST = {"de": "Am besten: behalte 3 3", "en": "Best: keep 3 3", "es": "Lo mejor: guardar 3 3"}
