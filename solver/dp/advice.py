@@ -137,14 +137,16 @@ def _advise_block(s_lo, s_hi, situations, rules, lattice, tabs, values, out, bas
     if n_cols > 0:
         by_keep = np.zeros((n_keeps, n_cols))
         upper_totals = np.empty(1, dtype=np.int64)
+        # a C-contiguous column, copied into by_keep: a column slice's layout would compile _final_roll_values
+        # (and its callees) a second time, beside the version every other kernel shares
+        column = np.empty((n_keeps, 1))
         for s in range(s_lo, s_hi):
             c = col[s - s_lo]
             if c >= 0:
                 i = order[state_ptr[s]]
                 upper_totals[0] = upper[i]
-                _final_roll_values(
-                    mask[i], joker_scored[i], upper_totals, rules, values, by_keep[:, c : c + 1], first_roll
-                )
+                _final_roll_values(mask[i], joker_scored[i], upper_totals, rules, values, column, first_roll)
+                by_keep[first_roll:, c] = column[first_roll:, 0]
         final = by_keep[first_roll:].copy()
         stops1 = final  # the value of stopping after roll 1
         if need_first and rules.params[P_FIRST_ROLL] != 0:

@@ -11,6 +11,13 @@ callees'. So that each kernel compiles once: every index array is int64 (Rules, 
 buffers), and a kernel called with a constant integer gets np.int64(0) rather than 0 (a constant is typed
 as its value, Literal[int](0), and compiles a version of its own). benchmarks/bench_compile.py lists the
 kernels compiled more than once.
+
+A kernel's compile also optimises, once more, the machine code of every kernel it calls (Numba links the
+callees' code into the caller's and runs LLVM's optimiser over the whole), so each level of a call tree costs
+again all the code below it: a kernel with a single njit caller, or a thin wrapper, is therefore inlined
+(inline="always": typed as part of its caller, no level of its own). A kernel that several commands reach
+(policy._policy: the solve and the forward pass; moments._turn: the solve and the advice's spread) stays a
+kernel of its own: inlined, each of them would compile it again instead of loading it from the cache.
 """
 
 from __future__ import annotations

@@ -29,29 +29,26 @@ def _box_options(mask, joker_scored, rules, option_move, option_points, n_option
     the points of each entry); n_options[r] = -1 stands for the common case, every
     free box with its normal score (see roll_entries).
     """
+    free = _free_boxes(mask, rules.score.shape[1])  # passed: one compiled version of _roll_range_options (below)
     _roll_range_options(
-        mask, joker_scored, rules, np.int64(0), rules.score.shape[0], option_move, option_points, n_options
+        mask, joker_scored, rules, np.int64(0), rules.score.shape[0], option_move, option_points, n_options, free
     )
 
 
 @njit(cache=True)
-def _roll_range_options(
-    mask, joker_scored, rules, r_lo, r_hi, option_move, option_points, n_options, free=None, rolls=None
-):
+def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, option_points, n_options, free, rolls=None):
     """_box_options for the final rolls r_lo <= r < r_hi only, into rows r - r_lo (with rolls, an array of
     rolls: for the rolls rolls[r_lo:r_hi]). This is the one place where the scratching and joker rules act.
     (A range or list of rolls in one call: a call costs more than a roll's work, 0.1-0.2 us of reference
-    counts of the rules' arrays; free: _free_boxes(mask), from a caller that has it.)
+    counts of the rules' arrays; free: _free_boxes(mask), which every caller has or makes: an optional
+    argument compiles a version of this kernel for each caller that leaves it out.)
     """
     score, joker_score, joker_roll, joker_upper, is_upper = rules[:5]
     params, norm_move, joker_move, zero_move = rules.params, rules.norm_move, rules.joker_move, rules.zero_move
-    n_boxes = score.shape[1]
     mode = params[P_JOKER]
     jb = params[P_JOKER_BOX]
     restricted = params[P_RESTRICTED] != 0
     jb_filled = jb >= 0 and (mask >> jb) & 1 == 1
-    if free is None:
-        free = _free_boxes(mask, n_boxes)
     n_free = free.shape[0]
     for i in range(r_lo, r_hi):
         r = i if rolls is None else rolls[i]

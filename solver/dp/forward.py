@@ -47,7 +47,8 @@ class Layer(NamedTuple):
     data: np.ndarray  # float64 probabilities
 
 
-@njit(cache=True)
+# inlined into _layer_groups, its one caller (see compile.py)
+@njit(cache=True, inline="always")
 def _item_groups(
     mask, joker_scored, upper_totals, rules, lattice, values, subs, keys, out_key, out_shift, out_prob, out_n
 ):

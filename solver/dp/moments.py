@@ -42,7 +42,7 @@ def _entry_moment(points, gain, after, after2):
     return d * d + 2.0 * d * after + after2
 
 
-@njit(cache=True)
+@njit(cache=True)  # not inlined: the advice's spread (turn_moments) loads the solve's cached compile
 def _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1, start):
     """One turn of (mask, joker_scored) at upper totals upper_totals: start[0, j] its value, start[1, j] its
     second moment; out2 (K, nj) the second moments of the keeps after roll 2, out1 after roll 1 (roll rows

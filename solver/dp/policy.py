@@ -134,7 +134,8 @@ def _push(r_prob, chosen, lattice, stop, mass):
                 mass[a, j] += mass[k, j] * inv
 
 
-@njit(cache=True)
+# inlined into _policy, its one caller (see compile.py)
+@njit(cache=True, inline="always")
 def _turn_policy(
     mask, joker_scored, upper_totals, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points
 ):
@@ -221,7 +222,7 @@ def _final_entries(mask, joker_scored, rules, vecs, final, entry_move, entry_poi
             entry_points[r, j] = points[i] + joker_extra
 
 
-@njit(cache=True)
+@njit(cache=True)  # not inlined: its two callers (the solve's and the forward pass's) share its cached compile
 def _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs):
     """(keep1, keep2, entry_move, entry_points, roll-1 values) of one turn at upper totals upper_totals:
     _turn_policy's tables and its value of each roll 1."""

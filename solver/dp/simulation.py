@@ -62,7 +62,8 @@ def _best_keep(r, keep_values, col, stop_value, ranked_subs, min_start, first_ro
     return r
 
 
-@njit(cache=True)
+# inlined into simulate_turn and _turn_choice (see compile.py)
+@njit(cache=True, inline="always")
 def _turn_tables(mask, joker_scored, upper_totals, rules, lattice, values):
     """Keep values of one turn at upper totals upper_totals (one column each): (after roll 1, after roll 2,
     final-roll values (R, nc), values of stopping after roll 1 (R, nc)); the roll rows of the keep tables
