@@ -24,7 +24,7 @@ from solver import dp
 from solver.advice.cards import parse_card
 from solver.dp import forward_ordered as fo
 from solver.dp.forward import next_keys
-from solver.dp.forward_ordered import SECONDS_PER_STATE, ordered_pmf, state_bound
+from solver.dp.forward_ordered_layers import SECONDS_PER_STATE, ordered_pmf, state_bound
 from solver.rules.presets import KNIFFEL7
 from solver.store import solving, tables
 

@@ -48,12 +48,12 @@ def main():
         mask = int(rng.integers(0, (1 << 14) - 1))
         masks.append(mask)
         jokers_scored.append(int(mask >> KNIFFEL7.joker_index & 1 and rng.random() < 0.5))
-    calls = dp.ordered._ordered_calls(masks, jokers_scored, upper_states.totals)
+    calls = dp.ordered_layer._ordered_calls(masks, jokers_scored, upper_states.totals)
     calls = tuple(a[: args.samples] for a in calls)
     n_states = int(calls[3].sum())
-    work = [dp.ordered.ordered_work(engine.ordered) for _ in range(args.threads)]
+    work = [dp.ordered_layer.ordered_work(engine.ordered) for _ in range(args.threads)]
     result = np.empty(dp.ordered.ORDERED_COLUMNS)
-    dp.ordered._solve_calls_ordered(
+    dp.ordered_layer._solve_calls_ordered(
         *(a[:1] for a in calls), engine.rules, engine.ordered, values, work[0], 0, 1
     )  # compile
 
@@ -73,7 +73,7 @@ def main():
     )
 
     def run(t):
-        dp.ordered._solve_calls_ordered(*calls, engine.rules, engine.ordered, values, work[t], t, args.threads)
+        dp.ordered_layer._solve_calls_ordered(*calls, engine.rules, engine.ordered, values, work[t], t, args.threads)
 
     walls, cpus = [], []
     for _ in range(args.repeat):

@@ -60,7 +60,8 @@ def main():
 
 def solve_kernel_ms_per_state(v, values) -> float:
     """CPU ms per state of the solve kernel on 4 calls of 8 states (a yardstick of the machine's load)."""
-    from solver.dp.ordered import _ordered_turn, ordered_work
+    from solver.dp.ordered import _ordered_turn
+    from solver.dp.ordered_layer import ordered_work
 
     engine = dp.make_engine(v, allow_slow=True)
     work, result = ordered_work(engine.ordered), np.empty(8)

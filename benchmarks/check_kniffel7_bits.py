@@ -18,7 +18,8 @@ import time
 import numpy as np
 
 from solver import dp
-from solver.dp.ordered import ORDERED_COLUMNS, _ordered_calls, on_threads, ordered_work
+from solver.dp.ordered import ORDERED_COLUMNS
+from solver.dp.ordered_layer import _ordered_calls, on_threads, ordered_work
 from solver.rules.presets import KNIFFEL7
 from solver.store import solving, tables
 
@@ -32,7 +33,7 @@ def recompute(engine, values, calls, n_threads):
     work = [ordered_work(engine.ordered) for _ in range(n_threads)]
 
     def run(a, b, w):
-        dp.ordered._solve_calls_ordered(
+        dp.ordered_layer._solve_calls_ordered(
             call_mask[a:b], call_flag[a:b], call_upper[a:b], n_real[a:b], engine.rules, engine.ordered, fresh, w, 0, 1
         )
 

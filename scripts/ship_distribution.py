@@ -19,7 +19,7 @@ import numpy as np
 
 from solver.dp import make_engine
 from solver.dp.forward import Layer, layer_pmf, start_layer
-from solver.dp.forward_ordered import ordered_layers
+from solver.dp.forward_ordered_layers import ordered_layers
 from solver.rules.presets import KNIFFEL7
 from solver.store import tables
 from solver.store.expected_play_cache import values_digest

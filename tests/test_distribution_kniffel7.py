@@ -14,6 +14,7 @@ from solver.chances import distribution as dist
 from solver.chances.simulation import tally
 from solver.cli import cli
 from solver.dp import forward_ordered as fo
+from solver.dp import forward_ordered_layers
 from solver.dp.ordered_play import TIE
 from solver.rules.presets import KNIFFEL7, PRESETS
 from solver.store import solving, tables
@@ -92,7 +93,7 @@ def test_mean_is_the_tables_from_every_card_of_a_small_variant(mini):
     engine = dp.make_engine(v)
     for mask in range(1 << 3):
         for upper in engine.upper.totals(mask, 0):
-            pmf = fo.ordered_pmf(engine, values, mask, int(upper), 0, 0)
+            pmf = forward_ordered_layers.ordered_pmf(engine, values, mask, int(upper), 0, 0)
             assert abs(np.arange(pmf.shape[0]) @ pmf - values[mask, upper, 0]) < 1e-9, (mask, upper)
 
 
@@ -102,7 +103,7 @@ def test_the_simulation_agrees(mini):
     least 5 expected games (fixed seed)."""
     v, values = mini
     n = 100_000
-    pmf = fo.ordered_pmf(dp.make_engine(v), values, 0, 0, 0, 0)
+    pmf = forward_ordered_layers.ordered_pmf(dp.make_engine(v), values, 0, 0, 0, 0)
     counts = tally(v, values, n, seed=7).score_counts
     top = max(pmf.shape[0], counts.shape[0])
     expected, observed = np.pad(pmf, (0, top - pmf.shape[0])) * n, np.pad(counts, (0, top - counts.shape[0]))

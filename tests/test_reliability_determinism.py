@@ -56,18 +56,18 @@ def test_ordered_solve_threads_stop_at_the_next_work_item_after_ctrl_c(monkeypat
     import numpy as np
     import pytest
 
-    from solver.dp import ordered
+    from solver.dp import ordered_layer
 
     n_calls = 10_000
     calls = (np.zeros((n_calls, 8), np.int64),) * 3 + (np.full(n_calls, 8, np.int64),)
-    monkeypatch.setattr(ordered, "_ordered_calls", lambda *args: calls)
+    monkeypatch.setattr(ordered_layer, "_ordered_calls", lambda *args: calls)
     done = []
 
     def slow_kernel(call_mask, *args):
         time.sleep(0.01 * call_mask.shape[0])  # 10 ms a call
         done.append((time.perf_counter(), call_mask.shape[0]))
 
-    monkeypatch.setattr(ordered, "_solve_calls_ordered", slow_kernel)
+    monkeypatch.setattr(ordered_layer, "_solve_calls_ordered", slow_kernel)
     # interrupt_main calls the SIGINT handler in place: Python's own, as at a terminal (a run started in the
     # background, or a pytest-xdist worker, ignores SIGINT and would see no interrupt at all)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -75,7 +75,7 @@ def test_ordered_solve_threads_stop_at_the_next_work_item_after_ctrl_c(monkeypat
         threading.Timer(0.5, _thread.interrupt_main).start()
         t0 = time.perf_counter()
         with pytest.raises(KeyboardInterrupt):
-            ordered._solve_layer_ordered(None, None, type("Up", (), {"totals": None})(), None, None, None, [0, 1])
+            ordered_layer._solve_layer_ordered(None, None, type("Up", (), {"totals": None})(), None, None, None, [0, 1])
         stopped = time.perf_counter() - t0
     finally:
         signal.signal(signal.SIGINT, previous)

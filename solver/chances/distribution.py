@@ -16,7 +16,7 @@ from ..advice.cards import Card
 from ..dp import make_engine
 from ..dp.compile import require_jit
 from ..dp.forward import forward_pmf
-from ..dp.forward_ordered import SECONDS_PER_STATE, ordered_pmf, state_bound
+from ..dp.forward_ordered_layers import SECONDS_PER_STATE, ordered_pmf, state_bound
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.checks import check_names

@@ -15,7 +15,8 @@ import numpy as np
 
 from ..dp.engine import Engine
 from ..dp.entries import _box_options
-from ..dp.ordered import ORDERED_COLUMNS, on_threads, ordered_work
+from ..dp.ordered import ORDERED_COLUMNS
+from ..dp.ordered_layer import on_threads, ordered_work
 from ..dp.ordered_target import TargetStates, target_calls
 from ..dp.rules import P_CAP, P_EXTRA
 

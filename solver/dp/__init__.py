@@ -14,6 +14,7 @@ The parts, in the order a solve uses them:
     identical.py   the keep-lattice passes of identical dice (multisets)
     ordered_dice.py  the index tables of dice told apart (Kniffel 7)
     ordered.py     the turn kernel for dice told apart
+    ordered_layer.py  its work arrays, calls of 8 states, a layer on threads, the advisor's keep values
     ordered_target.py  its passes over target probabilities (Kniffel 7's target play from a card)
     engine.py      a variant's engine: everything the kernels need for it
     lanes.py       a layer's work items dealt to one lane per thread
@@ -22,6 +23,7 @@ The parts, in the order a solve uses them:
     moments.py     the solve's turn for identical dice: values and second moments (each option's spread)
     solve.py       the solve of the value table (and the second moments)
     forward.py     the forward pass: the exact distribution of final scores
+    forward_ordered.py, forward_ordered_layers.py  the same for dice told apart: a state's kernel, its layers
     simulation.py  one turn of many games of optimal play
     ordered_play.py  the decisions of many Kniffel 7 games, turn by turn (simulation)
     target_layout.py, target.py, target_vectors.py  target tables: their layout, their kernel, whole vectors
@@ -38,7 +40,7 @@ from .advice_pack import AdviceTables, advice_tables, max_options, pack_single
 from .engine import Engine, make_engine
 from .entries import roll_entries
 from .identical import keep_values
-from .ordered import ordered_keep_values, ordered_turn
+from .ordered_layer import ordered_keep_values, ordered_turn
 from .ordered_play import ordered_play_work, ordered_turn_choice, play_ordered_turn
 from .policy import ranked_sub_keeps
 from .rules import Rules, rules_arrays, rules_bonus

@@ -301,7 +301,7 @@ def forward_pmf(
     """P(final score = s) for s = 0 ... max, from the card (mask, upper, joker_scored) with `points` on it
     at the start of a turn, every later decision the advisor's (the tie rule above)."""
     if engine.lattice is None:
-        raise ValueError("dice told apart: forward_ordered.ordered_pmf")
+        raise ValueError("dice told apart: forward_ordered_layers.ordered_pmf")
     n_boxes = len(engine.variant.boxes)
     layer = start_layer(mask, upper, joker_scored, points)
     slot = np.full(values.shape[0] * values.shape[1] * values.shape[2], -1, dtype=np.int64)

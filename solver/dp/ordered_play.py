@@ -23,7 +23,8 @@ import numpy as np
 
 from .compile import njit
 from .entries import _box_options, _pick_entry
-from .ordered import _add_rows, _ev_final_rolls, _rolls_after_second, _row, ordered_work
+from .ordered import _add_rows, _ev_final_rolls, _rolls_after_second, _row
+from .ordered_layer import ordered_work
 from .simulation import _enter, _next_random
 
 if TYPE_CHECKING:

@@ -100,7 +100,7 @@ def target_calls(engine, cols: np.ndarray, dest: np.ndarray, states: TargetState
 
 def target_keep_values(engine, column, states: TargetStates) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(final-roll probabilities by roll multiset, after roll 2, after roll 1 by partial assignment) of one
-    column (mask, upper, joker_scored, need), as ordered.ordered_keep_values gives expected points."""
+    column (mask, upper, joker_scored, need), as ordered_layer.ordered_keep_values gives expected points."""
     cols = np.repeat(np.asarray(column, dtype=np.int64)[None, :], ORDERED_COLUMNS, axis=0)
     final = _target_final_rolls(cols, engine.rules, *states.arrays())
     size = 7**engine.variant.n_dice

@@ -11,7 +11,7 @@ from .compile import require_jit
 from .engine import Engine, make_engine
 from .layers import _fill_equivalent, solve_layer
 from .moments import _solve_lane, _solve_layer
-from .ordered import _solve_layer_ordered, ordered_work
+from .ordered_layer import _solve_layer_ordered, ordered_work
 from .policy import ranked_sub_keeps
 from .states import layer_items, upper_states
 

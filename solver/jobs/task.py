@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import dp
-from ..dp.ordered import ordered_work
+from ..dp.ordered_layer import ordered_work
 from ..dp.target import item_columns, target_items
 from ..dp.target_layout import TargetLayout, target_layout
 from ..rules.variant import Variant
