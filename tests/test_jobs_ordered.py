@@ -10,7 +10,9 @@ from helpers import items_cut, same_bits
 
 from solver import dp
 from solver.chances import target_ordered
+from solver.chances.distribution import max_score
 from solver.cli import cli
+from solver.dp.target_layout import item_lengths, max_remaining
 from solver.jobs.build import open_job, run_job, target_table
 from solver.jobs.executors import ThreadExecutor
 from solver.jobs.folder import JobError
@@ -74,6 +76,28 @@ def test_other_first_layer_refused(last_layer, tmp_path):
     build(tmp_path / "job", LAST, 2, chunk_seconds=1e9)
     with pytest.raises(JobError, match=f">= {LAST - 1}"):
         open_job(KNIFFEL7, "target", tmp_path / "job", n_max=2, from_filled=LAST - 1)
+
+
+@pytest.mark.parametrize(
+    "name, down_to",
+    [("kniffel", 9), pytest.param("kniffel7", 10, marks=pytest.mark.slow)],  # Kniffel 7's whole pass: about 12 s
+)
+def test_end_game_max_remaining_is_the_whole_passes_rows(name, down_to):
+    """An end-game job computes max_remaining only down to its first layer: those rows (and so the item
+    lengths) equal the whole pass's, the layers below stay NaN."""
+    engine = job_engine(PRESETS[name])
+    whole, part = max_remaining(engine), max_remaining(engine, down_to)
+    filled = np.array([bin(mask).count("1") for mask in range(whole.shape[0])])
+    needed = filled >= down_to
+    assert np.array_equal(part[needed], whole[needed], equal_nan=True) and not np.isnan(part[needed]).all()
+    assert np.isnan(part[~needed]).all()
+    n_max = max_score(PRESETS[name])
+    lengths_whole, lengths_part = item_lengths(engine, n_max, whole), item_lengths(engine, n_max, part)
+    assert np.array_equal(lengths_part[needed], lengths_whole[needed])
+
+
+def test_default_n_is_the_highest_score():
+    assert max_score(KNIFFEL7) == 910  # the empty card's max_remaining (measured; docs/cluster.md)
 
 
 def test_cli_builds_and_tells_status(tmp_path):

@@ -81,14 +81,15 @@ ORDERED_FROM_FILLED = 10  # Kniffel 7's end game (up to 4 free boxes): a few CPU
 def solve_ordered_target_job(variant, settings: Settings, workers, scheduler, job_dir, from_filled, n_max) -> None:
     """Build the target table of dice told apart (Kniffel 7) by job, its layers with from_filled or more boxes
     filled and needs 1..n_max, into the job folder's layer files (<job-dir>/target/layer-KK.npy)."""
-    from ..jobs.build import most, open_job, target_table
+    from ..chances.distribution import max_score
+    from ..jobs.build import open_job, target_table
     from ..jobs.folder import JobError
 
     if workers and scheduler:
         raise JobError(t("job_both"))
     from_filled = ORDERED_FROM_FILLED if from_filled is None else min(from_filled, len(variant.boxes) - 1)
-    if n_max is None:
-        n_max = max(1, int(round(most(variant)[0, 0, 0])))
+    if n_max is None:  # the highest score (Kniffel 7: 910, the empty card's max_remaining), without the 12 s pass
+        n_max = max_score(variant)
     folder = (job_dir or settings.tables_dir / "jobs" / variant.name) / "target"
     executor = _executor(settings, workers, scheduler)
     try:

@@ -55,10 +55,11 @@ def solve_layer(engine: Engine, n_filled: int, table: np.ndarray, layer_kernel, 
     return masks, jokers_scored
 
 
-def backward_layers(engine: Engine, table: np.ndarray, layer_kernel, *args) -> np.ndarray:
-    """The whole table, layer by layer from the full card (0.0, set here) back to the empty one (solve_layer)."""
+def backward_layers(engine: Engine, table: np.ndarray, layer_kernel, *args, down_to: int = 0) -> np.ndarray:
+    """The table layer by layer from the full card (0.0, set here) back to the layer with `down_to` boxes
+    filled (0: the empty card, the whole table; solve_layer); the layers below are left as they are."""
     n_boxes = len(engine.variant.boxes)
     table[(1 << n_boxes) - 1] = 0.0
-    for n_filled in range(n_boxes - 1, -1, -1):
+    for n_filled in range(n_boxes - 1, down_to - 1, -1):
         solve_layer(engine, n_filled, table, layer_kernel, *args)
     return table

@@ -112,9 +112,11 @@ def sure_minimum(engine: Engine) -> np.ndarray:
     )
 
 
-def max_remaining(engine: Engine) -> np.ndarray:
-    """The most each state (mask, upper, joker_scored) can still score; NaN where unreachable."""
-    return backward_layers(engine, np.full(table_shape(engine.variant), np.nan), partial(run_lanes, _max_lane))
+def max_remaining(engine: Engine, down_to: int = 0) -> np.ndarray:
+    """The most each state (mask, upper, joker_scored) can still score; NaN where unreachable and in the
+    layers with fewer than `down_to` boxes filled (an end-game job needs only its own layers)."""
+    table = np.full(table_shape(engine.variant), np.nan)
+    return backward_layers(engine, table, partial(run_lanes, _max_lane), down_to=down_to)
 
 
 def layout_order(variant) -> tuple[np.ndarray, np.ndarray]:

@@ -31,7 +31,7 @@ def open_job(
     its last layer down to `from_filled` boxes filled, made with its plan when new (target tables: the item
     lengths computed here, once)."""
     engine = job_engine(variant)
-    lengths = item_lengths(engine, n_max, most(variant)) if kind == "target" else None
+    lengths = item_lengths(engine, n_max, most(variant, from_filled)) if kind == "target" else None
     return JobFolder.open(
         path,
         variant,
@@ -44,9 +44,10 @@ def open_job(
 
 
 @lru_cache(maxsize=4)
-def most(variant: Variant) -> np.ndarray:
-    """The most each state can still score (dp.target_layout.max_remaining; Kniffel 7: about 12 s, once)."""
-    return max_remaining(job_engine(variant))
+def most(variant: Variant, from_filled: int = 0) -> np.ndarray:
+    """The most each state with at least `from_filled` boxes filled can still score, NaN below
+    (dp.target_layout.max_remaining; Kniffel 7's whole table: about 12 s of CPU, once)."""
+    return max_remaining(job_engine(variant), from_filled)
 
 
 def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int], None] | None = None) -> None:
