@@ -2,6 +2,7 @@
 page's minute, the plain advice with the chance playing for the mean and one line saying what the best play
 needs) and the chart's one line where the distribution takes longer than the page waits."""
 
+import re
 import warnings
 
 import pytest
@@ -86,6 +87,15 @@ def test_chart_too_long_says_why_and_what_is_available(client):
     assert "\n" not in message and message.startswith("no chart for this card")
     assert f"{web_app.CHART_FREE_BOXES} boxes or fewer free" in message and " h, " in message
     assert "kniffel distribution kniffel7 --card" in message
+    assert re.search(r"up to \d{1,3}(,\d{3})+ turn states", message), message  # digits grouped
+
+
+def test_chart_too_long_groups_the_states_per_language(client):
+    """The German line groups the state count with dots, as the locale formatter does."""
+    res = client.get("/api/distribution?variant=kniffel7&card=ones=3", headers={"Accept-Language": "de"})
+    assert res.status_code == 400
+    message = res.json()["error"]
+    assert re.search(r"bis zu \d{1,3}(\.\d{3})+ Rundenzustände", message), message
 
 
 def test_chart_free_boxes_fit_the_pages_minute(client):
