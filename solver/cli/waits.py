@@ -18,15 +18,17 @@ from ..i18n.texts import t
 SAY_FROM = 2.0  # seconds: a shorter wait passes without a word
 
 # The kernels each kind of work compiles on its first use after an install, as (module of solver.dp, the
-# kernel that calls the others): one core's seconds to compile them with an empty cache (solve, target,
-# forward: CPU seconds in benchmarks/README.md, "First use"; simulate, advice: issue 27's first uses less
-# their solve). A kernel's cache is warm once its index file (<module>.<kernel>-*.nbi) is there.
+# kernel that calls the others): one core's seconds to compile them with an empty cache, on a quiet machine
+# (benchmarks/README.md, "First use: compiling the kernels": the first uses' compile CPU at load 4-12 times
+# about 0.7; solve: `solve kniffel` 17.2 s, forward: `distribution` 8.7 s, simulate: 19.4 s, advice: `advise
+# yahtzee` 11.7 s; target: "First use: compiling and building", 10.3-11.7 s). A kernel's cache is warm
+# once its index file (<module>.<kernel>-*.nbi) is there.
 COMPILES = {
-    "solve": ("moments", "_solve_lane", 16),
+    "solve": ("moments", "_solve_lane", 12),
     "target": ("target", "_target_lane", 10),
-    "forward": ("forward", "_layer_groups", 25),
-    "simulate": ("simulation", "simulate_turn", 12),
-    "advice": ("advice", "_advise_one", 25),
+    "forward": ("forward", "_layer_groups", 6),
+    "simulate": ("simulation", "simulate_turn", 14),
+    "advice": ("advice", "_advise_one", 8),
 }
 # seconds of one thread a unit of work takes (kniffel's target table: 99.1 million values in 35-38 s on two
 # threads; Kniffel 7: 1,454,910 states in 1,634 s on two threads; kniffel 310,654 in 2.2 s of one thread)
