@@ -6,8 +6,8 @@ when the cache is cold) runs this file as two processes, one a group, so that th
 the two cores and done once; the workers then load the kernels from the cache. Small variants keep the
 work itself short: a kernel compiles for its arguments' types, the same for every variant.
 
-    python tests/warm_kernels.py identical   # solve, advice, simulation, sure minimum (generala)
-    python tests/warm_kernels.py play        # target table, forward pass, dice told apart (Kniffel 7)
+    python tests/warm_kernels.py identical   # solve, advice, simulation, forward pass (generala)
+    python tests/warm_kernels.py play        # target table, dice told apart (Kniffel 7)
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ import numpy as np
 
 
 def _identical(tables: str) -> None:
-    """The solve with its moments, one turn's advice with the std column, a batch, a simulation, and what
-    tests call from Python: the simulation's one-situation choice, the final roll's box options, the least
-    points a state makes certain."""
+    """The solve with its moments, one turn's advice with the std column, a batch, a simulation, the forward
+    pass, and the final roll's box options (called from Python by tests: its own cache entry)."""
     import solver
     from solver import dp
+    from solver.advice.cards import Card
+    from solver.chances import distribution
     from solver.dp.entries import _box_options
-    from solver.dp.target_layout import sure_minimum
 
     table = solver.load("generala", tables_dir=tables, progress=False)
     table.advise("", "1,1,2,3,5", 1, spread=True)
@@ -34,17 +34,17 @@ def _identical(tables: str) -> None:
     table.option_values_batch(zero, zero, zero, np.ones((2, 5), dtype=np.int64), np.ones(2, dtype=np.int64))
     solver.simulate(table, 64)
     engine = dp.make_engine(table.variant)
-    dp.simulated_choice(engine, table.values, 0, 0, 0, engine.lattice.size_start[-2], 3)
+    distribution.distribution(table.variant, table.values, Card(table.variant), (), engine)
     n_rolls, n_boxes = engine.rules.score.shape
     options = np.empty((n_rolls, n_boxes), dtype=np.int64), np.empty((n_rolls, n_boxes), dtype=np.int64)
     _box_options(0, 0, engine.rules, *options, np.empty(n_rolls, dtype=np.int64))
-    sure_minimum(engine)  # the target tables' kernel that needs no table (the play group has the others)
 
 
 def _play(tables: str) -> None:
-    """A target table and one recomputed column of it, the forward pass on a value table of zeros (the
-    kernels' types are the same), and the dice-told-apart kernels (solve, advice, play, one situation's
-    choice, forward pass, target chances) on a small Kniffel 7. (The target table is here, not with the
+    """A target table, one recomputed column of it and the least points each state makes certain; the
+    simulation's choice in one situation on a value table of zeros (the kernel's types are the same); the
+    dice-told-apart kernels (solve, advice, play, one situation's choice, forward pass, target chances) on a
+    small Kniffel 7. (The target table and the one-situation choice are here, the forward pass with the
     solve, so that the two groups take about as long.)"""
     from solver import dp
     from solver.advice.cards import Card
@@ -53,16 +53,18 @@ def _play(tables: str) -> None:
     from solver.chances.ordered_chances import targets_from
     from solver.chances.targets import build_target_table
     from solver.dp.target import item_columns
+    from solver.dp.target_layout import sure_minimum
     from solver.rules.presets import PRESETS
 
-    v = PRESETS["generala"]
-    target = build_target_table(v, 40)
-    upper = target.engine.upper  # the empty card's column, as a table without some layers recomputes one
+    target = build_target_table(PRESETS["generala"], 40)
+    engine = target.engine
+    upper = engine.upper  # the empty card's column, as a table without some layers recomputes one
     first = int(upper.totals_ptr[upper.row[0, 0]])
     column = np.empty(int(target.layout.length[0, 0]))
-    item_columns(target.engine, target.layout, target.flat, 0, 0, upper.totals_list[first : first + 1].copy(), column)
-    values = np.zeros(dp.table_shape(v))
-    distribution.distribution(v, values, Card(v), (), dp.make_engine(v))
+    item_columns(engine, target.layout, target.flat, 0, 0, upper.totals_list[first : first + 1].copy(), column)
+    sure_minimum(engine)
+    zeros = np.zeros(dp.table_shape(engine.variant))
+    dp.simulated_choice(engine, zeros, 0, 0, 0, engine.lattice.size_start[-2], 3)
     k7 = PRESETS["kniffel7"].reduced(boxes=["sevens", "fours", "chance"], n_dice=4, bonuses=[(8, 35)], name="k7")
     k7_values, _ = dp.solve(k7)
     first_faces = tuple(die[0] for die in k7.dice)
