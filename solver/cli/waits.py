@@ -69,6 +69,9 @@ def cold(kind: str) -> bool:
     folder = os.environ.get("NUMBA_CACHE_DIR")
     if not numba_setup.CACHE_ENABLED or not folder:
         return True
+    index = getattr(getattr(getattr(dispatcher, "_cache", None), "_cache_file", None), "_index_path", None)
+    if index is not None:  # Numba keeps each checkout's kernels in a folder of its own (named by the source's path)
+        return not Path(index).exists()
     return not any(Path(folder).rglob(f"{module}.{kernel}-*.nbi"))
 
 
