@@ -182,3 +182,17 @@ def test_cli_refuses_another_job_folder_and_tells_status(tmp_path):
     res = cli_run(tmp_path, "solve", "--status", str(tmp_path))
     assert res.exit_code == 2 and "holds no job folder" in res.stderr and res.stderr.count("\n") == 1
     assert res.stdout == ""
+
+
+@pytest.mark.parametrize("array", [np.zeros((0, 3)), np.array(2.5), np.arange(12.0).reshape(3, 4).T])
+def test_save_atomic_writes_what_np_load_reads_back(tmp_path, array):
+    """Empty, 0-d and non-contiguous arrays too (an end-game job's skipped layers have no columns); always C order,
+    so a C-ordered array's file is np.save's byte for byte."""
+    from solver.jobs.folder import save_atomic
+
+    save_atomic(tmp_path / "a.npy", array)
+    back = np.load(tmp_path / "a.npy")
+    assert back.shape == array.shape and back.dtype == array.dtype and np.array_equal(back, array)
+    if array.flags.c_contiguous:
+        np.save(tmp_path / "b.npy", array)
+        assert (tmp_path / "a.npy").read_bytes() == (tmp_path / "b.npy").read_bytes()

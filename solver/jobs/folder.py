@@ -54,8 +54,9 @@ def save_atomic(path: Path, data: np.ndarray | bytes, durable: bool = True) -> s
     """Write an array (as np.save writes it) or bytes to `path` atomically; the SHA-256 of the bytes written."""
     if isinstance(data, bytes):
         return _write_atomic(path, [data], durable)
-    data = np.ascontiguousarray(data)
-    return _write_atomic(path, [_npy_header(data.shape, data.dtype), data.data.cast("B")], durable)
+    data = np.asarray(data)
+    raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)  # also an empty or 0-d array, as np.save takes it
+    return _write_atomic(path, [_npy_header(data.shape, data.dtype), raw], durable)
 
 
 def _write_atomic(path: Path, pieces: Iterable, durable: bool = True) -> str:
