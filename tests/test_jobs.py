@@ -1,5 +1,5 @@
 """Layer-parallel builds (solver/jobs, issue 28) on the in-process executor: the plan, bit-for-bit equality
-with the in-process build, resuming after an interruption, a lost or damaged shard or layer, refusals."""
+with the in-process build, resuming after an interruption, a lost or damaged chunk or layer, refusals."""
 
 import json
 
@@ -101,6 +101,17 @@ class StopAfter:
             done(task, fn(task))
 
 
+def corrupt(job, n_filled: int, index: int) -> None:
+    """Change one value of the chunk's stretch of the layer's .part file (its mark left as it was)."""
+    layer = next(entry for entry in job.plan if entry["filled"] == n_filled)
+    part = job.part_path(n_filled)
+    data = bytearray(part.read_bytes())
+    header = len(data) - 8 * layer["at"][-1]
+    at = header + 8 * layer["at"][index]
+    data[at : at + 8] = np.float64(0.123).tobytes()
+    part.write_bytes(bytes(data))
+
+
 def test_resume_after_interruption_and_damage(built, tmp_path):
     job = open_job(VARIANT, "target", tmp_path / "job", n_max=N, chunk_seconds=2e-5)
     sizes = [len(layer["chunks"]) for layer in job.plan]
@@ -109,11 +120,11 @@ def test_resume_after_interruption_and_damage(built, tmp_path):
     with pytest.raises(Interrupted):
         run_job(job, VARIANT, StopAfter(stop))
     third = job.plan[2]["filled"]
-    assert [job.shard_written(third, i) for i in range(4)] == [True, True, True, False]
-    job.shard_path(third, 0).unlink()  # a lost shard
-    shard = job.shard_path(third, 1)
-    shard.write_bytes(shard.read_bytes()[:-8])  # a truncated one: its checksum no longer matches
-    assert not job.shard_ok(third, 0) and not job.shard_ok(third, 1) and job.shard_ok(third, 2)
+    assert [job.chunk_written(third, i) for i in range(4)] == [True, True, True, False]
+    assert not list(job.path.glob("shards*")) and job.part_path(third).exists()  # no shard files: in place
+    job.mark_path(third, 0).unlink()  # a lost chunk
+    corrupt(job, third, 1)  # a damaged one: its values no longer have its mark's checksum
+    assert not job.chunk_ok(third, 0) and not job.chunk_ok(third, 1) and job.chunk_ok(third, 2)
     finished = job.path / layer_name(job.plan[0]["filled"])
     finished.write_bytes(finished.read_bytes()[:-8])  # a damaged finished layer is built again
     ran = []
@@ -126,26 +137,41 @@ def test_resume_after_interruption_and_damage(built, tmp_path):
     assert (third, 0) in redone and (third, 1) in redone and (third, 2) not in redone
     assert sum(t.filled == job.plan[1]["filled"] for t in ran) == 0  # the intact finished layer is kept
     assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
+    assert not list(job.path.glob("*.part")) and not list((job.path / "marks").iterdir())
 
 
-def test_shard_damaged_before_its_layer_is_assembled(built, tmp_path):
-    """A shard changed between its chunk's write and the layer's assembly is one line; the rerun builds that
-    chunk again and gives the same bits."""
+def test_layer_file_truncated_before_its_barrier(built, tmp_path):
+    """The layer's .part file cut between its chunks' writes and the barrier: one line, nothing renamed into
+    place; the rerun sets its size again and builds the chunks cut off (their marks no longer match) again,
+    with the same bits."""
     job = open_job(VARIANT, "target", tmp_path / "job", n_max=N, chunk_seconds=2e-5)
 
-    class Damaging(ThreadExecutor):
+    class Truncating(ThreadExecutor):
         def run(self, fn, tasks, done):
             tasks = list(tasks)
             super().run(fn, tasks, done)
-            shard = job.shard_path(tasks[-1].filled, tasks[-1].chunk)
-            shard.write_bytes(shard.read_bytes()[:-8])
+            part = job.part_path(tasks[-1].filled)
+            part.write_bytes(part.read_bytes()[:-8])
 
     with pytest.raises(JobError, match="changed after it was written") as exc:
-        run_job(job, VARIANT, Damaging(2))
-    assert "\n" not in str(exc.value) and not (job.path / layer_name(job.plan[0]["filled"])).exists()
+        run_job(job, VARIANT, Truncating(2))
+    first = job.plan[0]["filled"]
+    assert "\n" not in str(exc.value) and not (job.path / layer_name(first)).exists()
+    last = len(job.plan[0]["chunks"]) - 1
+    assert not job.chunk_ok(first, last) and job.chunk_ok(first, 0)
     reopened = open_job(VARIANT, "target", tmp_path / "job", n_max=N)
     run_job(reopened, VARIANT, ThreadExecutor(2))
     assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
+
+
+def test_job_folder_of_an_older_format_refused(tmp_path):
+    """A job folder of format 2 (shards assembled by the driver) is not read: one line naming the format."""
+    open_job(VARIANT, "ev", tmp_path / "job", chunk_seconds=1e9)
+    manifest = json.loads((tmp_path / "job" / "job.json").read_text())
+    (tmp_path / "job" / "job.json").write_text(json.dumps({**manifest, "format": 2}))
+    with pytest.raises(JobError, match="job format 2, not of .* job format 3") as exc:
+        open_job(VARIANT, "ev", tmp_path / "job")
+    assert "\n" not in str(exc.value)
 
 
 def test_other_job_folder_refused(tmp_path):

@@ -114,7 +114,7 @@ def job_status(path: Path) -> None:
         m, done = job.manifest, job.done()
         left = [layer for layer in job.plan if layer["filled"] not in done]
         chunks = sum(len(layer["chunks"]) for layer in left)
-        written = [i for layer in left for i in range(len(layer["chunks"])) if job.shard_written(layer["filled"], i)]
+        written = [i for layer in left for i in range(len(layer["chunks"])) if job.chunk_written(layer["filled"], i)]
         n = f" N {m['n_max']}" if m["kind"] == "target" else ""
         click.echo(
             t(

@@ -1,6 +1,7 @@
-"""The driver of a layer-parallel build: per layer, the chunks not yet done go to the executor; when all
-are back (the barrier) the layer is assembled and renamed into place before the next layer starts. At the
-end the table is put together from its layers, bit for bit the in-process build's."""
+"""The driver of a layer-parallel build: per layer, the layer's .part file is made at its full size and the
+chunks not yet done go to the executor, each writing its values into it in place; when all are back (the
+barrier) the file is fsynced and renamed into place before the next layer starts. At the end the table is
+put together from its layers (or saved from them, streamed), bit for bit the in-process build's."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def most(variant: Variant, from_filled: int = 0) -> np.ndarray:
 
 
 def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int], None] | None = None) -> None:
-    """Build every layer not yet done (a rerun: the shards whose checksums match are kept); progress(cost)
+    """Build every layer not yet done (a rerun: the chunks whose marks still match are kept); progress(cost)
     after each chunk, and once for the work found done."""
     kind, n_max, from_filled = job.manifest["kind"], job.manifest["n_max"], job.from_filled
     costs = {(layer["filled"], i): chunk[2] for layer in job.plan for i, chunk in enumerate(layer["chunks"])}
@@ -68,9 +69,10 @@ def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int]
                 progress(layer["cost"])
             continue
         t0 = time.perf_counter()
+        job.start_layer(n_filled)
         tasks = []
         for index, (first, last, cost) in enumerate(layer["chunks"]):
-            if job.shard_ok(n_filled, index):
+            if job.chunk_ok(n_filled, index):
                 if progress is not None:
                     progress(cost)
             else:

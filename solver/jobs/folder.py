@@ -2,14 +2,20 @@
 
     job.json            the manifest: variant, rules fingerprint, solver version, table kind, N, the plan
     lengths.npy         target tables: the item lengths (computed once, on the driver)
-    layers.json         the finished layers: SHA-256 of each layer file, its seconds and cost
-    layer-KK.npy        a finished layer (KK boxes filled), assembled by the driver from its shards
-    shards/*.npy        a chunk's result, each with a .sha256 beside it written after it
+    layers.json         the finished layers: each one's checksum, seconds and cost
+    layer-KK.npy        a finished layer (KK boxes filled)
+    layer-KK.npy.part   the layer under way: made by the driver at its full size (a .npy header, then room
+                        for every value), each chunk's task writing its values into its own stretch in place
+    marks/*.sha256      a chunk done: the SHA-256 of the values it wrote, written after them
 
-Every file is written atomically, under a temporary name unique per host and process (many machines may
-share the folder), and hashed as it is written; all but the shards are fsynced too (a shard torn by a power
-loss fails its checksum and is built again). A rerun trusts a shard or layer only when its checksum still
-matches; a folder made for another variant, rules, version, kind or N is refused with one line.
+No chunk's values are written twice or read back by the driver: when every chunk of a layer has its mark,
+the driver checks the .part file's size, fsyncs it and renames it into place. A layer's checksum is the
+SHA-256 of its header and its chunks' SHA-256s one after another (from the marks, not from reading the
+layer again); a rerun recomputes it from the file, chunk by chunk. The other files are written atomically,
+under a temporary name unique per host and process (many machines may share the folder), hashed as they
+are written, and fsynced; the marks and the chunks' writes are not (a chunk torn by a power loss fails its
+mark's checksum and is built again). A rerun keeps a layer or a chunk only when its checksum still matches;
+a folder made for another variant, rules, version, kind, N or job format is refused with one line.
 """
 
 from __future__ import annotations
@@ -19,8 +25,7 @@ import io
 import json
 import os
 import socket
-from collections.abc import Iterable, Iterator
-from itertools import chain
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -30,12 +35,15 @@ from ..i18n.texts import t
 from ..rules.variant import Variant
 from ..store.files import make_folder, read_json
 from ..version import __version__
-from .plan import layer_name, shard_name
+from .plan import layer_name, mark_name
 
 MANIFEST, DONE, LENGTHS = "job.json", "layers.json", "lengths.npy"
-JOB_FORMAT = 2  # 2: value-table layers (items, 2, cap + 1), the shards' bytes one after another
+# 2: value-table layers (items, 2, cap + 1), the shards' bytes one after another; 3: no shards, chunks written
+# in place into the layer's .part file, a layer's checksum from its chunks' marks
+JOB_FORMAT = 3
 MAX_JSON = 64 << 20  # a plan of Balut's size stays far below
-BLOCK = 16 << 20  # bytes a read when the driver assembles a layer
+BLOCK = 16 << 20  # bytes a read when a rerun checks a layer or a chunk
+DTYPE = np.dtype(np.float64)  # every layer file's
 
 
 class JobError(KniffelError):
@@ -99,20 +107,29 @@ def _npy_shape(fh) -> tuple[tuple, np.dtype]:
     return shape, dtype
 
 
-def _checked_blocks(path: Path, recorded: str, buffer: memoryview) -> Iterator[memoryview]:
-    """The data bytes of a shard, block by block through `buffer` (each block used before the next is read);
-    JobError after the last unless the whole file still has the SHA-256 recorded when it was written."""
-    check = hashlib.sha256()
-    with open(path, "rb") as fh:
-        _npy_shape(fh)
-        start = fh.tell()
-        fh.seek(0)
-        check.update(fh.read(start))
-        while n := fh.readinto(buffer):
-            check.update(buffer[:n])
-            yield buffer[:n]
-    if check.hexdigest() != recorded:
-        raise JobError(t("job_shard_damaged", path=path))
+def _pwrite_all(fd: int, data: np.ndarray, offset: int) -> None:
+    """Write all of data's bytes at `offset` (os.pwrite may write fewer than asked)."""
+    view = data.reshape(-1).view(np.uint8).data
+    done = 0
+    while done < len(view):
+        done += os.pwrite(fd, view[done:], offset + done)
+
+
+def _range_digest(fh, nbytes: int) -> str | None:
+    """The SHA-256 of the next `nbytes` bytes of fh, None when the file ends before."""
+    digest = hashlib.sha256()
+    while nbytes:
+        block = fh.read(min(nbytes, BLOCK))
+        if not block:
+            return None
+        digest.update(block)
+        nbytes -= len(block)
+    return digest.hexdigest()
+
+
+def _layer_digest(header: bytes, chunks: list[str]) -> str:
+    """A layer's checksum: the SHA-256 of its header and its chunks' SHA-256s, one after another."""
+    return hashlib.sha256(header + b"".join(bytes.fromhex(d) for d in chunks)).hexdigest()
 
 
 def _hash(path: Path):
@@ -171,6 +188,8 @@ class JobFolder:
             if got != want or job.from_filled != from_filled:
                 found = f"{got['variant']} {got['kind']} (N {got['n_max']}, version {got['solver_version']})"
                 wanted = f"{variant.name} {kind} (N {n_max}, version {__version__})"
+                if got["format"] != JOB_FORMAT:  # an older layout of the folder's files: not read
+                    found, wanted = f"{found}, job format {got['format']}", f"{wanted}, job format {JOB_FORMAT}"
                 if job.from_filled != from_filled:
                     found, wanted = f"{found} >= {job.from_filled}", f"{wanted} >= {from_filled}"
                 raise JobError(t("job_other", path=path, found=found, wanted=wanted))
@@ -178,7 +197,7 @@ class JobFolder:
                 raise JobError(t("job_damaged", path=path / LENGTHS))
             return job
         make_folder(path)
-        make_folder(path / "shards")
+        make_folder(path / "marks")
         manifest = {**want, "plan": make_plan()}
         if lengths is not None:
             manifest["lengths_sha256"] = save_atomic(path / LENGTHS, lengths)
@@ -206,59 +225,116 @@ class JobFolder:
 
     def verified_done(self) -> dict[int, dict]:
         """The finished layers whose files still have their checksums (the others are built again)."""
-        return {k: v for k, v in self.done().items() if file_sha256(self.path / layer_name(k)) == v["sha256"]}
+        return {k: v for k, v in self.done().items() if self._file_digest(k) == v["sha256"]}
 
-    def shard_path(self, n_filled: int, index: int) -> Path:
-        return self.path / shard_name(n_filled, index)
+    def _layer(self, n_filled: int) -> tuple[dict, bytes]:
+        """The layer's plan entry and its file's .npy header."""
+        layer = next(entry for entry in self.plan if entry["filled"] == n_filled)
+        return layer, _npy_header(tuple(layer["shape"]), DTYPE)
 
-    def shard_written(self, n_filled: int, index: int) -> bool:
-        """Whether the shard's checksum file exists (a shard is written first, then its checksum)."""
-        return self.shard_path(n_filled, index).with_suffix(".sha256").exists()
-
-    def shard_ok(self, n_filled: int, index: int) -> bool:
-        """Whether the shard is there, whole: the bytes still have the checksum written after them."""
-        path = self.shard_path(n_filled, index)
+    def _file_digest(self, n_filled: int) -> str | None:
+        """The checksum of the layer file as it is now (read chunk by chunk); None when it is missing or
+        not of the layer's size."""
+        layer, header = self._layer(n_filled)
+        at = layer["at"]
         try:
-            recorded = path.with_suffix(".sha256").read_text().strip()
+            with open(self.path / layer_name(n_filled), "rb") as fh:
+                if fh.read(len(header)) != header:
+                    return None
+                digests = [_range_digest(fh, (b - a) * DTYPE.itemsize) for a, b in zip(at, at[1:])]
+                if None in digests or fh.read(1):
+                    return None
+        except FileNotFoundError:
+            return None
+        return _layer_digest(header, digests)  # type: ignore[arg-type]
+
+    def part_path(self, n_filled: int) -> Path:
+        return self.path / f"{layer_name(n_filled)}.part"
+
+    def mark_path(self, n_filled: int, index: int) -> Path:
+        return self.path / mark_name(n_filled, index)
+
+    def start_layer(self, n_filled: int) -> None:
+        """Make the layer's .part file at its full size (its header, then room for its values: a sparse file
+        until the chunks write them). A rerun keeps the one there (its chunks whose marks still match are
+        kept), its header written again and its size set again if it was cut or grown."""
+        layer, header = self._layer(n_filled)
+        size = len(header) + layer["at"][-1] * DTYPE.itemsize
+        fd = os.open(self.part_path(n_filled), os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            os.pwrite(fd, header, 0)
+            if os.fstat(fd).st_size != size:
+                os.ftruncate(fd, size)
+        finally:
+            os.close(fd)
+
+    def chunk_written(self, n_filled: int, index: int) -> bool:
+        """Whether the chunk's mark exists (its values are written first, then its mark)."""
+        return self.mark_path(n_filled, index).exists()
+
+    def chunk_ok(self, n_filled: int, index: int) -> bool:
+        """Whether the chunk's values are in the layer's .part file, whole: they still have their mark's
+        checksum (read back: only a rerun asks)."""
+        layer, header = self._layer(n_filled)
+        a, b = layer["at"][index], layer["at"][index + 1]
+        try:
+            recorded = self.mark_path(n_filled, index).read_text().strip()
+            with open(self.part_path(n_filled), "rb") as fh:
+                fh.seek(len(header) + a * DTYPE.itemsize)
+                return _range_digest(fh, (b - a) * DTYPE.itemsize) == recorded
         except FileNotFoundError:
             return False
-        return file_sha256(path) == recorded
 
-    def write_shard(self, n_filled: int, index: int, shard: np.ndarray) -> str:
-        """Write the shard, then its checksum, each atomically but not fsynced (a few ms a task): a shard torn
-        by a power loss no longer has its checksum, and shard_ok has it built again."""
-        path = self.shard_path(n_filled, index)
-        digest = save_atomic(path, shard, durable=False)
-        save_atomic(path.with_suffix(".sha256"), (digest + "\n").encode(), durable=False)
+    def write_chunk(self, n_filled: int, index: int, values: np.ndarray) -> str:
+        """Write the chunk's values into their stretch of the layer's .part file (in place, os.pwrite: never
+        another copy of them), then its mark with their SHA-256 (atomically, neither fsynced: a few ms a
+        task; the driver fsyncs the layer). Idempotent: a chunk run twice writes the same bytes."""
+        layer, header = self._layer(n_filled)
+        a, b = layer["at"][index], layer["at"][index + 1]
+        data = np.ascontiguousarray(values, dtype=DTYPE).reshape(-1)
+        if data.shape[0] != b - a:
+            raise ValueError(f"chunk {index} of layer {n_filled}: {data.shape[0]} values, not {b - a}")
+        try:
+            fd = os.open(self.part_path(n_filled), os.O_WRONLY)
+        except FileNotFoundError:  # the driver makes it before it hands out the layer's chunks
+            raise JobError(t("job_shard_damaged", path=self.part_path(n_filled))) from None
+        try:
+            _pwrite_all(fd, data, len(header) + a * DTYPE.itemsize)
+        finally:
+            os.close(fd)
+        digest = hashlib.sha256(data.view(np.uint8).data).hexdigest()
+        save_atomic(self.mark_path(n_filled, index), (digest + "\n").encode(), durable=False)
         return digest
 
     def finish_layer(self, n_filled: int, seconds: float) -> None:
-        """Assemble the layer file from its shards, rename it into place, record it in layers.json and remove
-        the shards. The layer is the shards' data one after another (chunk order, along the first axis),
-        each byte read once, checked against its shard's recorded checksum on the way (JobError when one no
-        longer matches: a rerun builds that chunk again) and hashed for the layer's."""
-        layer = next(entry for entry in self.plan if entry["filled"] == n_filled)
-        paths = [self.shard_path(n_filled, i) for i in range(len(layer["chunks"]))]
+        """Every chunk of the layer has its mark: check the .part file's size, fsync it, rename it into place,
+        record it in layers.json (its checksum from the marks) and remove the marks. A missing mark or a file
+        of another size is JobError (one line): a rerun builds the chunks that no longer match again."""
+        layer, header = self._layer(n_filled)
+        marks = [self.mark_path(n_filled, i) for i in range(len(layer["chunks"]))]
+        part = self.part_path(n_filled)
         try:
-            shapes = []
-            for path in paths:
-                with open(path, "rb") as fh:
-                    shapes.append(_npy_shape(fh))
-            recorded = [path.with_suffix(".sha256").read_text().strip() for path in paths]
-        except (OSError, ValueError):
-            raise JobError(t("job_shard_damaged", path=self.path / "shards")) from None
-        (shape, dtype), rows = shapes[0], sum(each[0] for each, _ in shapes)
-        assert all(other[1:] == shape[1:] and other_type == dtype for other, other_type in shapes)
-        buffer = memoryview(bytearray(BLOCK))
-        shards = (_checked_blocks(path, digest, buffer) for path, digest in zip(paths, recorded))
-        pieces = chain([_npy_header((rows, *shape[1:]), dtype)], *shards)
-        digest = _write_atomic(self.path / layer_name(n_filled), pieces)
+            digests = [mark.read_text().strip() for mark in marks]
+        except OSError:
+            raise JobError(t("job_shard_damaged", path=self.path / "marks")) from None
+        try:
+            fd = os.open(part, os.O_RDONLY)
+        except FileNotFoundError:
+            raise JobError(t("job_shard_damaged", path=part)) from None
+        try:
+            if os.fstat(fd).st_size != len(header) + layer["at"][-1] * DTYPE.itemsize:
+                raise JobError(t("job_shard_damaged", path=part))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(part, self.path / layer_name(n_filled))
+        _fsync_folder(self.path)
         done = {str(k): v for k, v in self.done().items()}
-        done[str(n_filled)] = {"sha256": digest, "seconds": round(seconds, 3), "cost": layer["cost"]}
+        entry = {"sha256": _layer_digest(header, digests), "seconds": round(seconds, 3), "cost": layer["cost"]}
+        done[str(n_filled)] = entry
         save_atomic(self.path / DONE, (json.dumps(done, sort_keys=True) + "\n").encode())
-        for p in paths:
-            p.unlink(missing_ok=True)
-            p.with_suffix(".sha256").unlink(missing_ok=True)
+        for mark in marks:
+            mark.unlink(missing_ok=True)
 
     def read_layer(self, n_filled: int, out: np.ndarray) -> int:
         """Read a finished target-table layer (1-D float64) into the front of out; its length. Read, not
@@ -273,6 +349,6 @@ class JobFolder:
         return shape[0]
 
     def layer(self, n_filled: int) -> np.ndarray:
-        """A finished layer, memory-mapped copy-on-write: never written (the kernels write their own shards),
+        """A finished layer, memory-mapped copy-on-write: never written (the kernels write their own chunks),
         and of the same array type as the in-process build's tables, so Numba compiles no second version."""
         return np.load(self.path / layer_name(n_filled), mmap_mode="c", allow_pickle=False)

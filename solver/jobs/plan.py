@@ -2,9 +2,10 @@
 
 A table is built layer by layer (boxes filled, from B - 1 down to 0); a layer's rows (row_costs: its work
 items, dp.layer_items, in that order, or for target tables their states) are cut into contiguous chunks of
-about a minute of work each (chunk_budget), so that a layer is the concatenation of its chunks' shards in
-chunk order, and the table the concatenation of its layers (target tables: exactly the flat layout of
-solver/dp/target_layout.py; value tables: each item's values and second moments).
+about a minute of work each (chunk_budget), so that a layer is its chunks' values one after another in
+chunk order (each chunk writes its stretch of the layer file in place), and the table its layers one after
+another (target tables: exactly the flat layout of solver/dp/target_layout.py; value tables: each item's
+values and second moments).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def chunk_ranges(costs: np.ndarray, budget: float) -> list[tuple[int, int]]:
 def chunk_budget(layer_seconds: float) -> float:
     """The seconds of work a chunk of a layer gets by default: CHUNK_SECONDS (about a minute: scheduling is
     milliseconds a task); a smaller layer in LAYER_CHUNKS chunks, so that no worker idles long at its barrier,
-    but none under MIN_CHUNK_SECONDS (a task costs Dask a few ms, its shard files as much: under 1 %)."""
+    but none under MIN_CHUNK_SECONDS (a task costs Dask a few ms, its write and mark as much: under 1 %)."""
     return min(CHUNK_SECONDS, max(layer_seconds / LAYER_CHUNKS, MIN_CHUNK_SECONDS))
 
 
@@ -65,8 +66,10 @@ def make_plan(
     kind: str, engine: Engine, length: np.ndarray | None, chunk_seconds: float | None = None, from_filled: int = 0
 ) -> list[dict]:
     """The layers from B - 1 filled boxes down to from_filled: {"filled", "rows", "cost", "chunks": [[first,
-    last, cost], ...]} (a chunk: the layer's rows first..last-1, row_costs), chunks of about chunk_seconds of work
-    (None: chunk_budget's)."""
+    last, cost], ...], "shape", "at"} (a chunk: the layer's rows first..last-1, row_costs), chunks of about
+    chunk_seconds of work (None: chunk_budget's). shape: the layer file's array (float64; target tables: its
+    values, one per cost unit; value tables: (items, 2, cap + 1)); at: where each chunk's values start in it,
+    and the layer's size last."""
     unit = SECONDS_PER_UNIT["ordered target" if kind == "target" and engine.ordered is not None else kind]
     layers = []
     for n_filled in range(len(engine.variant.boxes) - 1, from_filled - 1, -1):
@@ -74,7 +77,20 @@ def make_plan(
         seconds = chunk_budget(float(costs.sum()) * unit) if chunk_seconds is None else chunk_seconds
         budget = max(seconds / unit, 1.0)
         chunks = [[a, b, int(costs[a:b].sum())] for a, b in chunk_ranges(costs, budget)]
-        layers.append({"filled": n_filled, "rows": len(costs), "cost": int(costs.sum()), "chunks": chunks})
+        shape = [int(costs.sum())] if kind == "target" else [len(costs), 2, engine.variant.upper_cap + 1]
+        width = 1 if kind == "target" else 2 * (engine.variant.upper_cap + 1)  # values a row (target: a cost unit)
+        sizes = [c for _, _, c in chunks] if kind == "target" else [(b - a) * width for a, b, _ in chunks]
+        at = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).tolist()
+        layers.append(
+            {
+                "filled": n_filled,
+                "rows": len(costs),
+                "cost": int(costs.sum()),
+                "chunks": chunks,
+                "shape": shape,
+                "at": at,
+            }
+        )
     return layers
 
 
@@ -82,5 +98,6 @@ def layer_name(n_filled: int) -> str:
     return f"layer-{n_filled:02d}.npy"
 
 
-def shard_name(n_filled: int, index: int) -> str:
-    return f"shards/layer-{n_filled:02d}-chunk-{index:05d}.npy"
+def mark_name(n_filled: int, index: int) -> str:
+    """A chunk's mark: written when its values are in the layer's .part file, holding their SHA-256."""
+    return f"marks/layer-{n_filled:02d}-chunk-{index:05d}.sha256"

@@ -1,7 +1,8 @@
-"""One chunk of a layer: its work items computed from the next layer's file and written as a shard.
+"""One chunk of a layer: its work items computed from the next layer's file and written into its stretch of
+the layer's .part file, in place, then marked done (JobFolder.write_chunk).
 
-A task is idempotent: it reads only finished layers (never changed once renamed into place) and writes its
-shard atomically, so a chunk whose worker was lost is simply run again, with the same bytes. The kernels are
+A task is idempotent: it reads only finished layers (never changed once renamed into place) and writes only
+its own stretch, always the same bytes, so a chunk whose worker was lost is simply run again. The kernels are
 the in-process build's lane kernels (dp.solve_items, dp.target.target_items; dice told apart: the target
 turn kernel of dp/ordered_target.py through ordered_task.py), run serially on the calling
 thread (one core a task, no Numba threading layer: a cluster image may lack one): each item reads only
@@ -62,23 +63,23 @@ def job_engine(variant: Variant) -> dp.Engine:
 
 
 def run_chunk(task: ChunkTask) -> str:
-    """Compute the chunk and write its shard (and checksum) atomically; returns the checksum."""
+    """Compute the chunk, write its values into the layer's .part file and its mark; returns their checksum."""
     folder = JobFolder.read(Path(task.folder))
     engine, shared = _context(task, folder)
     last_layer = task.filled + 1 == len(task.variant.boxes)
     if task.kind == "ev":
         masks, jokers_scored = dp.layer_items(task.variant, task.filled)
         masks, jokers_scored = masks[task.first : task.last], jokers_scored[task.first : task.last]
-        shard = _ev_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
+        values = _ev_chunk(task, folder, engine, shared, masks, jokers_scored, last_layer)
     elif engine.ordered is not None:
         nxt = None if last_layer else (dp.layer_items(task.variant, task.filled + 1), folder.layer(task.filled + 1))
         if getattr(_THREAD, "ordered", None) is not engine.ordered:
             _THREAD.ordered, _THREAD.work = engine.ordered, ordered_work(engine.ordered)
         states = chunk_states(engine, task.filled, task.first, task.last)
-        shard = ordered_target_chunk(engine, shared, _THREAD.work, *states, nxt)
+        values = ordered_target_chunk(engine, shared, _THREAD.work, *states, nxt)
     else:
-        shard = _target_chunk(task, folder, engine, shared, last_layer)
-    return folder.write_shard(task.filled, task.chunk, shard)
+        values = _target_chunk(task, folder, engine, shared, last_layer)
+    return folder.write_chunk(task.filled, task.chunk, values)
 
 
 def chunk_states(
