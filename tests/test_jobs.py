@@ -14,7 +14,7 @@ from solver import dp
 from solver.cli import cli
 from solver.dp.target import solve_target
 from solver.dp.target_layout import item_lengths, target_layout
-from solver.jobs.build import ev_table, open_job, run_job, target_table
+from solver.jobs.build import ev_table, open_job, run_job, save_target_table, target_table
 from solver.jobs.executors import ThreadExecutor
 from solver.jobs.folder import JobError
 from solver.jobs.plan import chunk_ranges, layer_name, make_plan
@@ -64,6 +64,23 @@ def test_target_table_equals_in_process(built, tmp_path, chunk_seconds):
     run_job(job, VARIANT, ThreadExecutor(2))
     flat, layout = target_table(job, VARIANT)
     assert same_bits(flat, built[1][0]) and layout.size == built[1][1].size
+
+
+def test_target_table_saved_from_its_layers_is_the_in_process_file(built, tmp_path):
+    """The job's table saved streamed from its layer files: the file `save_target` writes from the in-process
+    build's array, byte for byte, and the same sidecar but for its time stamps."""
+    from solver.store.target_tables import load_target, save_target, target_paths
+
+    job = open_job(VARIANT, "target", tmp_path / "job", n_max=N, chunk_seconds=2e-5)
+    run_job(job, VARIANT, ThreadExecutor(2))
+    flat, layout = built[1]
+    metas = [save_target(VARIANT, flat, layout, tmp_path / "plain", seconds=1.0)]
+    metas.append(save_target_table(job, VARIANT, tmp_path / "job-table", seconds=1.0))
+    files = [target_paths(VARIANT, tmp_path / name)[0].read_bytes() for name in ("plain", "job-table")]
+    assert files[0] == files[1] and metas[0]["dropped_layers"]  # layers left out: the streamed save skips them
+    assert {**metas[0], "created": ""} == {**metas[1], "created": ""}
+    loaded, _, _ = load_target(VARIANT, dp.make_engine(VARIANT), tmp_path / "job-table")
+    assert loaded.shape[0] == metas[1]["size"]
 
 
 def test_items_cut_into_parts_give_the_same_bits(tmp_path):

@@ -40,7 +40,7 @@ def solve_by_job(variant, settings: Settings, *, with_target: bool, workers, sch
     """Build the value table (and with_target the target table) through a job folder and save them where the
     normal solve does; (sidecar, target sidecar or None)."""
     from ..chances import targets
-    from ..jobs.build import ev_table, open_job, target_table
+    from ..jobs.build import ev_table, open_job, save_target_table
     from ..jobs.folder import JobError
     from ..store import target_tables
 
@@ -67,8 +67,7 @@ def solve_by_job(variant, settings: Settings, *, with_target: bool, workers, sch
             engine = targets.target_engine(variant)
             job = open_job(variant, "target", folder / "target", n_max=targets.default_n(variant, engine))
             seconds = _run(variant, settings, job, executor)
-            flat, layout = target_table(job, variant)
-            tmeta = target_tables.save_target(variant, flat, layout, settings.tables_dir, seconds=seconds)
+            tmeta = save_target_table(job, variant, settings.tables_dir, seconds=seconds)
             _cache_opening_pmf(variant, values, settings)
     finally:
         executor.close()

@@ -16,7 +16,7 @@ from .. import dp
 from ..dp.target_layout import TargetLayout, item_lengths, max_remaining, target_layout
 from ..rules.variant import Variant
 from .folder import JobFolder
-from .plan import make_plan
+from .plan import layer_name, make_plan
 from .task import ChunkTask, job_engine, run_chunk
 
 
@@ -109,3 +109,14 @@ def target_table(job: JobFolder, variant: Variant) -> tuple[np.ndarray, TargetLa
         at += job.read_layer(layer["filled"], flat[at:])
     assert at == layout.size
     return flat, layout
+
+
+def save_target_table(job: JobFolder, variant: Variant, directory: Path, *, seconds: float) -> dict:
+    """Save a finished whole target-table job where `kniffel solve --target` saves its table, streamed from the
+    layer files (store.target_tables.save_target_layers: no table in memory), the same file bit for bit; its
+    sidecar."""
+    from ..store.target_tables import save_target_layers
+
+    assert job.from_filled == 0, "an end-game job's layers are not a whole table"
+    layout = target_layout(job_engine(variant), job.manifest["n_max"], job.lengths())
+    return save_target_layers(variant, layout, lambda k: job.path / layer_name(k), directory, seconds=seconds)

@@ -21,8 +21,10 @@ that restores the mtime, changes the ctime or the inode); anything else hashes t
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +45,7 @@ TARGET_FORMAT = 2
 LAYOUT = "compact-v2"
 MAX_SIDECAR_BYTES = 1 << 20
 STORED_DTYPE = np.float64  # the dtype on disk (see the module's doc)
+BLOCK = 16 << 20  # bytes a read when a table is saved from its layers' files
 
 
 class TargetTableError(KniffelError):
@@ -128,25 +131,7 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
     values = stored(pack(variant, layout, flat, dropped))
     digest = _Digest()
     np.save(digest, values, allow_pickle=False)  # np.save is deterministic: the same bytes go to the file
-    masks, jokers_scored = layout_order(variant)
-    lengths = layout.length[masks, jokers_scored].tolist()
-    meta = {
-        "variant": variant.name,
-        "kind": "target",
-        "fingerprint": variant.fingerprint(),
-        "format": TARGET_FORMAT,
-        "solver_version": __version__,
-        "n_max": int(layout.n_max),
-        "layout": LAYOUT,
-        "size": int(values.shape[0]),
-        "dropped_layers": list(dropped),  # boxes filled; a pure function of the lengths
-        "dtype": np.dtype(STORED_DTYPE).name,
-        "sha256": digest.sha256.hexdigest(),
-        "seconds": round(float(seconds), 3),
-        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "lengths_sha256": _lengths_digest(lengths),
-        "lengths": lengths,  # L of each work item in layout_order (solver/dp/target.py)
-    }
+    meta = _sidecar(variant, layout, dropped, int(values.shape[0]), digest.sha256.hexdigest(), seconds)
     atomic_write_files(  # the table first: a sidecar never describes an older table
         [
             (npy, lambda fh: np.save(fh, values, allow_pickle=False)),
@@ -155,6 +140,76 @@ def save_target(variant: Variant, flat: np.ndarray, layout: TargetLayout, direct
     )
     _write_stamp(npy, meta["sha256"])
     return meta
+
+
+def save_target_layers(
+    variant: Variant, layout: TargetLayout, layer_file: Callable[[int], Path], directory: Path, *, seconds: float
+) -> dict:
+    """As save_target, the table's layers streamed from their files instead of from one array in memory (a
+    job's: layer_file(k) is the .npy file of the layer with k boxes filled, its values in layout order), each
+    byte read once and hashed as it is written: the same file, bit for bit; return the sidecar."""
+    make_folder(directory)
+    npy, meta_path = target_paths(variant, directory)
+    sizes = layer_sizes(variant, layout)
+    dropped = choose_dropped(sizes)
+    kept = [k for k in range(len(variant.boxes) - 1, -1, -1) if k not in dropped]
+    header = _npy_header((int(sizes[kept].sum()),))
+    digest = hashlib.sha256(header)
+
+    def write_table(fh) -> None:
+        fh.write(header)
+        buffer = memoryview(bytearray(BLOCK))
+        for k in kept:
+            with open(layer_file(k), "rb") as layer:
+                np.lib.format.read_magic(layer)
+                shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(layer)
+                if shape != (int(sizes[k]),) or fortran_order or dtype != STORED_DTYPE:
+                    got, expected = f"{shape} {dtype}", f"({int(sizes[k])},) {np.dtype(STORED_DTYPE).name}"
+                    fix = t("target_fix", variant=variant.name)
+                    raise TargetTableError(t("target_shape", path=layer_file(k), got=got, expected=expected, fix=fix))
+                while n := layer.readinto(buffer):
+                    fh.write(buffer[:n])
+                    digest.update(buffer[:n])
+
+    def write_sidecar(fh) -> None:  # after the table: its checksum is known by then
+        meta.update(_sidecar(variant, layout, dropped, int(sizes[kept].sum()), digest.hexdigest(), seconds))
+        fh.write((json.dumps(meta, indent=2) + "\n").encode())
+
+    meta: dict = {}
+    atomic_write_files([(npy, write_table), (meta_path, write_sidecar)])
+    _write_stamp(npy, meta["sha256"])
+    return meta
+
+
+def _npy_header(shape: tuple) -> bytes:
+    """The header np.save writes before a C-ordered float64 array of this shape."""
+    out = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        out, {"descr": np.lib.format.dtype_to_descr(np.dtype(STORED_DTYPE)), "fortran_order": False, "shape": shape}
+    )
+    return out.getvalue()
+
+
+def _sidecar(variant: Variant, layout: TargetLayout, dropped: tuple, size: int, sha256: str, seconds: float) -> dict:
+    masks, jokers_scored = layout_order(variant)
+    lengths = layout.length[masks, jokers_scored].tolist()
+    return {
+        "variant": variant.name,
+        "kind": "target",
+        "fingerprint": variant.fingerprint(),
+        "format": TARGET_FORMAT,
+        "solver_version": __version__,
+        "n_max": int(layout.n_max),
+        "layout": LAYOUT,
+        "size": size,
+        "dropped_layers": list(dropped),  # boxes filled; a pure function of the lengths
+        "dtype": np.dtype(STORED_DTYPE).name,
+        "sha256": sha256,
+        "seconds": round(float(seconds), 3),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "lengths_sha256": _lengths_digest(lengths),
+        "lengths": lengths,  # L of each work item in layout_order (solver/dp/target.py)
+    }
 
 
 def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.ndarray, TargetLayout, dict]:
