@@ -11,7 +11,7 @@ from ..advice.cards import parse_card, without_pending_bonus
 from ..game.dice_input import parse_dice
 from ..i18n.texts import bonus_name, number, t
 from ..rules.presets import PRESETS, find_variant
-from . import waits
+from . import target_compile, waits
 from .base import (
     _advisor,
     _settings,
@@ -50,6 +50,7 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     from ..chances.win import probability_expected_play
 
     settings = _settings(ctx)
+    target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
     values, _ = get_table(variant, settings)
     table = get_target_table(variant, settings)
     result = targets.chances(
