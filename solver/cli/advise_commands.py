@@ -11,7 +11,7 @@ from ..advice.cards import parse_card, without_pending_bonus
 from ..game.dice_input import parse_dice
 from ..i18n.texts import bonus_name, number, t
 from ..rules.presets import PRESETS, find_variant
-from . import waits
+from . import target_compile, waits
 from .base import (
     _advisor,
     _settings,
@@ -43,13 +43,13 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
         return _chances_ordered(ctx, variant, card, target, as_json)
     _quick_target(ctx, variant, card, next_layer=False, expected_play=True)
     from ..chances import targets
+    from ..chances.win import probability_expected_play
 
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
     parsed = parse_card(variant, card)
     targets.check_target(variant, parsed, target)
-    from ..chances.win import probability_expected_play
-
     settings = _settings(ctx)
+    target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
     values, _ = get_table(variant, settings)
     table = get_target_table(variant, settings)
     result = targets.chances(

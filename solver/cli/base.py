@@ -17,7 +17,7 @@ import click
 from ..errors import KniffelError
 from ..i18n.texts import LANGUAGES, choose_language, click_message, language, os_error_text, set_language, t
 from ..store import tables
-from . import waits
+from . import target_compile, waits
 from .help import CatalogueGroup, CatalogueHelp
 from .settings import Settings, _usage_language
 
@@ -149,6 +149,7 @@ def solve_target_table(variant, settings: Settings):
     from ..dp.target_layout import item_lengths, target_layout
 
     values, _ = get_table(variant, settings)
+    target_compile.wait()  # its kernels, when a second process compiled them meanwhile
     waits.compiling("target")
     layout = target_layout(engine, n, item_lengths(engine, n))
     waits.building(variant, layout.size)

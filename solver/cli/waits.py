@@ -21,11 +21,12 @@ SAY_FROM = 2.0  # seconds: a shorter wait passes without a word
 # kernel that calls the others): one core's seconds to compile them with an empty cache, on a quiet machine
 # (benchmarks/README.md, "First use: compiling the kernels": the first uses' compile CPU at load 4-12 times
 # about 0.7; solve: `solve kniffel` 17.2 s, forward: `distribution` 8.7 s, simulate: 19.4 s, advice: `advise
-# yahtzee` 11.7 s; target: "First use: compiling and building", 10.3-11.7 s). A kernel's cache is warm
-# once its index file (<module>.<kernel>-*.nbi) is there.
+# yahtzee` 11.7 s; target: the kernels the build compiles, `_max_lane` and `_target_lane` with their callees, 21.3
+# and 24.7 s user CPU at load 8-14 (solver.cli.target_compile's child on an empty cache, its Python start
+# included), about 15 s quiet). A kernel's cache is warm once its index file (<module>.<kernel>-*.nbi) is there.
 COMPILES = {
     "solve": ("moments", "_solve_lane", 12),
-    "target": ("target", "_target_lane", 10),
+    "target": ("target", "_target_lane", 15),
     "forward": ("forward", "_layer_groups", 6),
     "simulate": ("simulation", "simulate_turn", 14),
     "advice": ("advice", "_advise_one", 8),
