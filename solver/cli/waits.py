@@ -19,17 +19,16 @@ SAY_FROM = 2.0  # seconds: a shorter wait passes without a word
 
 # The kernels each kind of work compiles on its first use after an install, as (module of solver.dp, the
 # kernel that calls the others): one core's seconds to compile them with an empty cache, on a quiet machine
-# (benchmarks/README.md, "First use: compiling the kernels": the first uses' compile CPU at load 4-12 times
-# about 0.7; solve: `solve kniffel` 17.2 s, forward: `distribution` 8.7 s, simulate: 19.4 s, advice: `advise
-# yahtzee` 11.7 s; target: the kernels the build compiles, `_max_lane` and `_target_lane` with their callees, 21.3
-# and 24.7 s user CPU at load 8-14 (solver.cli.target_compile's child on an empty cache, its Python start
-# included), about 15 s quiet). A kernel's cache is warm once its index file (<module>.<kernel>-*.nbi) is there.
+# (benchmarks/README.md, "First use: compiling the kernels": the first uses' compile CPU at load 0.4-3,
+# 2026-12-03; solve: `solve kniffel` 11.2 s, forward: `distribution` 4.9-5.3 s, simulate: 15.5 s, advice:
+# `advise yahtzee` 9.9 s; target: "First use: compiling and building", 10.3-11.7 s). A kernel's cache is warm
+# once its index file (<module>.<kernel>-*.nbi) is there.
 COMPILES = {
-    "solve": ("moments", "_solve_lane", 12),
-    "target": ("target", "_target_lane", 15),
-    "forward": ("forward", "_layer_groups", 6),
-    "simulate": ("simulation", "simulate_turn", 14),
-    "advice": ("advice", "_advise_one", 8),
+    "solve": ("moments", "_solve_lane", 11),
+    "target": ("target", "_target_lane", 10),
+    "forward": ("forward", "_layer_groups", 5),
+    "simulate": ("simulation", "simulate_turn", 15),
+    "advice": ("advice", "_advise_one", 10),
 }
 # seconds of one thread a unit of work takes (kniffel's target table: 99.1 million values in 35-38 s on two
 # threads; Kniffel 7: 1,454,910 states in 1,634 s on two threads; kniffel 310,654 in 2.2 s of one thread)

@@ -146,7 +146,8 @@ def _advise_block(s_lo, s_hi, situations, rules, lattice, tabs, values, out, bas
                 i = order[state_ptr[s]]
                 upper_totals[0] = upper[i]
                 _final_roll_values(mask[i], joker_scored[i], upper_totals, rules, values, column, first_roll)
-                by_keep[first_roll:, c] = column[first_roll:, 0]
+                for k in range(first_roll, n_keeps):  # loops, not slice copies: see compile.py
+                    by_keep[k, c] = column[k, 0]
         final = by_keep[first_roll:].copy()
         stops1 = final  # the value of stopping after roll 1
         if need_first and rules.params[P_FIRST_ROLL] != 0:
@@ -156,7 +157,9 @@ def _advise_block(s_lo, s_hi, situations, rules, lattice, tabs, values, out, bas
                 if c >= 0:
                     i = order[state_ptr[s]]
                     upper_totals[0] = upper[i]
-                    stops1[:, c] = _first_roll_stops(mask[i], joker_scored[i], upper_totals, rules, values)[:, 0]
+                    stops = _first_roll_stops(mask[i], joker_scored[i], upper_totals, rules, values)
+                    for r in range(stops.shape[0]):
+                        stops1[r, c] = stops[r, 0]
         _keep_means(by_keep, add, size_start)  # keep values after roll 2
         min_keep = rules.params[P_MIN_KEEP]
         for rl in (2, 1):

@@ -12,6 +12,10 @@ buffers), and a kernel called with a constant integer gets np.int64(0) rather th
 as its value, Literal[int](0), and compiles a version of its own). benchmarks/bench_compile.py lists the
 kernels compiled more than once.
 
+An array copied into a slice (a[i:] = b, a[:, c] = b[:, 0]) is written as a loop: Numba compiles each such
+store with a shape check whose error message formats the shapes as text, about forty of its own string
+kernels (str, repr, join of ints and tuples) per process, 5-9 s of a first `solve` (71 compiles, 26 without).
+
 A kernel's compile also optimises, once more, the machine code of every kernel it calls (Numba links the
 callees' code into the caller's and runs LLVM's optimiser over the whole), so each level of a call tree costs
 again all the code below it: a kernel with a single njit caller, or a thin wrapper, is therefore inlined

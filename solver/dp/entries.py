@@ -36,12 +36,11 @@ def _box_options(mask, joker_scored, rules, option_move, option_points, n_option
 
 
 @njit(cache=True)
-def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, option_points, n_options, free, rolls=None):
-    """_box_options for the final rolls r_lo <= r < r_hi only, into rows r - r_lo (with rolls, an array of
-    rolls: for the rolls rolls[r_lo:r_hi]). This is the one place where the scratching and joker rules act.
-    (A range or list of rolls in one call: a call costs more than a roll's work, 0.1-0.2 us of reference
-    counts of the rules' arrays; free: _free_boxes(mask), which every caller has or makes: an optional
-    argument compiles a version of this kernel for each caller that leaves it out.)
+def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, option_points, n_options, free):
+    """_box_options for the final rolls r_lo <= r < r_hi only, into rows r - r_lo. This is the one place where
+    the scratching and joker rules act. (A range of rolls in one call: a call costs more than a roll's work,
+    0.1-0.2 us of reference counts of the rules' arrays; free: _free_boxes(mask), which every caller has or
+    makes: an optional argument compiles a version of this kernel for each caller that leaves it out.)
     """
     score, joker_score, joker_roll, joker_upper, is_upper = rules[:5]
     params, norm_move, joker_move, zero_move = rules.params, rules.norm_move, rules.joker_move, rules.zero_move
@@ -50,9 +49,8 @@ def _roll_range_options(mask, joker_scored, rules, r_lo, r_hi, option_move, opti
     restricted = params[P_RESTRICTED] != 0
     jb_filled = jb >= 0 and (mask >> jb) & 1 == 1
     n_free = free.shape[0]
-    for i in range(r_lo, r_hi):
-        r = i if rolls is None else rolls[i]
-        o = i - r_lo
+    for r in range(r_lo, r_hi):
+        o = r - r_lo
         joker = False
         if mode != 0 and joker_roll[r]:
             if mode == 1 or mode == 4 or mode == 5:  # box maximum / fixed score / fits: while the box holds points
@@ -218,20 +216,19 @@ def _joker_roll_values(mask, joker_scored, rules, vec, out, free):
     else:
         may_joker = mode != 0 and jb >= 0 and (mask >> jb) & 1 == 1
     if may_joker:
-        rolls = np.flatnonzero(joker_roll)
-        n_joker = rolls.shape[0]  # not a count from a literal 0: passed on, that compiles a version of its own
-        option_move = np.empty((n_joker, n_boxes), dtype=np.int64)
-        option_points = np.empty((n_joker, n_boxes), dtype=np.int64)
-        n_option = np.empty(n_joker, dtype=np.int64)
-        _roll_range_options(
-            mask, joker_scored, rules, np.int64(0), n_joker, option_move, option_points, n_option, free, rolls
-        )
-        for o in range(n_joker):
-            if n_option[o] >= 0:  # else the implicit case: every free box, normal score (as above)
+        # one roll a call (a range of one): an array of rolls as a further argument compiled a second version
+        option_move = np.empty((1, n_boxes), dtype=np.int64)
+        option_points = np.empty((1, n_boxes), dtype=np.int64)
+        n_option = np.empty(1, dtype=np.int64)
+        for r in range(n_rolls):
+            if not joker_roll[r]:
+                continue
+            _roll_range_options(mask, joker_scored, rules, r, r + 1, option_move, option_points, n_option, free)
+            if n_option[0] >= 0:  # else the implicit case: every free box, normal score (as above)
                 best = -np.inf
-                for i in range(n_option[o]):
-                    best = max(best, float(option_points[o, i]) + vec[option_move[o, i]])
-                out[rolls[o]] = best
+                for i in range(n_option[0]):
+                    best = max(best, float(option_points[0, i]) + vec[option_move[0, i]])
+                out[r] = best
     if joker_scored == 1:
         extra = float(params[P_EXTRA])
         for r in range(n_rolls):

@@ -64,7 +64,9 @@ def _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, ou
         for j in range(nj):
             out1[first_roll + r, j] = out2[keep2[r, j], j]
     _keep_means(out1, add, size_start)
-    out1[first_roll:] = out2[first_roll:]
+    for r in range(first_roll, out1.shape[0]):  # loops, not slice copies: see compile.py
+        for j in range(out1.shape[1]):
+            out1[r, j] = out2[r, j]
     for r in range(move.shape[0] - n_rolls):  # rows R + r: a stop after roll 1 enters the first-roll scores
         for j in range(nj):
             m = move[n_rolls + r, j]
@@ -97,8 +99,8 @@ def _solve_lane(
         n_totals = totals_ptr[u + 1] - totals_ptr[u]
         # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
         upper_totals = np.empty((n_totals + PAD - 1) // PAD * PAD, dtype=np.int64)
-        upper_totals[:n_totals] = totals_list[totals_ptr[u] : totals_ptr[u + 1]]
-        upper_totals[n_totals:] = upper_totals[n_totals - 1]
+        for j in range(upper_totals.shape[0]):
+            upper_totals[j] = totals_list[totals_ptr[u] + min(j, n_totals - 1)]
         out2 = np.empty((n_keeps, upper_totals.shape[0]))
         out1 = np.empty((n_keeps, upper_totals.shape[0]))
         start = np.empty((2, upper_totals.shape[0]))

@@ -162,7 +162,9 @@ def _turn_policy(
     _best_keeps_chosen(by_keep, after_second, sub, size_start, min_keep, subs, keep2)
     # by_keep's roll rows: the best keep of each roll 2
     _keep_means(by_keep, add, size_start)
-    by_keep[first_roll:] = final
+    for r in range(final.shape[0]):  # loops, not slice copies: see compile.py
+        for j in range(nj):
+            by_keep[first_roll + r, j] = final[r, j]
     if rules.params[P_FIRST_ROLL] != 0:  # a stop after roll 1 enters the first-roll scores (_first_roll_stops)
         stops = by_keep[first_roll:]
         _final_entries(
@@ -196,7 +198,8 @@ def _final_entries(mask, joker_scored, rules, vecs, final, entry_move, entry_poi
             for i in range(n):
                 moves[i], points[i] = rules.norm_move[r, free[i]], rules.score[r, free[i]]
         else:
-            moves[:n], points[:n] = option_move[r, :n], option_points[r, :n]
+            for i in range(n):
+                moves[i], points[i] = option_move[r, i], option_points[r, i]
         for j in range(nj):
             final[r, j] = -np.inf
         for i in range(n):
