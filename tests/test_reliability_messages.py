@@ -1,0 +1,45 @@
+"""One line and exit code 2, in the player's language, for what a user can get wrong: damaged job folders,
+empty option values, and the like."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import cli
+
+MANIFEST = {"variant": "kniffel", "kind": "ev", "n_max": 0, "plan": [{"filled": 13, "chunks": [[0, 1]], "cost": 1}]}
+
+
+def run(*args, lang="en"):
+    return CliRunner().invoke(cli, ["--no-progress", "--lang", lang, *args])
+
+
+@pytest.mark.parametrize(
+    "manifest, layers",
+    [
+        ({**MANIFEST, "plan": [{"x": 1}]}, None),
+        ({"plan": []}, None),
+        ({**MANIFEST, "kind": 3}, None),
+        (MANIFEST, [1]),
+        (MANIFEST, {"13": {}}),
+        (MANIFEST, {"x": {"sha256": "", "seconds": 1, "cost": 1}}),
+        (MANIFEST, {"13": {"sha256": "", "seconds": "1", "cost": 1}}),
+    ],
+)
+def test_status_of_a_damaged_job_folder_is_one_line(tmp_path, manifest, layers):
+    (tmp_path / "job.json").write_text(json.dumps(manifest))
+    if layers is not None:
+        (tmp_path / "layers.json").write_text(json.dumps(layers))
+    damaged = "layers.json" if layers is not None else "job.json"
+    res = run("--tables", str(tmp_path), "solve", "--status", str(tmp_path), lang="de")
+    assert res.exit_code == 2, res.output
+    assert res.stderr.count("\n") == 1 and res.stdout == ""
+    assert damaged in res.stderr and "ist beschädigt" in res.stderr
+
+
+def test_status_speaks_the_language(tmp_path):
+    (tmp_path / "job.json").write_text(json.dumps(MANIFEST))
+    for lang, words in (("de", "Schichten fertig"), ("fr", "couches faites"), ("en", "layers done")):
+        res = run("--tables", str(tmp_path), "solve", "--status", str(tmp_path), lang=lang)
+        assert res.exit_code == 0 and words in res.stdout, res.output
