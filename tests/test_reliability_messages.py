@@ -43,3 +43,10 @@ def test_status_speaks_the_language(tmp_path):
     for lang, words in (("de", "Schichten fertig"), ("fr", "couches faites"), ("en", "layers done")):
         res = run("--tables", str(tmp_path), "solve", "--status", str(tmp_path), lang=lang)
         assert res.exit_code == 0 and words in res.stdout, res.output
+
+
+@pytest.mark.parametrize("option", ["--job-dir", "--status", "--scheduler"])
+def test_empty_job_options_are_refused(tmp_path, option):
+    res = run("--tables", str(tmp_path), "solve", "kniffel", option, "", lang="es")
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1 and res.stdout == "", res.output
+    assert f"{option} ''" in res.stderr and "indicá" in res.stderr
