@@ -68,3 +68,10 @@ def test_progress_bar_units_speak_the_language(tmp_path, monkeypatch, lang, unit
     finally:
         set_language("en")
     assert seen["unit"].strip() == unit
+
+
+@pytest.mark.parametrize("host", ["", " ", "\t"])
+def test_serve_shows_an_empty_or_blank_host_quoted(tmp_path, host):
+    res = run("--tables", str(tmp_path), "serve", "--host", host, "--port", "1")
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
+    assert f"--host {host!r} is not an address" in res.stderr
