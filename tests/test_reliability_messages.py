@@ -75,3 +75,31 @@ def test_serve_shows_an_empty_or_blank_host_quoted(tmp_path, host):
     res = run("--tables", str(tmp_path), "serve", "--host", host, "--port", "1")
     assert res.exit_code == 2 and res.stderr.count("\n") == 1, res.output
     assert f"--host {host!r} is not an address" in res.stderr
+
+
+def test_moments_ready_wants_the_files_whole(tmp_path):
+    """The quick answer's check (moments_ready) reads sidecars only, but a moments file cut short, replaced by a
+    folder or gone is not ready (its kernels would otherwise be run as plain Python, then solve)."""
+    import numpy as np
+
+    from solver import dp
+    from solver.rules.presets import KNIFFEL
+    from solver.store import tables
+
+    tiny = KNIFFEL.reduced(boxes=["ones", "sixes", "kniffel", "chance"], n_dice=3, name="tiny")
+    values = np.random.default_rng(1).random(dp.table_shape(tiny))
+    tables.save(tiny, values, tmp_path, states=0, seconds=0.0, m2=values * values)
+    assert tables.moments_ready(tiny, tmp_path)
+    m2 = tables.moment_paths(tiny, tmp_path)[0]
+    whole = m2.read_bytes()
+    m2.write_bytes(whole[:-8])
+    assert not tables.moments_ready(tiny, tmp_path)
+    m2.unlink()
+    assert not tables.moments_ready(tiny, tmp_path)
+    m2.mkdir()
+    assert not tables.moments_ready(tiny, tmp_path)
+    m2.rmdir()
+    m2.write_bytes(whole)
+    assert tables.moments_ready(tiny, tmp_path)
+    tables.paths(tiny, tmp_path)[0].write_bytes(b"")
+    assert not tables.moments_ready(tiny, tmp_path)
