@@ -11,8 +11,8 @@ from solver.cli import cli
 MANIFEST = {"variant": "kniffel", "kind": "ev", "n_max": 0, "plan": [{"filled": 13, "chunks": [[0, 1]], "cost": 1}]}
 
 
-def run(*args, lang="en"):
-    return CliRunner().invoke(cli, ["--no-progress", "--lang", lang, *args])
+def run(*args, lang="en", **kwargs):
+    return CliRunner().invoke(cli, ["--no-progress", "--lang", lang, *args], **kwargs)
 
 
 @pytest.mark.parametrize(
@@ -103,3 +103,12 @@ def test_moments_ready_wants_the_files_whole(tmp_path):
     assert tables.moments_ready(tiny, tmp_path)
     tables.paths(tiny, tmp_path)[0].write_bytes(b"")
     assert not tables.moments_ready(tiny, tmp_path)
+
+
+def test_quit_before_the_first_step_says_nothing_was_saved(tables_of, tmp_path):
+    kdir, game = tables_of("kniffel"), tmp_path / "g.json"
+    res = run("--tables", str(kdir), "play", "--save", str(game), input="q\n")
+    assert res.exit_code == 0, res.output
+    assert "Nothing saved yet" in res.stdout and "--resume" not in res.stdout and not game.exists()
+    res = run("--tables", str(kdir), "play", "--save", str(game), input="33516\nq\n")
+    assert res.exit_code == 0 and "Stopped" in res.stdout and "Nothing saved" not in res.stdout and game.exists()

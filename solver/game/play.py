@@ -113,8 +113,8 @@ class PlayLoop:
                     if self.answers == answers:  # nothing typed: the same step would fail again, forever
                         raise
                     self.say(f"  ! {exc}")
-        except Quit:
-            self.say(t("stopped", path=self.save_path))
+        except Quit:  # before the first step nothing was saved: no file to resume
+            self.say(t("stopped", path=self.save_path) if self.saved else t("play_interrupted_new"))
             return
         except (KeyboardInterrupt, click.exceptions.Abort):  # Ctrl-C, or the end of input at a prompt
             self.say("\n" + (t("play_interrupted", path=self.save_path) if self.saved else t("play_interrupted_new")))
