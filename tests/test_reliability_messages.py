@@ -112,3 +112,18 @@ def test_quit_before_the_first_step_says_nothing_was_saved(tables_of, tmp_path):
     assert "Nothing saved yet" in res.stdout and "--resume" not in res.stdout and not game.exists()
     res = run("--tables", str(kdir), "play", "--save", str(game), input="33516\nq\n")
     assert res.exit_code == 0 and "Stopped" in res.stdout and "Nothing saved" not in res.stdout and game.exists()
+
+
+@pytest.mark.parametrize("io_encoding", ["utf-8:strict", ""])
+def test_bytes_that_are_not_utf8_are_shown_as_replacement_characters(tables_of, tmp_path, io_encoding):
+    """Typed at a prompt or given as an argument, in a strict UTF-8 locale too: each shown as �, no traceback."""
+    from helpers import kniffel_process
+
+    kdir, env = tables_of("kniffel"), {"PYTHONIOENCODING": io_encoding, "LANG": "C.UTF-8", "LC_ALL": ""}
+    res = kniffel_process("--tables", kdir, "--lang", "en", "value", b"k\xffx", env=env)
+    assert res.returncode == 2 and res.stderr.decode().count("\n") == 1
+    assert "unknown variant 'k\ufffdx'" in res.stderr.decode()
+    play = ("--tables", kdir, "--lang", "en", "play", "--save", tmp_path / "g.json")
+    res = kniffel_process(*play, env=env, input=b"\xff\nq\n")
+    assert res.returncode == 0 and res.stderr == b"", res.stderr.decode()
+    assert "'\ufffd' is not a die face" in res.stdout.decode()
