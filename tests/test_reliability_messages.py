@@ -127,3 +127,12 @@ def test_bytes_that_are_not_utf8_are_shown_as_replacement_characters(tables_of, 
     res = kniffel_process(*play, env=env, input=b"\xff\nq\n")
     assert res.returncode == 0 and res.stderr == b"", res.stderr.decode()
     assert "'\ufffd' is not a die face" in res.stdout.decode()
+
+
+def test_interpreted_kernels_refuse_heavy_work_in_the_players_language(tmp_path):
+    from helpers import kniffel_process
+
+    res = kniffel_process("--tables", tmp_path, "--lang", "de", "solve", "kniffel", env={"KNIFFEL_JIT": "0"})
+    err = res.stderr.decode().splitlines()[-1]  # after the line that says how long the solve would take
+    assert res.returncode == 2 and err.startswith("kniffel: error: "), err
+    assert "Das Lösen von kniffel braucht die kompilierten Kernel" in err and "KNIFFEL_JIT=0" in err
