@@ -5,6 +5,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from solver.cli import cli
 
@@ -136,3 +138,15 @@ def test_interpreted_kernels_refuse_heavy_work_in_the_players_language(tmp_path)
     err = res.stderr.decode().splitlines()[-1]  # after the line that says how long the solve would take
     assert res.returncode == 2 and err.startswith("kniffel: error: "), err
     assert "Das Lösen von kniffel braucht die kompilierten Kernel" in err and "KNIFFEL_JIT=0" in err
+
+
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=7).filter(lambda faces: any(f in (0, 7, 8, 9) for f in faces)))
+def test_a_digit_that_is_no_face_is_named_before_the_count(faces):
+    """'7' at a dice prompt: 7 is no face of the dice (1 to 6), not "1 dice given"."""
+    from solver.game.entry import parse_roll
+    from solver.rules.presets import KNIFFEL
+    from solver.rules.variant import RuleError
+
+    wrong = next(f for f in faces if f in (0, 7, 8, 9))
+    with pytest.raises(RuleError, match=rf"^{wrong} is not a face of the dice \(they show 1 to 6\)"):
+        parse_roll(KNIFFEL, "".join(map(str, faces)))
