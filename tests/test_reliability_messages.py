@@ -150,3 +150,14 @@ def test_a_digit_that_is_no_face_is_named_before_the_count(faces):
     wrong = next(f for f in faces if f in (0, 7, 8, 9))
     with pytest.raises(RuleError, match=rf"^{wrong} is not a face of the dice \(they show 1 to 6\)"):
         parse_roll(KNIFFEL, "".join(map(str, faces)))
+
+
+@pytest.mark.parametrize("word", ["all", "stop", "none", "keep 3"])
+def test_a_roll_command_at_the_box_prompt_is_not_a_box(tables_of, tmp_path, word):
+    """'all' after the last roll: not a box (no "did you mean Kleine Straße"), and the boxes allowed listed."""
+    kdir = tables_of("kniffel")
+    res = run("--tables", str(kdir), "play", "--save", str(tmp_path / "g.json"), input=f"33516\nall\n{word}\nq\n")
+    assert res.exit_code == 0, res.output
+    said = " ".join(res.stdout.split())  # the lines as fitted to the terminal, joined again
+    assert f"{word!r} is not a box: the rolls are over" in said and "Did you mean" not in said
+    assert "by name or number: Ones (1), Threes (3), Fives (5), Sixes (6), Chance (13)" in said

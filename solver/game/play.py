@@ -343,6 +343,10 @@ class PlayLoop:
                 self.say(f"  ! {exc}")
 
     def score(self, p, text: str, options) -> None:
+        head = text.split()[0].lower() if text.strip() else ""
+        if head in words("words_stop") + words("words_none") + words("words_keep"):  # a roll prompt's command
+            boxes = ", ".join(f"{box_name(self.v, b)} ({b + 1})" for b in sorted({o.box for o in options}))
+            raise RuleError(t("err_not_box_word", text=text, boxes=boxes))
         if text == "":
             choice = options[0]
         else:

@@ -151,6 +151,7 @@ EN = {
     "err_roll_count_all": "{given} dice given; type all {total} dice{order}, e.g. {example}",
     "err_roll_missing": "{given} of {total} dice given; missing: {names}",
     "err_roll_face": "die {die} has no face {face}",
+    "err_not_box_word": "{text!r} is not a box: the rolls are over (nothing left to keep or reroll); type the box to score, by name or number: {boxes}",
     "err_roll_not_face": "{face} is not a face of the dice (they show {low} to {high}); type one digit from {low} to {high} per die, e.g. {example}",
     "err_roll_word": "{word!r} is not a die face; type the dice as numbers, e.g. {example}",
     "err_roll_twice": "die {die} given twice",
