@@ -161,3 +161,16 @@ def test_a_roll_command_at_the_box_prompt_is_not_a_box(tables_of, tmp_path, word
     said = " ".join(res.stdout.split())  # the lines as fitted to the terminal, joined again
     assert f"{word!r} is not a box: the rolls are over" in said and "Did you mean" not in said
     assert "by name or number: Ones (1), Threes (3), Fives (5), Sixes (6), Chance (13)" in said
+
+
+def test_every_command_takes_lang_after_its_name(tmp_path):
+    """`kniffel solve ... --lang fr` as `kniffel advise ... --lang en`: --lang on the group and on every command."""
+    from solver.cli import cli as group
+
+    for name, command in group.commands.items():
+        assert "--lang" in [o for p in command.params for o in p.opts], name
+    (tmp_path / "job.json").write_text(json.dumps(MANIFEST))
+    res = CliRunner().invoke(group, ["--tables", str(tmp_path), "solve", "--status", str(tmp_path), "--lang", "fr"])
+    assert res.exit_code == 0 and "couches faites" in res.stdout, res.output
+    res = CliRunner().invoke(group, ["--tables", str(tmp_path), "serve", "--host", "", "--lang", "de"])
+    assert res.exit_code == 2 and "--host '' ist keine Adresse" in res.stderr, res.output

@@ -11,7 +11,7 @@ import click
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.presets import find_variant
-from .base import _settings, cli
+from .base import _settings, cli, lang_option
 
 
 def is_loopback(host: str) -> bool:
@@ -57,6 +57,7 @@ def listen(host: str, port: int) -> socket.socket:
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@lang_option
 @click.pass_context
 def serve(ctx, host, port):
     """The advice page and its JSON API in the browser: http://HOST:PORT/ (needs the web extra)."""

@@ -25,6 +25,7 @@ from .base import _settings, _speak, _table, cli, lang_option, solve_table, solv
 @click.option("--status", "status_dir", metavar="DIR", type=click.Path())
 @click.option("--from-filled", type=click.IntRange(0), metavar="K")
 @click.option("--n-max", type=click.IntRange(1), metavar="N")
+@lang_option
 @click.pass_context
 def solve(
     ctx,
