@@ -48,7 +48,8 @@ def test_status_speaks_the_language(tmp_path):
 
 
 @pytest.mark.parametrize("option", ["--job-dir", "--status", "--scheduler"])
-def test_empty_job_options_are_refused(tmp_path, option):
+def test_empty_job_options_are_refused(tmp_path, monkeypatch, option):
+    monkeypatch.chdir(tmp_path)  # without the refusal --job-dir '' would build in the current folder
     res = run("--tables", str(tmp_path), "solve", "kniffel", option, "", lang="es")
     assert res.exit_code == 2 and res.stderr.count("\n") == 1 and res.stdout == "", res.output
     assert f"{option} ''" in res.stderr and "indicá" in res.stderr
