@@ -128,3 +128,34 @@ def items_cut(job, engine) -> bool:
         if any(first > 0 and first not in starts for first, _, _ in layer["chunks"]):
             return True
     return False
+
+
+def kniffel_process(*args, env=None, input=None, timeout=300):
+    """The installed `kniffel` command as a process of its own (bytes in, bytes out: args may be bytes that are
+    not UTF-8), on this run's Numba cache folder."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = Path(sys.executable).with_name("kniffel")
+    environ = {**os.environ, **child_env(**(env or {}))}
+    return subprocess.run([exe, *args], env=environ, input=input, capture_output=True, timeout=timeout)
+
+
+def spawn(kdir, tmp_path, *args, env=None):
+    """`kniffel play ARGS` in a pseudo-terminal (pexpect), as a player's terminal, saving to tmp_path/g.json."""
+    import sys
+    from pathlib import Path
+
+    import pexpect
+
+    base = child_env(LANG="C.UTF-8", LC_ALL="", LC_MESSAGES="", PATH="/usr/bin:/bin", TERM="xterm")
+    return pexpect.spawn(
+        str(Path(sys.executable).parent / "kniffel"),
+        ["--tables", str(kdir), "--no-progress", "play", *args, "--save", str(tmp_path / "g.json"), "--force"],
+        env={**base, **(env or {})},
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(40, 110),
+    )

@@ -313,7 +313,7 @@ def test_play_stops_after_roll_1_with_the_servida(tmp_path):
     import json
 
     from click.testing import CliRunner
-    from test_play_terminal import spawn
+    from helpers import spawn
 
     from solver.cli import cli
 

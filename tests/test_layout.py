@@ -115,3 +115,28 @@ def test_no_import_circles():
 def test_no_file_over_400_lines(name):
     lines = len(MODULES[name].read_text().splitlines())
     assert lines <= 400, f"{MODULES[name].relative_to(PACKAGE.parent)}: {lines} lines"
+
+
+TESTS = Path(__file__).resolve().parent
+# test modules still imported by others (their shared pieces belong in tests/helpers.py): none may be added
+IMPORTED_TESTS_LEFT = {
+    "test_dp_vs_naive",
+    "test_distribution",
+    "test_target",
+    "test_simulate_review",
+    "test_reliability_files",
+    "test_web_api",
+    "test_web_browser",
+}
+
+
+def test_test_modules_do_not_import_each_other():
+    """Only tests/helpers.py and the naive references (naive*.py) are shared between test modules."""
+    imported = set()
+    for path in TESTS.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("test_"):
+                imported.add(node.module)
+            elif isinstance(node, ast.Import):
+                imported |= {a.name for a in node.names if a.name.startswith("test_")}
+    assert imported <= IMPORTED_TESTS_LEFT, f"test modules importing test modules: {imported - IMPORTED_TESTS_LEFT}"

@@ -2,11 +2,10 @@
 the players' box names and 'did you mean'."""
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import child_env
+from helpers import spawn
 
 from solver.advice.cards import parse_card
 from solver.i18n.texts import CATALOGUES, choose_language, locale_language, set_language
@@ -15,25 +14,11 @@ from solver.rules.variant import RuleError
 
 pexpect = pytest.importorskip("pexpect")
 REPO = Path(__file__).resolve().parent.parent
-KNIFFEL_BIN = str(Path(sys.executable).parent / "kniffel")
-ENV = child_env(LANG="C.UTF-8", LC_ALL="", LC_MESSAGES="", PATH="/usr/bin:/bin", TERM="xterm")
 
 
 @pytest.fixture(scope="module")
 def kdir(tables_of):
     return tables_of("kniffel", "yahtzee")
-
-
-def spawn(kdir, tmp_path, *args, env=None):
-    child = pexpect.spawn(
-        KNIFFEL_BIN,
-        ["--tables", str(kdir), "--no-progress", "play", *args, "--save", str(tmp_path / "g.json"), "--force"],
-        env={**ENV, **(env or {})},
-        encoding="utf-8",
-        timeout=120,
-        dimensions=(40, 110),
-    )
-    return child
 
 
 def test_kniffel7_keep_is_by_face_value_and_echoed_by_colour(tmp_path):

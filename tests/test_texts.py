@@ -234,7 +234,7 @@ def test_the_advice_says_servida(gdir, lang, served):
 )
 def test_play_in_the_players_language_with_its_undo(tmp_path, tables_of, variant, lang, words):
     pexpect = pytest.importorskip("pexpect")
-    from test_play_terminal import spawn
+    from helpers import spawn
 
     roll, keep, undo, undone, header = words
     child = spawn(tables_of(variant), tmp_path, variant, *lang, env=NO_LOCALE)

@@ -216,7 +216,7 @@ def roll_rows(prep: Prepared, dice) -> np.ndarray:
 
 def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, upper, joker, dice, roll) -> BatchAdvice:
     """The value of every option of every situation, and the best one (see the module docstring)."""
-    require_jit("batch advice")
+    require_jit("jit_batch")
     prep = prepare(engine)
     engine = prep.engine
     d = _integers("dice", dice, "faces")

@@ -203,7 +203,7 @@ def distribution(
 ) -> Distribution:
     """The exact final-score distribution from `card` (start of a turn) under the advisor's play
     (progress, directory: as final_pmf's)."""
-    require_jit("the exact distribution")
+    require_jit("jit_distribution")
     extra = check_thresholds(variant, at_least)
     t0 = time.perf_counter()
     pmf = final_pmf(variant, values, card, engine, progress, directory)

@@ -76,7 +76,7 @@ def batches(
     (in parts: after every turn of a batch, the games' share of it). With `card` (a Card), every game
     starts from it: its boxes are in every game's boxes, and only its free boxes are played. With `turns`,
     only that many turns are played (Games.filled says which boxes are filled)."""
-    require_jit("simulating games")
+    require_jit("jit_simulate")
     play_turn = _ordered_turns(variant, values) if not variant.identical_dice else _identical_turns(variant, values)
     n_boxes = len(variant.boxes)
     filled = {} if card is None else card.filled

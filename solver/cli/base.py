@@ -20,6 +20,7 @@ from ..store import tables
 from . import target_compile, waits
 from .help import CatalogueGroup, CatalogueHelp
 from .settings import Settings, _usage_language
+from .streams import error_line, silence, tolerant_streams
 
 
 def _lang_callback(ctx, param, value):
@@ -68,10 +69,12 @@ def quick_answer_from_disk(variant, settings: Settings) -> None:
 
 
 def progress_bar(settings: Settings, total: int, desc: str, unit: str, unit_scale: bool = False):
-    """A progress bar on stderr, shown only on a terminal and unless --no-progress; gone when done."""
+    """A progress bar on stderr, shown only on a terminal and unless --no-progress; gone when done. `unit`:
+    the catalogue's `unit_<unit>` (state, value, game, turn, pair, col, cost) names what it counts."""
     from tqdm import tqdm
 
     disable = None if settings.progress else True
+    unit = " " + t(f"unit_{unit}")  # "12.3k Spiel/s"
     return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, disable=disable, file=sys.stderr, leave=False)
 
 
@@ -250,26 +253,6 @@ def require_input() -> None:
         raise InputClosed(t("stdin_closed"))
 
 
-def _silence(stream) -> None:
-    """Python's recipe (docs: signal, "Note on SIGPIPE"): point a stream that refused a write at devnull, so
-    that the interpreter's last flush of what is still buffered cannot fail again ("Exception ignored ...")."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, stream.fileno())
-    except (OSError, ValueError, AttributeError):  # a stream without a file descriptor: nothing to flush into
-        pass
-
-
-CONTROL_CHARACTERS = [*range(0x20), 0x7F, *range(0x80, 0xA0)]
-ESCAPED = str.maketrans({c: repr(chr(c))[1:-1] for c in CONTROL_CHARACTERS})  # "\n", "\x1b", "\x07"
-
-
-def _error_line(message: str) -> str:
-    """One line, whatever the message quotes (a folder name may hold a line break), and nothing a terminal
-    would act on (an escape sequence or a bell in a file name is shown, not sent)."""
-    return "kniffel: error: " + message.translate(ESCAPED)
-
-
 def _finish(code: int, line: str | None) -> int:
     """Write what stdout still holds and the line for stderr; the exit code. Output that cannot be written is
     an error (exit code 2), never a success; a reader that went away (EPIPE) ends quietly, as SIGPIPE would."""
@@ -277,15 +260,15 @@ def _finish(code: int, line: str | None) -> int:
         if sys.stdout is not None:
             sys.stdout.flush()  # here, not at exit, so that a failed write is told
     except OSError as exc:
-        _silence(sys.stdout)
+        silence(sys.stdout)
         if code == 0:
             closed = isinstance(exc, BrokenPipeError)
-            code, line = (PIPE_CLOSED_EXIT, None) if closed else (2, _error_line(os_error_text(exc)))
+            code, line = (PIPE_CLOSED_EXIT, None) if closed else (2, error_line(os_error_text(exc)))
     if line:
         try:
             click.echo(line, err=True)
         except OSError:  # stderr refuses too (a full device, a closed pipe): the exit code alone tells
-            _silence(sys.stderr)
+            silence(sys.stderr)
     return code
 
 
@@ -328,11 +311,12 @@ class OneLineErrors(CatalogueGroup):
         """The command's exit code and the line it leaves for stderr (None: nothing to say)."""
         if sys.stdout is None:  # started with stdout closed (`>&-`): every answer would be lost unseen
             set_language(_usage_language(args))
-            return 2, _error_line(t("stdout_closed"))
+            return 2, error_line(t("stdout_closed"))
+        tolerant_streams()
         try:
             code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
         except (_PipeClosed, BrokenPipeError):
-            _silence(sys.stdout)
+            silence(sys.stdout)
             return PIPE_CLOSED_EXIT, None
         except (_Interrupted, KeyboardInterrupt):  # in the language the command spoke (or was to speak)
             return 130, "kniffel: " + t("interrupted")
@@ -342,13 +326,13 @@ class OneLineErrors(CatalogueGroup):
             message = exc.format_message()
             if isinstance(exc, click.UsageError):  # click's own English: in the player's language
                 message = click_message(message, _usage_language(args))
-            return exc.exit_code or 2, _error_line(message)
+            return exc.exit_code or 2, error_line(message)
         except KniffelError as exc:
-            return 2, _error_line(str(exc))
+            return 2, error_line(str(exc))
         except OSError as exc:  # the operating system's own English, in the player's language
-            return 2, _error_line(os_error_text(exc))
+            return 2, error_line(os_error_text(exc))
         except MemoryError:  # simulate counts in batches: only a machine short of memory gets here
-            return 2, _error_line(t("out_of_memory"))
+            return 2, error_line(t("out_of_memory"))
         return (code if isinstance(code, int) else 0), None
 
 

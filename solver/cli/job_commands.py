@@ -31,7 +31,7 @@ def _run(variant, settings: Settings, job, executor) -> float:
 
     desc = t("progress_job", variant=variant.name, kind=job.manifest["kind"])
     t0 = time.perf_counter()
-    with progress_bar(settings, total_cost(job), desc, "unit", unit_scale=True) as bar:
+    with progress_bar(settings, total_cost(job), desc, "cost", unit_scale=True) as bar:
         run_job(job, variant, executor, bar.update)
     return time.perf_counter() - t0
 

@@ -11,7 +11,7 @@ import click
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.presets import find_variant
-from .base import _settings, cli
+from .base import _settings, cli, lang_option
 
 
 def is_loopback(host: str) -> bool:
@@ -24,6 +24,12 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def shown_host(host: str) -> str:
+    """The host as a message shows it: quoted where it is empty or holds blanks or other unseen characters
+    ('' rather than an empty gap)."""
+    return host if host and host.isprintable() and not any(c.isspace() for c in host) else repr(host)
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A socket bound to host:port, before the server is announced: a bad address or a busy port is one
     line (KniffelError) rather than uvicorn's error after "serving"."""
@@ -32,7 +38,7 @@ def listen(host: str, port: int) -> socket.socket:
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )[0]
     except (OSError, UnicodeError):  # socket.gaierror: no such address or name
-        raise KniffelError(t("serve_bad_host", host=host)) from None
+        raise KniffelError(t("serve_bad_host", host=shown_host(host))) from None
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a port left in TIME_WAIT is free
     try:
@@ -40,16 +46,18 @@ def listen(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise KniffelError(t("serve_port_busy", host=host, port=port)) from None
+            raise KniffelError(t("serve_port_busy", host=shown_host(host), port=port)) from None
         if exc.errno == errno.EACCES:
             raise KniffelError(t("serve_port_denied", port=port)) from None
-        raise KniffelError(t("serve_bad_host", host=host)) from None  # EADDRNOTAVAIL: another machine's address
+        # EADDRNOTAVAIL: another machine's address
+        raise KniffelError(t("serve_bad_host", host=shown_host(host))) from None
     return sock
 
 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@lang_option
 @click.pass_context
 def serve(ctx, host, port):
     """The advice page and its JSON API in the browser: http://HOST:PORT/ (needs the web extra)."""
@@ -63,7 +71,7 @@ def serve(ctx, host, port):
     sock = listen(host, port)
     loopback = is_loopback(host)
     if not loopback:
-        click.echo("kniffel: warning: " + t("serve_open_host", host=host), err=True)
+        click.echo("kniffel: warning: " + t("serve_open_host", host=shown_host(host)), err=True)
     page_variant = find_variant("kniffel")  # the page opens on it: its advice is made ready at start-up
 
     stderr = click.get_text_stream("stderr")  # this command's, also for the warm-up thread's late lines

@@ -21,10 +21,11 @@ from .base import _settings, _speak, _table, cli, lang_option, solve_table, solv
 @click.option("--target", "with_target", is_flag=True)
 @click.option("--workers", type=click.IntRange(1))
 @click.option("--scheduler", metavar="ADDRESS")
-@click.option("--job-dir", type=click.Path(path_type=Path))
-@click.option("--status", "status_dir", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--job-dir", type=click.Path())  # a str: '' is refused (a Path would be '.')
+@click.option("--status", "status_dir", metavar="DIR", type=click.Path())
 @click.option("--from-filled", type=click.IntRange(0), metavar="K")
 @click.option("--n-max", type=click.IntRange(1), metavar="N")
+@lang_option
 @click.pass_context
 def solve(
     ctx,
@@ -44,6 +45,8 @@ def solve(
     from ..advice.explain import fit
 
     settings = _settings(ctx)
+    _refuse_empty(**{"--job-dir": job_dir, "--status": status_dir, "--scheduler": scheduler})
+    job_dir, status_dir = (None if p is None else Path(p) for p in (job_dir, status_dir))
     if status_dir is not None:
         from .job_commands import job_status
 
@@ -101,6 +104,19 @@ def solve(
         if as_json:
             keys = ("variant", "start_value", "seconds", "states", "fingerprint", "target_n_max", "target_seconds")
             click.echo(json.dumps({k: meta[k] for k in keys if k in meta}))
+
+
+def _refuse_empty(**options) -> None:
+    """'' is no folder and no address (and not "no option": that would quietly take the default)."""
+    from ..errors import KniffelError
+
+    for option, key in (
+        ("--job-dir", "option_empty_folder"),
+        ("--status", "option_empty_job"),
+        ("--scheduler", "option_empty_address"),
+    ):
+        if options[option] == "":
+            raise KniffelError(t(key, option=option))
 
 
 @cli.command()

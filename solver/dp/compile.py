@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import numba_setup
 from ..errors import KniffelError
+from ..i18n.texts import t
 
 if numba_setup.JIT:
     from numba import njit as _numba_njit
@@ -112,10 +113,11 @@ def thread_count() -> int:
     return numba.get_num_threads()
 
 
-def require_jit(what: str) -> None:
-    """Refuse heavy work while the kernels are interpreted (KNIFFEL_JIT=0): it would take hours."""
+def require_jit(what: str, **fields) -> None:
+    """Refuse heavy work while the kernels are interpreted (KNIFFEL_JIT=0): it would take hours. `what`: the
+    catalogue's key of the work (jit_solve, jit_simulate, ...), its fields."""
     if not numba_setup.JIT:
-        raise KniffelError(f"{what} needs the compiled kernels; unset KNIFFEL_JIT=0 (it serves single answers)")
+        raise KniffelError(t("jit_needed", what=t(what, **fields)))
 
 
 __all__ = ["buffer_view", "entry_point", "njit", "prange", "require_jit", "thread_count", "unmasked", "unsigned"]

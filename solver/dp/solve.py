@@ -39,7 +39,7 @@ def solve_with_moments(
     layers above n_filled are done (dice told apart: their long solves keep checkpoints);
     `after_layer(values, n_filled, solved)` is called after each layer. Unreachable states hold NaN.
     """
-    require_jit(f"solving {variant.name}")
+    require_jit("jit_solve", variant=variant.name)
     engine = engine or make_engine(variant)
     upper_states = engine.upper
     counts = np.diff(upper_states.totals_ptr)

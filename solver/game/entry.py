@@ -48,6 +48,11 @@ def parse_roll(variant: Variant, text: str, kept_dice=(), kept_faces=(), shown=(
             if got is None:
                 raise RuleError(t("err_roll_word", word=token, example=_example(variant, free)))
             faces += got
+        die = variant.dice[0]
+        wrong = next((face for face in faces if face not in die), None)
+        if wrong is not None:  # before the count: '7' is a face that is not there, not "1 dice given"
+            example = _example(variant, free if kept_faces else n)
+            raise RuleError(t("err_roll_not_face", face=wrong, low=die[0], high=die[-1], example=example))
         if len(faces) == free and kept_faces:
             dice = tuple(kept_faces) + tuple(faces)
         elif len(faces) == n:

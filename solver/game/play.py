@@ -113,8 +113,8 @@ class PlayLoop:
                     if self.answers == answers:  # nothing typed: the same step would fail again, forever
                         raise
                     self.say(f"  ! {exc}")
-        except Quit:
-            self.say(t("stopped", path=self.save_path))
+        except Quit:  # before the first step nothing was saved: no file to resume
+            self.say(t("stopped", path=self.save_path) if self.saved else t("play_interrupted_new"))
             return
         except (KeyboardInterrupt, click.exceptions.Abort):  # Ctrl-C, or the end of input at a prompt
             self.say("\n" + (t("play_interrupted", path=self.save_path) if self.saved else t("play_interrupted_new")))
@@ -343,6 +343,10 @@ class PlayLoop:
                 self.say(f"  ! {exc}")
 
     def score(self, p, text: str, options) -> None:
+        head = text.split()[0].lower() if text.strip() else ""
+        if head in words("words_stop") + words("words_none") + words("words_keep"):  # a roll prompt's command
+            boxes = ", ".join(f"{box_name(self.v, b)} ({b + 1})" for b in sorted({o.box for o in options}))
+            raise RuleError(t("err_not_box_word", text=text, boxes=boxes))
         if text == "":
             choice = options[0]
         else:

@@ -26,5 +26,8 @@ EN_JOBS = {
     "job_status": "{path}: {variant} {kind}{n}, {layers_done}/{layers} layers done, {chunks_left} chunks of {chunks} left in the next layers",
     "job_status_time": "  about {minutes} minutes left at the pace so far ({rate} us of wall time a cost unit)",
     "job_status_no_time": "  no layer finished yet: no estimate",
+    "job_file_damaged": "{path} is damaged (not as a build writes it); delete the job folder and start the build again",
+    "option_empty_job": "{option} '': give a job folder (one a `kniffel solve ... --job-dir` made)",
+    "option_empty_address": "{option} '': give the Dask scheduler's address, such as tcp://HOST:8786",
     "job_status_none": "{path} holds no job folder (no job.json in it, nor in its ev/ or target/): name the folder a `kniffel solve ... --job-dir` made",
 }

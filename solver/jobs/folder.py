@@ -162,6 +162,37 @@ def _identity(variant: Variant, kind: str, n_max: int, from_filled: int) -> dict
     return identity
 
 
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _manifest_ok(manifest: dict) -> bool:
+    """job.json as written: its identity's fields, and a plan of layers (boxes filled, chunks, cost)."""
+    if not (isinstance(manifest.get("variant"), str) and manifest.get("kind") in ("ev", "target")):
+        return False
+    if not (isinstance(manifest.get("n_max"), int) and isinstance(manifest.get("from_filled", 0), int)):
+        return False
+    return all(
+        isinstance(layer, dict)
+        and isinstance(layer.get("filled"), int)
+        and isinstance(layer.get("chunks"), list)
+        and _number(layer.get("cost"))
+        for layer in manifest["plan"]
+    )
+
+
+def _done_ok(done) -> bool:
+    """layers.json as written: boxes filled -> {sha256, seconds, cost}."""
+    return isinstance(done, dict) and all(
+        key.isdigit()
+        and isinstance(entry, dict)
+        and isinstance(entry.get("sha256"), str)
+        and _number(entry.get("seconds"))
+        and _number(entry.get("cost"))
+        for key, entry in done.items()
+    )
+
+
 class JobFolder:
     def __init__(self, path: Path, manifest: dict):
         self.path = path
@@ -173,6 +204,8 @@ class JobFolder:
         manifest = read_json(path / MANIFEST, MAX_JSON, t("word_job"), JobError) if (path / MANIFEST).exists() else None
         if not isinstance(manifest, dict) or not isinstance(manifest.get("plan"), list):
             raise JobError(t("job_none", path=path))
+        if not _manifest_ok(manifest):
+            raise JobError(t("job_file_damaged", path=path / MANIFEST))
         return cls(path, manifest)
 
     @classmethod
@@ -221,7 +254,10 @@ class JobFolder:
         path = self.path / DONE
         if not path.exists():
             return {}
-        return {int(k): v for k, v in read_json(path, MAX_JSON, t("word_job"), JobError).items()}
+        done = read_json(path, MAX_JSON, t("word_job"), JobError)
+        if not _done_ok(done):
+            raise JobError(t("job_file_damaged", path=path))
+        return {int(k): v for k, v in done.items()}
 
     def verified_done(self) -> dict[int, dict]:
         """The finished layers whose files still have their checksums (the others are built again)."""

@@ -29,7 +29,7 @@ def _solve(variant: Variant, engine: dp.Engine, progress: bool, resume=None, aft
     bar = tqdm(
         total=dp.count_states(variant),
         desc=t("progress_solve", variant=variant.name),
-        unit="state",
+        unit=" " + t("unit_state"),
         unit_scale=True,
         disable=None if progress else True,
         file=sys.stderr,

@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import stat
 import tempfile
 import time
 import zlib
@@ -166,10 +167,26 @@ def _moment_sidecar(variant: Variant, directory: Path) -> dict | None:
     return info if isinstance(info, dict) and info.get("fingerprint") == variant.fingerprint() else None
 
 
+def _whole_npy(path: Path, shape) -> bool:
+    """Is path a regular file of the size np.save writes for a float64 array of this shape? (not a folder, a
+    FIFO, a file cut short; the sidecar's shape unchecked: a bad one fits no file)"""
+    header = io.BytesIO()
+    try:
+        np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": tuple(shape)})
+        size, info = header.tell() + int(math.prod(shape)) * 8, os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size == size
+
+
 def moments_ready(variant: Variant, directory: Path) -> bool:
-    """Are second moments on disk made from the table on disk? (sidecars only: no table read, no kernel)"""
+    """Are second moments on disk made from the table on disk? (sidecars, and the sizes of both files: no
+    table read, no kernel)"""
     table, info = read_meta(variant, directory), _moment_sidecar(variant, directory)
-    return table is not None and info is not None and info.get("table_sha256") == table.get("sha256")
+    if table is None or info is None or info.get("table_sha256") != table.get("sha256"):
+        return False
+    files, shape = (paths(variant, directory)[0], moment_paths(variant, directory)[0]), table.get("shape")
+    return table.get("dtype") == "float64" and all(_whole_npy(path, shape) for path in files)
 
 
 def load_moments(variant: Variant, directory: Path, values: np.ndarray) -> np.ndarray | None:
