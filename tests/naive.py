@@ -36,6 +36,7 @@ and a keep is a set of dice by identity.
 
 import math
 from collections import Counter
+from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 
 import numpy as np
@@ -173,7 +174,14 @@ def _has_run(faces, start, length):
 
 def score(variant, box, dice):
     """Normal score (no joker) of box ``box`` of ``variant`` for the faces ``dice``."""
-    dice = [int(d) for d in dice]
+    return _score(variant, box, tuple(sorted(int(d) for d in dice)))
+
+
+@cache
+def _score(variant, box, dice):
+    """``score`` of the sorted faces ``dice``, remembered: the solvers below ask for the same rolls in every
+    state (no box's score depends on the order of the dice)."""
+    dice = list(dice)
     fam = _family(variant)
     if box not in BOXES[variant]:
         raise ValueError("box %r is not a box of %r" % (box, variant))
@@ -359,13 +367,62 @@ def score(variant, box, dice):
     raise ValueError("box %r not handled for %r" % (box, variant))
 
 
+@cache
 def _multiset_distribution(m, faces=(1, 2, 3, 4, 5, 6)):
-    """dict sorted-tuple -> probability for m ordinary dice, by full enumeration."""
+    """dict sorted-tuple -> probability for m ordinary dice, by full enumeration (remembered: read only)."""
     dist = Counter()
     for outcome in product(faces, repeat=m):
         dist[tuple(sorted(outcome))] += 1
     total = len(faces) ** m
     return {k: c / total for k, c in dist.items()}
+
+
+@cache
+def _roll_tables(n, die_faces, identical):
+    """Rolls, first-roll probabilities, keeps of each roll and keep outcomes of n dice with these faces: the
+    same for every solver of these dice, so built once (callers only read them)."""
+    if identical:
+        rolls = list(combinations_with_replacement(range(1, 7), n))
+        first = _multiset_distribution(n)
+        dists = {m: _multiset_distribution(m) for m in range(n + 1)}
+        keeps_of = {}
+        outcomes = {}
+        for r in rolls:
+            ks = set()
+            for size in range(n + 1):
+                for idx in combinations(range(n), size):
+                    ks.add(tuple(r[i] for i in idx))  # r sorted -> kept sorted
+            keeps_of[r] = sorted(ks)
+            for k in ks:
+                if k not in outcomes:
+                    m = n - len(k)
+                    outcomes[k] = [
+                        (tuple(sorted(k + out)), p) for out, p in dists[m].items()
+                    ]
+    else:
+        rolls = list(product(*die_faces))
+        p_all = 1.0 / 6 ** n
+        first = {r: p_all for r in rolls}
+        keeps_of = {}
+        outcomes = {}
+        for r in rolls:
+            ks = []
+            for size in range(n + 1):
+                for idx in combinations(range(n), size):
+                    ks.append(tuple(r[i] if i in idx else None for i in range(n)))
+            keeps_of[r] = ks
+            for k in ks:
+                if k not in outcomes:
+                    free = [i for i in range(n) if k[i] is None]
+                    p = 1.0 / 6 ** len(free)
+                    lst = []
+                    for out in product(*(die_faces[i] for i in free)):
+                        full = list(k)
+                        for i, f in zip(free, out):
+                            full[i] = f
+                        lst.append((tuple(full), p))
+                    outcomes[k] = lst
+    return rolls, first, keeps_of, outcomes
 
 
 class NaiveSolver:
@@ -421,50 +478,8 @@ class NaiveSolver:
 
     # ------------------------------------------------------------------ tables
     def _build_tables(self):
-        """Rolls, first-roll probabilities, keeps of each roll and keep outcomes."""
-        n = self.n
-        if self.identical:
-            rolls = list(combinations_with_replacement(range(1, 7), n))
-            first = _multiset_distribution(n)
-            dists = {m: _multiset_distribution(m) for m in range(n + 1)}
-            keeps_of = {}
-            outcomes = {}
-            for r in rolls:
-                ks = set()
-                for size in range(n + 1):
-                    for idx in combinations(range(n), size):
-                        ks.add(tuple(r[i] for i in idx))  # r sorted -> kept sorted
-                keeps_of[r] = sorted(ks)
-                for k in ks:
-                    if k not in outcomes:
-                        m = n - len(k)
-                        outcomes[k] = [
-                            (tuple(sorted(k + out)), p) for out, p in dists[m].items()
-                        ]
-        else:
-            rolls = list(product(*self.die_faces))
-            p_all = 1.0 / 6 ** n
-            first = {r: p_all for r in rolls}
-            keeps_of = {}
-            outcomes = {}
-            for r in rolls:
-                ks = []
-                for size in range(n + 1):
-                    for idx in combinations(range(n), size):
-                        ks.append(tuple(r[i] if i in idx else None for i in range(n)))
-                keeps_of[r] = ks
-                for k in ks:
-                    if k not in outcomes:
-                        free = [i for i in range(n) if k[i] is None]
-                        p = 1.0 / 6 ** len(free)
-                        lst = []
-                        for out in product(*(self.die_faces[i] for i in free)):
-                            full = list(k)
-                            for i, f in zip(free, out):
-                                full[i] = f
-                            lst.append((tuple(full), p))
-                        outcomes[k] = lst
-        self._tables = (rolls, first, keeps_of, outcomes)
+        """Rolls, first-roll probabilities, keeps of each roll and keep outcomes (shared, read only)."""
+        self._tables = _roll_tables(self.n, tuple(self.die_faces), self.identical)
 
     @staticmethod
     def _kept_count(keep):
@@ -1118,6 +1133,17 @@ class NaiveSolver:
 # ---------------------------------------------------------------------------
 
 
+@cache
+def _kniffel7_rolls(n):
+    """(the distinct sorted rolls of kniffel7's dice 1..n, each ordered roll's row in them), built once:
+    np.unique over the 6**n ordered rolls is slow (callers only read the arrays)."""
+    die_faces = [np.array([f for f in range(1, 8) if f != k]) for k in range(1, n + 1)]
+    grids = np.meshgrid(*die_faces, indexing="ij")
+    rolls = np.stack([g.ravel() for g in grids], axis=1)  # (6**n, n), C order
+    sorted_rolls, inverse = np.unique(np.sort(rolls, axis=1), axis=0, return_inverse=True)
+    return sorted_rolls, np.asarray(inverse).ravel()
+
+
 def _kniffel7_last_turn(filled, boxes, n_dice, bonuses):
     """Expected future points of the last turn of a kniffel7 card.
 
@@ -1151,11 +1177,7 @@ def _kniffel7_last_turn(filled, boxes, n_dice, bonuses):
             return 0
         return sum(p for t, p in bonuses if upper < t <= upper + pts)
 
-    die_faces = [np.array([f for f in range(1, 8) if f != k]) for k in range(1, n + 1)]
-    grids = np.meshgrid(*die_faces, indexing="ij")
-    rolls = np.stack([g.ravel() for g in grids], axis=1)  # (6**n, n), C order
-    sorted_rolls, inverse = np.unique(np.sort(rolls, axis=1), axis=0, return_inverse=True)
-    inverse = np.asarray(inverse).ravel()
+    sorted_rolls, inverse = _kniffel7_rolls(n)
 
     vals = np.empty(len(sorted_rolls))
     for i, r in enumerate(sorted_rolls):

@@ -29,6 +29,7 @@ total only help, for the expectation and for P(final >= T) alike), so a box's
 option is its score for the roll; a roll that fits nowhere scores 0 = a scratch.
 """
 
+from functools import cache
 from itertools import combinations, product
 
 import numpy as np
@@ -124,14 +125,22 @@ def _move(state, box, pts):
     return pts, _state(rest, upper, sk60 or (box == "super_kniffel" and pts == 60))
 
 
+@cache
+def _box_points(box, sk60):
+    """(points array over rolls, the distinct points in it) of a box, with or without More Super-Kniffel:
+    the same in every state, so computed once (callers only read the array)."""
+    pts = SCORES[box]
+    if sk60:  # More Super-Kniffel: six equal dice enter 60 in the chosen box
+        pts = np.where(SIX_EQUAL, SUPER_POINTS, pts)
+    return pts, np.unique(pts).tolist()
+
+
 def _entries(state):
     """Every entry of a final roll: (box, points array over rolls, {points: (gain, next state)})."""
     out = []
     for box in state[0]:
-        pts = SCORES[box]
-        if state[2]:  # More Super-Kniffel: six equal dice enter 60 in the chosen box
-            pts = np.where(SIX_EQUAL, SUPER_POINTS, pts)
-        out.append((box, pts, {p: _move(state, box, p) for p in np.unique(pts).tolist()}))
+        pts, distinct = _box_points(box, state[2])
+        out.append((box, pts, {p: _move(state, box, p) for p in distinct}))
     return out
 
 

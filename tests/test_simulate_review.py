@@ -25,10 +25,11 @@ def tables(solved):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_simulated_mean_matches_table(name, tables):
+    """5,000 games: the mean's standard error is 0.6-0.8 points, so a policy 3 points off the table fails."""
     v = PRESETS[name]
-    s = summary(tally(v, tables[name], 20_000, seed=11))
+    s = summary(tally(v, tables[name], 5_000, seed=11))
     assert abs(s["mean"] - tables[name][0, 0, 0]) < 3 * s["stderr"], s["mean"]
-    assert s["games"] == 20_000 and 30 < s["std"] < 70
+    assert s["games"] == 5_000 and 30 < s["std"] < 70
     assert sum(b["mean"] for b in s["boxes"].values()) <= s["mean"]
 
 
