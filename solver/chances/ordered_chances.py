@@ -104,12 +104,14 @@ def ordered_chances(
     on_games=None,
     directory=None,
     limit: float | None = None,
+    found=None,
 ) -> Chances:
     """`chances` for dice told apart: exact where it fits one machine, with the exact chance under max-expected
-    play beside it when its forward pass is quick; else that chance alone (estimated when the pass is not)."""
+    play beside it when its forward pass is quick; else that chance alone (estimated when the pass is not).
+    found: the probabilities from the card when already at hand (ordered_job.JobTargets: a job's layers)."""
     check_card(variant, card, target)
     need = target - card.points
-    found = targets_from(variant, card, [need], on_plan, limit)
+    found = targets_from(variant, card, [need], on_plan, limit) if found is None else found
     if found is not None:
         p_mean = expected_play(variant, values, card, target, directory=directory, simulate=False)[0]
         return Chances(variant.name, card.format(), target, found.probability(card.state, need), p_mean)
@@ -154,12 +156,14 @@ def ordered_target_advice(
     box_now: bool = False,
     on_plan: OnPlan | None = None,
     limit: float | None = None,
+    found=None,
 ) -> TargetAdvice | None:
-    """`advise --target` for dice told apart (None: beyond `limit` seconds, see targets_from)."""
+    """`advise --target` for dice told apart (None: beyond `limit` seconds, see targets_from; found: as in
+    ordered_chances)."""
     variant = advisor.variant
     assert isinstance(advisor, OrderedAdvisor)
     check_card(variant, card, target)
-    found = targets_from(variant, card, [target - card.points], on_plan, limit)
+    found = targets_from(variant, card, [target - card.points], on_plan, limit) if found is None else found
     if found is None:
         return None
     action, options = ordered_target_options(advisor, found, card, dice, roll, target, box_now)

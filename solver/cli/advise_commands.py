@@ -24,6 +24,7 @@ from .base import (
     lang_option,
     quick_answer_from_disk,
 )
+from .ordered_answers import chances_ordered, check_job_dir, echo_expected_play, found_in_job, job_dir_option
 from .settings import _variant_or_default
 
 
@@ -33,14 +34,16 @@ from .settings import _variant_or_default
 @click.option("--target", type=int, required=True)
 @click.option("--keep-one", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
+@job_dir_option
 @lang_option
 @click.pass_context
 def chances(ctx, variant_name, card, target, keep_one, as_json):
     """The highest probability of finishing with at least TARGET points, from a card at the start of a turn."""
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
+    check_job_dir(ctx, variant, target)
     if not variant.identical_dice:
-        return _chances_ordered(ctx, variant, card, target, as_json)
+        return chances_ordered(ctx, variant, card, target, as_json)
     _quick_target(ctx, variant, card, next_layer=False, expected_play=True)
     from ..chances import targets
     from ..chances.win import probability_expected_play
@@ -68,38 +71,6 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
     click.echo(t("chances_best", p=result.probability))
     click.echo(t("chances_mean", p=result.probability_expected_play))
-
-
-def _chances_ordered(ctx, variant, card_text, target, as_json):
-    """`chances` for Kniffel 7: exact from the card when it fits one machine, else the max-expected estimate."""
-    from ..advice.explain import card_text as show_card
-    from ..advice.explain import fit
-    from ..chances.ordered_chances import PLAN_MOST_FREE, ordered_chances
-
-    parsed = parse_card(variant, card_text)
-    settings = _settings(ctx)
-    values, _ = get_table(variant, settings)
-    with computing_notice(settings) as notice:
-        result = ordered_chances(variant, values, parsed, target, notice, notice.games, settings.tables_dir)
-    if as_json:
-        click.echo(json.dumps(result.as_dict()))
-        return
-    click.echo(t("chances_title", variant=variant.name, target=target))
-    click.echo(fit(t("card_line", card=show_card(parsed), points=parsed.points)))
-    if result.probability is not None:
-        click.echo(t("chances_best", p=result.probability))
-    _echo_expected_play(result.probability_expected_play, result.expected_play_games, result.expected_play_stderr)
-    if result.probability is None:
-        click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
-
-
-def _echo_expected_play(p, games, stderr) -> None:
-    """The chance under max-expected play: exact (games None), estimated from simulated games, or not known."""
-    from ..advice.explain import fit
-
-    simulated = t("chances_mean_simulated", p=p, games=games, stderr=stderr) if games is not None else None
-    if p is not None:
-        click.echo(fit(simulated or t("chances_mean", p=p)))
 
 
 def _quick_target(ctx, variant, card_text: str, *, next_layer: bool, expected_play: bool) -> None:
@@ -192,6 +163,7 @@ def _looks_like_dice(text: str) -> bool:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--target", type=int, default=None)
 @click.option("--opponent", default=None)
+@job_dir_option
 @lang_option
 @click.pass_context
 def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, keep_one, as_json, target, opponent):
@@ -211,6 +183,7 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
         from ..chances.win import OpponentError
 
         raise OpponentError(t("err_target_opponent"))
+    check_job_dir(ctx, variant, target)
     given = parse_card(variant, card)
     rolled = parse_dice(variant, dice)  # before any table is loaded or solved
     counted = without_pending_bonus(given)  # the card as the rules count it: a bonus is paid with its box
@@ -270,8 +243,9 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
 
         check_card(variant, card, target)
         advisor = _advisor(variant, settings)
+        found = found_in_job(ctx, variant, card, target)  # None without --job-dir or beyond its layers
         with computing_notice(settings) as on_plan:
-            found = ordered_target_advice(advisor, card, rolled, roll, target, box_now, on_plan)
+            found = ordered_target_advice(advisor, card, rolled, roll, target, box_now, on_plan, found=found)
         if found is None:
             return _beyond_reach(ctx, variant, card, target, as_json)
         advice = found
@@ -307,7 +281,7 @@ def _beyond_reach(ctx, variant, card, target, as_json):
         ctx.meta["target_beyond"] = Chances(variant.name, card.format(), target, None, p, games, stderr).as_dict()
         return False
     click.echo(t("chances_title", variant=variant.name, target=target))
-    _echo_expected_play(p, games, stderr)
+    echo_expected_play(p, games, stderr)
     click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
     return False
 

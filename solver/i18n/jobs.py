@@ -30,4 +30,10 @@ EN_JOBS = {
     "option_empty_job": "{option} '': give a job folder (one a `kniffel solve ... --job-dir` made)",
     "option_empty_address": "{option} '': give the Dask scheduler's address, such as tcp://HOST:8786",
     "job_status_none": "{path} holds no job folder (no job.json in it, nor in its ev/ or target/): name the folder a `kniffel solve ... --job-dir` made",
+    "opt_job_dir": "Kniffel 7 with --target: answer from the built layers of the target-table job in DIR (the --job-dir of `kniffel solve kniffel7 --target`).",
+    "job_answers_target": "--job-dir goes with --target: `kniffel advise kniffel7 DICE --card CARD --target T --job-dir DIR`",
+    "job_answers_identical": "{variant}: --job-dir answers from a target job of dice told apart (kniffel7); the target table of {variant} is built by `kniffel solve {variant} --target` and found in the tables folder",
+    "job_answers_other": "job folder {path} holds {found}, not the {variant} target table: name the --job-dir of `kniffel solve {variant} --target`",
+    "job_answers_layer": "the job in {path} has not built this card's layers ({filled} boxes filled and the next; built: {built}): answered without it",
+    "job_answers_need": "the job in {path} stores needs up to {n}, this card needs {need} more points: answered without it",
 }

@@ -148,7 +148,7 @@ def file_sha256(path: Path) -> str | None:
         return None
 
 
-def _identity(variant: Variant, kind: str, n_max: int, from_filled: int) -> dict:
+def identity(variant: Variant, kind: str, n_max: int, from_filled: int) -> dict:
     identity = {
         "format": JOB_FORMAT,
         "variant": variant.name,
@@ -214,7 +214,7 @@ class JobFolder:
     ) -> JobFolder:
         """The job folder of this build: made (with make_plan()) when new, else checked to be of the same
         variant, rules, solver version, kind, N and first layer."""
-        want = _identity(variant, kind, n_max, from_filled)
+        want = identity(variant, kind, n_max, from_filled)
         if (path / MANIFEST).exists():
             job = cls.read(path)
             got = {k: job.manifest.get(k) for k in want}
@@ -262,6 +262,10 @@ class JobFolder:
     def verified_done(self) -> dict[int, dict]:
         """The finished layers whose files still have their checksums (the others are built again)."""
         return {k: v for k, v in self.done().items() if self._file_digest(k) == v["sha256"]}
+
+    def layer_ok(self, n_filled: int, sha256: str) -> bool:
+        """Whether the finished layer's file still has this checksum (as recorded in layers.json)."""
+        return self._file_digest(n_filled) == sha256
 
     def _layer(self, n_filled: int) -> tuple[dict, bytes]:
         """The layer's plan entry and its file's .npy header."""
