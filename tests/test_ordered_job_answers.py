@@ -1,0 +1,159 @@
+"""`advise kniffel7 --target T --job-dir DIR` and `chances kniffel7 --target T --job-dir DIR` (issue 28, point 5):
+answers from the built layers of a Kniffel 7 target-table job equal the on-demand exact computation
+(chances/target_ordered.py) for the same card and target, bit for bit; a card beyond the built layers is said
+in one line and answered as without the job; a wrong or damaged job folder is one line and exit 2."""
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from solver.advice.cards import parse_card
+from solver.advice.ordered import OrderedAdvisor
+from solver.chances.ordered_chances import ordered_chances, ordered_target_advice
+from solver.chances.ordered_job import job_targets, lacking, open_target_job
+from solver.cli import cli
+from solver.jobs.build import open_job, run_job
+from solver.jobs.executors import ThreadExecutor
+from solver.rules.presets import KNIFFEL7, PRESETS
+
+LAST = len(KNIFFEL7.boxes) - 1
+N = 6
+FULL = dict(ones=3, twos=6, threes=9, fours=12, fives=15, sixes=18, sevens=28, four_of_a_kind=30, five_of_a_kind=0,
+            double_triple=25, straight_five=30, straight_six=40, super_kniffel=60, chance=30)  # fmt: skip
+DICE = ((2, 1, 1, 1, 1, 3, 4), (2, 3, 4, 5, 6, 7, 6), (3, 3, 1, 3, 3, 3, 3))
+
+
+def card_without(*free, **changed):
+    filled = {k: v for k, v in {**FULL, **changed}.items() if k not in free}
+    return ",".join(f"{k}={v}" for k, v in filled.items())
+
+
+def build(path, from_filled, n_max):
+    job = open_job(KNIFFEL7, "target", path / "target", n_max=n_max, from_filled=from_filled)
+    run_job(job, KNIFFEL7, ThreadExecutor(2))
+    return path
+
+
+@pytest.fixture(scope="module")
+def job_dir(tmp_path_factory):
+    """The last layer (one box free) at needs 1..6: a few seconds."""
+    return build(tmp_path_factory.mktemp("k7job"), LAST, N)
+
+
+@pytest.fixture(scope="module")
+def advisor():
+    from solver import api
+
+    return api.load("kniffel7").advisor
+
+
+def run(tables, *args):
+    return CliRunner().invoke(cli, ["--tables", str(tables), "--no-progress", "--lang", "en", *args])
+
+
+def check_equal_to_on_demand(job_dir, advisor, text, targets):
+    """Every target: the chance and the advice (rolls 1-3, every option) from the job equal the on-demand ones."""
+    assert isinstance(advisor, OrderedAdvisor)
+    card = parse_card(KNIFFEL7, text)
+    job = open_target_job(KNIFFEL7, job_dir)
+    for target in targets:
+        assert lacking(job, KNIFFEL7, card, target) is None
+        found = job_targets(job, KNIFFEL7, card)
+        got = ordered_chances(KNIFFEL7, advisor.values, card, target, found=found)
+        assert got == ordered_chances(KNIFFEL7, advisor.values, card, target), (text, target)
+        for dice in DICE:
+            for roll in (1, 2, 3):
+                a = ordered_target_advice(advisor, card, dice, roll, target, found=found)
+                b = ordered_target_advice(advisor, card, dice, roll, target)
+                assert a is not None and b is not None
+                assert a.as_dict(all_options=True) == b.as_dict(all_options=True), (text, target, dice, roll)
+
+
+@pytest.mark.parametrize("free", ["five_of_a_kind", "super_kniffel", "ones"])
+def test_one_box_free_equals_the_on_demand_computation(job_dir, advisor, free):
+    text = card_without(free)
+    points = parse_card(KNIFFEL7, text).points
+    check_equal_to_on_demand(job_dir, advisor, text, (points + 2, points + N))
+
+
+def test_cli_with_the_job_equals_the_cli_without(job_dir, tmp_path):
+    card = card_without("five_of_a_kind", super_kniffel=0)
+    target = str(parse_card(KNIFFEL7, card).points + N)
+    for args in (
+        ["chances", "kniffel7", "--card", card, "--target", target, "--json"],
+        ["advise", "kniffel7", "2,1,1,1,1,3,4", "--card", card, "--target", target, "--json", "--all"],
+        ["advise", "kniffel7", "2,1,1,1,1,3,4", "--card", card, "--target", target, "--roll", "3"],
+    ):
+        with_job, without = run(tmp_path, *args, "--job-dir", str(job_dir)), run(tmp_path, *args)
+        assert with_job.exit_code == 0 and without.exit_code == 0, with_job.output + without.output
+        assert with_job.stdout == without.stdout and with_job.stderr == ""
+    chances = ["chances", "kniffel7", "--card", card, "--target", target, "--json"]
+    inner = run(tmp_path, *chances, "--job-dir", str(job_dir / "target"))  # the job's own folder is taken too
+    assert inner.stderr == "" and json.loads(inner.stdout) == json.loads(run(tmp_path, *chances).stdout)
+
+
+@pytest.mark.parametrize(
+    "free, above, says",
+    [(("chance", "ones"), 1, "has not built this card's layers (12 boxes filled"), (("chance",), N + 1, "up to 6")],
+)
+def test_beyond_the_job_one_line_then_the_answer_without_it(job_dir, tmp_path, free, above, says):
+    card = card_without(*free)
+    target = str(parse_card(KNIFFEL7, card).points + above)
+    args = ["chances", "kniffel7", "--card", card, "--target", target, "--json"]
+    with_job, without = run(tmp_path, *args, "--job-dir", str(job_dir)), run(tmp_path, *args)
+    assert with_job.exit_code == 0, with_job.output
+    assert with_job.stdout == without.stdout
+    assert says in with_job.stderr and with_job.stderr.count("\n") == 1
+
+
+def test_wrong_or_damaged_job_folders_one_line_exit_2(job_dir, tmp_path):
+    card = card_without("chance")
+    other = tmp_path / "other"
+    open_job(PRESETS["kniffel"], "ev", other / "ev")  # a manifest and its plan: nothing built
+    damaged = tmp_path / "damaged"
+    shutil.copytree(job_dir, damaged)
+    layer = damaged / "target" / f"layer-{LAST:02d}.npy"
+    data = bytearray(layer.read_bytes())
+    data[-1] ^= 1
+    layer.write_bytes(bytes(data))
+    base = ["chances", "kniffel7", "--card", card, "--target", "300"]
+    for args, says in (
+        ([*base, "--job-dir", str(tmp_path / "none")], "is not a job folder"),
+        ([*base, "--job-dir", str(other / "ev")], "holds kniffel ev"),
+        ([*base, "--job-dir", str(damaged)], "does not match"),
+        ([*base, "--job-dir", ""], "give a job folder"),
+        (["chances", "kniffel", "--target", "200", "--job-dir", str(job_dir)], "dice told apart"),
+        (["advise", "kniffel7", "2,1,1,1,1,3,4", "--job-dir", str(job_dir)], "--job-dir goes with --target"),
+    ):
+        res = run(tmp_path, *args)
+        assert res.exit_code == 2 and says in res.stderr, (args, res.output)
+        assert res.stderr.count("\n") == 1 and res.stdout == "" and "Traceback" not in res.output
+
+
+@pytest.mark.slow
+def test_two_and_three_boxes_free_equal_the_on_demand_computation(tmp_path, advisor):
+    """Layers 11-13 at needs 1..2 (about 1.5 CPU-minutes on two cores): cards with two and three boxes free."""
+    path = build(tmp_path, LAST - 2, 2)
+    for free in (("chance", "ones"), ("super_kniffel", "five_of_a_kind", "sevens")):
+        text = card_without(*free)
+        points = parse_card(KNIFFEL7, text).points
+        check_equal_to_on_demand(path, advisor, text, (points + 1, points + 2))
+
+
+@pytest.mark.slow
+def test_cli_solve_kniffel_target_by_job_writes_the_plain_builds_bytes(tmp_path):
+    """`solve kniffel --target --job-dir DIR` (in-process executor): the same table files, byte for byte, as the
+    plain `solve kniffel --target` (about two CPU-minutes: both builds)."""
+    from solver.store.target_tables import target_paths
+
+    plain, by_job = tmp_path / "plain", tmp_path / "job"
+    assert run(plain, "solve", "kniffel", "--target").exit_code == 0
+    res = run(by_job, "solve", "kniffel", "--target", "--job-dir", str(tmp_path / "jobs"))
+    assert res.exit_code == 0, res.output
+    kniffel = PRESETS["kniffel"]
+    a, b = target_paths(kniffel, plain)[0], target_paths(kniffel, by_job)[0]
+    assert np.array_equal(np.load(a), np.load(b)) and a.read_bytes() == b.read_bytes()
+    assert (plain / "kniffel.npy").read_bytes() == (by_job / "kniffel.npy").read_bytes()
