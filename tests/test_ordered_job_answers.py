@@ -135,7 +135,8 @@ def test_wrong_or_damaged_job_folders_one_line_exit_2(job_dir, tmp_path):
 
 @pytest.mark.slow
 def test_two_and_three_boxes_free_equal_the_on_demand_computation(tmp_path, advisor):
-    """Layers 11-13 at needs 1..2 (about 1.5 CPU-minutes on two cores): cards with two and three boxes free."""
+    """Layers 11-13 at needs 1..2: cards with two and three boxes free (384 s wall at load 5-7; with the test
+    below 325 s of CPU, user + sys)."""
     path = build(tmp_path, LAST - 2, 2)
     for free in (("chance", "ones"), ("super_kniffel", "five_of_a_kind", "sevens")):
         text = card_without(*free)
@@ -146,7 +147,7 @@ def test_two_and_three_boxes_free_equal_the_on_demand_computation(tmp_path, advi
 @pytest.mark.slow
 def test_cli_solve_kniffel_target_by_job_writes_the_plain_builds_bytes(tmp_path):
     """`solve kniffel --target --job-dir DIR` (in-process executor): the same table files, byte for byte, as the
-    plain `solve kniffel --target` (about two CPU-minutes: both builds)."""
+    plain `solve kniffel --target` (both builds: 365 s wall at load 5-7)."""
     from solver.store.target_tables import target_paths
 
     plain, by_job = tmp_path / "plain", tmp_path / "job"
