@@ -120,6 +120,15 @@ def test_interpreted_kernels_refuse_heavy_work():
     assert run.returncode != 0 and "KNIFFEL_JIT=0" in run.stderr
 
 
+@pytest.mark.parametrize("command", [["solve", "kniffel"], ["value", "kniffel"]])
+def test_interpreted_kernels_refuse_a_solve_before_announcing_it(command, tmp_path):
+    """KNIFFEL_JIT=0 and no table: one line refusing, no wait estimate or "it will be computed" first."""
+    env = {**os.environ, "KNIFFEL_JIT": "0", "KNIFFEL_TABLES": str(tmp_path)}
+    args = [sys.executable, "-m", "solver.cli", "--lang", "en", "--tables", str(tmp_path), *command]
+    run = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "KNIFFEL_JIT=0" in run.stderr, run.stderr
+
+
 def test_interpret_switches_before_the_kernels_load():
     code = (
         "import sys; from solver import numba_setup; assert numba_setup.interpret(); import solver.dp; "
