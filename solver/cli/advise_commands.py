@@ -24,6 +24,7 @@ from .base import (
     lang_option,
     quick_answer_from_disk,
 )
+from .ordered_answers import beyond_reach, beyond_reach_opponent, chances_ordered
 from .settings import _variant_or_default
 
 
@@ -40,7 +41,7 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
     if not variant.identical_dice:
-        return _chances_ordered(ctx, variant, card, target, as_json)
+        return chances_ordered(ctx, variant, card, target, as_json)
     _quick_target(ctx, variant, card, next_layer=False, expected_play=True)
     from ..chances import targets
     from ..chances.win import probability_expected_play
@@ -68,38 +69,6 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
     click.echo(t("chances_best", p=result.probability))
     click.echo(t("chances_mean", p=result.probability_expected_play))
-
-
-def _chances_ordered(ctx, variant, card_text, target, as_json):
-    """`chances` for Kniffel 7: exact from the card when it fits one machine, else the max-expected estimate."""
-    from ..advice.explain import card_text as show_card
-    from ..advice.explain import fit
-    from ..chances.ordered_chances import PLAN_MOST_FREE, ordered_chances
-
-    parsed = parse_card(variant, card_text)
-    settings = _settings(ctx)
-    values, _ = get_table(variant, settings)
-    with computing_notice(settings) as notice:
-        result = ordered_chances(variant, values, parsed, target, notice, notice.games, settings.tables_dir)
-    if as_json:
-        click.echo(json.dumps(result.as_dict()))
-        return
-    click.echo(t("chances_title", variant=variant.name, target=target))
-    click.echo(fit(t("card_line", card=show_card(parsed), points=parsed.points)))
-    if result.probability is not None:
-        click.echo(t("chances_best", p=result.probability))
-    _echo_expected_play(result.probability_expected_play, result.expected_play_games, result.expected_play_stderr)
-    if result.probability is None:
-        click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
-
-
-def _echo_expected_play(p, games, stderr) -> None:
-    """The chance under max-expected play: exact (games None), estimated from simulated games, or not known."""
-    from ..advice.explain import fit
-
-    simulated = t("chances_mean_simulated", p=p, games=games, stderr=stderr) if games is not None else None
-    if p is not None:
-        click.echo(fit(simulated or t("chances_mean", p=p)))
 
 
 def _quick_target(ctx, variant, card_text: str, *, next_layer: bool, expected_play: bool) -> None:
@@ -273,7 +242,7 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
         with computing_notice(settings) as on_plan:
             found = ordered_target_advice(advisor, card, rolled, roll, target, box_now, on_plan)
         if found is None:
-            return _beyond_reach(ctx, variant, card, target, as_json)
+            return beyond_reach(ctx, variant, card, target, as_json)
         advice = found
     if as_json:
         click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
@@ -290,38 +259,6 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     else:
         click.echo(fit(t("target_best", text=text, target=target, p=p)))
     _echo_chance_rows(variant, rolled, options, show_all, t("target_label", target=target), lambda o: o.probability)
-
-
-def _beyond_reach(ctx, variant, card, target, as_json):
-    """advise --target for Kniffel 7 beyond one machine's minutes: the advice for the mean, with the chance of
-    the target when playing for it (simulated), and the line that says what the best for the target needs."""
-    from ..advice.explain import fit
-    from ..chances.ordered_chances import PLAN_MOST_FREE, expected_play
-    from ..chances.targets import Chances
-
-    settings = _settings(ctx)
-    values, _ = get_table(variant, settings)
-    with computing_notice(settings) as notice:
-        p, games, stderr = expected_play(variant, values, card, target, notice.games, settings.tables_dir)
-    if as_json:
-        ctx.meta["target_beyond"] = Chances(variant.name, card.format(), target, None, p, games, stderr).as_dict()
-        return False
-    click.echo(t("chances_title", variant=variant.name, target=target))
-    _echo_expected_play(p, games, stderr)
-    click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
-    return False
-
-
-def _beyond_reach_opponent(ctx, variant, opponent, as_json):
-    """advise --opponent for Kniffel 7 beyond one machine's minutes: the advice for the mean, with one line."""
-    from ..advice.explain import fit
-    from ..chances.ordered_chances import PLAN_MOST_FREE
-
-    if as_json:
-        ctx.meta["target_beyond"] = {"opponent": opponent.format(), "win": None}
-    else:
-        click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE).strip()))
-    return False
 
 
 def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):
@@ -352,7 +289,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
         with computing_notice(settings) as on_plan:
             found = ordered_win.my_targets(variant, card, on_plan)
         if found is None:
-            return _beyond_reach_opponent(ctx, variant, opponent, as_json)
+            return beyond_reach_opponent(ctx, variant, opponent, as_json)
         opp_pmf, exact = ordered_win.opponent_pmf(variant, values, opponent)
 
         def ranked(box_now):
