@@ -231,6 +231,7 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     settings = _settings(ctx)
     if variant.identical_dice:
         targets.check_target(variant, card, target)  # before any table is loaded or built
+        target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
         advisor = _advisor(variant, settings)
         table = get_target_table(variant, settings)
         advice = targets.target_advice(variant, table, advisor, card, rolled, roll, target, box_now)
@@ -272,6 +273,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
         raise win.OpponentError(t("card_full"))
     win.check_opponent(card, opponent)
     settings = _settings(ctx)
+    target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
     exact = True
