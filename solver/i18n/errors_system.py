@@ -135,6 +135,7 @@ EN_SYSTEM_ERRORS = {
     "jit_simulate": "simulating games",
     "jit_distribution": "the exact distribution",
     "jit_batch": "batch advice",
+    "jit_target": "building the target table of {variant}",
     "numba_threads_ignored": "ignoring NUMBA_NUM_THREADS={value!r}: it must be a whole number of at least 1",
     "numba_no_cache": "no writable cache folder for compiled kernels; compiling them on each start",
     "numba_cache_moved": "NUMBA_CACHE_DIR={wanted} is not writable; caching compiled kernels in {folder}",
