@@ -5,7 +5,8 @@
   function, not the files of the kernels it calls; a new folder for new sources makes a stale kernel
   impossible. The folder is the user's cache folder, else a private temporary folder; when neither is
   writable the kernels compile on each start (a one-line notice says so) instead of failing.
-* A NUMBA_NUM_THREADS that Numba would refuse at import is dropped with a notice.
+* A NUMBA_NUM_THREADS that Numba would refuse at import is dropped with a notice. The notices come from the
+  catalogues, in the locale's language (--lang is not read yet when `import solver` runs).
 * LLVM's SLP vectoriser is switched on: it turns the row-tuple code of the dice-told-apart kernel into
   vector instructions (3-4x faster there) and changes no result (no fast-math).
 """
@@ -25,7 +26,14 @@ CACHE_ENABLED = True  # read by dp.compile: False when no cache folder is writab
 JIT = os.environ.get("KNIFFEL_JIT", "1").strip() != "0"
 
 
-def _notice(text: str) -> None:
+def _notice(msg_id: str, **fields) -> None:
+    """One line on stderr from the catalogues, in the locale's language: this runs while `import solver` is under
+    way, before the CLI has read --lang. solver.i18n imports nothing of the solver but solver.errors, so no
+    circle; it is imported only here, when there is something to say, so a plain start pays nothing for it."""
+    from .i18n.texts import locale_language, speaking, t
+
+    with speaking(locale_language()):
+        text = t(msg_id, **fields)
     print(f"kniffel: {text}", file=sys.stderr)
 
 
@@ -93,15 +101,15 @@ def configure() -> None:
     os.environ.setdefault("NUMBA_SLP_VECTORIZE", "1")
     threads = os.environ.get("NUMBA_NUM_THREADS")
     if threads is not None and not (threads.strip().isdigit() and int(threads) >= 1):
-        _notice(f"ignoring NUMBA_NUM_THREADS={threads!r}: it must be a whole number of at least 1")
+        _notice("numba_threads_ignored", value=threads)
         del os.environ["NUMBA_NUM_THREADS"]
     wanted = os.environ.get("NUMBA_CACHE_DIR")
     folder = _choose_cache_dir()
     if folder is None:
         CACHE_ENABLED = False
-        _notice("no writable cache folder for compiled kernels; compiling them on each start")
+        _notice("numba_no_cache")
     elif wanted and not folder.startswith(wanted):
-        _notice(f"NUMBA_CACHE_DIR={wanted} is not writable; caching compiled kernels in {folder}")
+        _notice("numba_cache_moved", wanted=wanted, folder=folder)
     if folder is not None:
         os.environ["NUMBA_CACHE_DIR"] = folder
     if "numba" in sys.modules:  # imported before us: its config was read already

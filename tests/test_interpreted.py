@@ -120,6 +120,28 @@ def test_interpreted_kernels_refuse_heavy_work():
     assert run.returncode != 0 and "KNIFFEL_JIT=0" in run.stderr
 
 
+@pytest.mark.parametrize("command", [["solve", "kniffel"], ["value", "kniffel"]])
+def test_interpreted_kernels_refuse_a_solve_before_announcing_it(command, tmp_path):
+    """KNIFFEL_JIT=0 and no table: one line refusing, no wait estimate or "it will be computed" first."""
+    env = {**os.environ, "KNIFFEL_JIT": "0", "KNIFFEL_TABLES": str(tmp_path)}
+    args = [sys.executable, "-m", "solver.cli", "--lang", "en", "--tables", str(tmp_path), *command]
+    run = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "KNIFFEL_JIT=0" in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize(
+    "command", [["chances", "kniffel", "--target", "200"], ["simulate", "kniffel", "--target", "200"]]
+)
+def test_interpreted_kernels_refuse_a_target_build_before_announcing_it(command, tables_of):
+    """KNIFFEL_JIT=0, a value table but no target table: one line refusing, not hours of interpreted build."""
+    folder = tables_of("kniffel")
+    env = {**os.environ, "KNIFFEL_JIT": "0"}
+    args = [sys.executable, "-m", "solver.cli", "--lang", "en", "--tables", str(folder), *command]
+    run = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "target table" in run.stderr, run.stderr
+    assert "KNIFFEL_JIT=0" in run.stderr and not (folder / "kniffel.target.npy").exists()
+
+
 def test_interpret_switches_before_the_kernels_load():
     code = (
         "import sys; from solver import numba_setup; assert numba_setup.interpret(); import solver.dp; "

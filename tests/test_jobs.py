@@ -220,7 +220,7 @@ def test_cli_refuses_another_job_folder_and_tells_status(tmp_path):
     res = cli_run(tmp_path, "solve", "--status", str(tmp_path / "jobs"))
     assert res.exit_code == 0, res.output
     chunks = sum(len(layer["chunks"]) for layer in job.plan[1:])
-    assert f"kniffel-reduced ev, 1/5 layers done, {chunks - 2} chunks of {chunks} left" in res.output
+    assert f"kniffel-reduced value table, 1/5 layers done, {chunks - 2} chunks of {chunks} left" in res.output
     assert "minutes left at the pace so far" in res.output
     res = cli_run(tmp_path, "solve", "--status", str(tmp_path))
     assert res.exit_code == 2 and "holds no job folder" in res.stderr and res.stderr.count("\n") == 1

@@ -110,7 +110,7 @@ def test_cli_builds_and_tells_status(tmp_path):
     assert f"{LAST} or more boxes filled, needs 1..3" in res.output
     assert (job_dir / "target" / f"layer-{LAST:02d}.npy").exists()
     res = run("solve", "--status", str(job_dir))
-    assert res.exit_code == 0 and "kniffel7 target N 3, 1/1 layers done" in res.output, res.output
+    assert res.exit_code == 0 and "kniffel7 target table N 3, 1/1 layers done" in res.output, res.output
     res = run("solve", "kniffel", "--job-dir", str(job_dir), "--from-filled", "3")
     assert res.exit_code == 2 and "--from-filled and --n-max are for the target table" in res.output
 

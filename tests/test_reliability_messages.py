@@ -42,9 +42,14 @@ def test_status_of_a_damaged_job_folder_is_one_line(tmp_path, manifest, layers):
 
 def test_status_speaks_the_language(tmp_path):
     (tmp_path / "job.json").write_text(json.dumps(MANIFEST))
-    for lang, words in (("de", "Schichten fertig"), ("fr", "couches faites"), ("en", "layers done")):
+    for lang, words, kind in (
+        ("de", "Schichten fertig", "Wertetabelle"),
+        ("es", "capas", "tabla de valores"),
+        ("fr", "couches faites", "table des valeurs"),
+        ("en", "layers done", "value table"),
+    ):
         res = run("--tables", str(tmp_path), "solve", "--status", str(tmp_path), lang=lang)
-        assert res.exit_code == 0 and words in res.stdout, res.output
+        assert res.exit_code == 0 and words in res.stdout and f"kniffel {kind}" in res.stdout, res.output
 
 
 @pytest.mark.parametrize("option", ["--job-dir", "--status", "--scheduler"])

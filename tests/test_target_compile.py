@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from solver.cli import target_compile, waits
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import advise_commands, cli, statistics_commands, target_compile, waits
 from solver.rules.presets import PRESETS
 
 
@@ -27,3 +30,34 @@ def test_nothing_starts_when_warm_built_or_told_apart(tmp_path, monkeypatch):
         (tmp_path / name).write_bytes(b"")
     target_compile.start(PRESETS["generala"], tmp_path)  # the table is there: nothing to build
     assert target_compile._child == []
+
+
+class _Stop(Exception):
+    """Raised where the value table would load: the command has reached its first table."""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["chances", "kniffel", "--target", "200"],
+        ["advise", "kniffel", "11223", "--target", "200"],
+        ["advise", "kniffel", "11223", "--opponent", "einser=3"],
+        ["simulate", "kniffel", "--target", "200"],
+        ["simulate", "kniffel", "--versus"],
+    ],
+)
+def test_every_command_that_builds_the_target_table_starts_the_compile_before_the_value_table(
+    args, tmp_path, monkeypatch
+):
+    started: list[str] = []
+    monkeypatch.setattr(target_compile, "start", lambda variant, folder: started.append(variant.name))
+
+    def stop(*_args, **_kwargs):
+        raise _Stop
+
+    for module in (advise_commands, statistics_commands):
+        for name in ("_advisor", "get_table"):
+            monkeypatch.setattr(module, name, stop, raising=False)
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "--lang", "en", *args])
+    assert isinstance(res.exception, _Stop), res.output
+    assert started == ["kniffel"]

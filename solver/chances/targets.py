@@ -17,6 +17,7 @@ import numpy as np
 from ..advice.advisor import Advisor, Option
 from ..advice.cards import Card
 from ..dp import Engine, make_engine
+from ..dp.compile import require_jit
 from ..dp.target import solve_target, target_keep_values
 from ..dp.target_layout import TargetLayout, item_lengths, max_remaining, target_layout
 from ..errors import KniffelError
@@ -87,6 +88,7 @@ def build_target_table(
 ) -> TargetTable:
     """Solve the target table up to need n_max (default: default_n), in float64 (`min_filled`:
     only the cards with at least that many boxes filled, see solve_target)."""
+    require_jit("jit_target", variant=variant.name)  # KNIFFEL_JIT=0: before the layout's interpreted minutes
     engine = engine or target_engine(variant)
     n = n_max or default_n(variant, engine)
     layout = target_layout(engine, n, item_lengths(engine, n))

@@ -24,7 +24,14 @@ from .base import (
     lang_option,
     quick_answer_from_disk,
 )
-from .ordered_answers import chances_ordered, check_job_dir, echo_expected_play, found_in_job, job_dir_option
+from .ordered_answers import (
+    beyond_reach,
+    beyond_reach_opponent,
+    chances_ordered,
+    check_job_dir,
+    found_in_job,
+    job_dir_option,
+)
 from .settings import _variant_or_default
 
 
@@ -235,6 +242,7 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     settings = _settings(ctx)
     if variant.identical_dice:
         targets.check_target(variant, card, target)  # before any table is loaded or built
+        target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
         advisor = _advisor(variant, settings)
         table = get_target_table(variant, settings)
         advice = targets.target_advice(variant, table, advisor, card, rolled, roll, target, box_now)
@@ -247,7 +255,7 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
         with computing_notice(settings) as on_plan:
             found = ordered_target_advice(advisor, card, rolled, roll, target, box_now, on_plan, found=found)
         if found is None:
-            return _beyond_reach(ctx, variant, card, target, as_json)
+            return beyond_reach(ctx, variant, card, target, as_json)
         advice = found
     if as_json:
         click.echo(json.dumps(advice.as_dict(all_options=show_all), indent=2))
@@ -266,38 +274,6 @@ def _advise_target(ctx, variant, card, rolled, roll, box_now, show_all, as_json,
     _echo_chance_rows(variant, rolled, options, show_all, t("target_label", target=target), lambda o: o.probability)
 
 
-def _beyond_reach(ctx, variant, card, target, as_json):
-    """advise --target for Kniffel 7 beyond one machine's minutes: the advice for the mean, with the chance of
-    the target when playing for it (simulated), and the line that says what the best for the target needs."""
-    from ..advice.explain import fit
-    from ..chances.ordered_chances import PLAN_MOST_FREE, expected_play
-    from ..chances.targets import Chances
-
-    settings = _settings(ctx)
-    values, _ = get_table(variant, settings)
-    with computing_notice(settings) as notice:
-        p, games, stderr = expected_play(variant, values, card, target, notice.games, settings.tables_dir)
-    if as_json:
-        ctx.meta["target_beyond"] = Chances(variant.name, card.format(), target, None, p, games, stderr).as_dict()
-        return False
-    click.echo(t("chances_title", variant=variant.name, target=target))
-    echo_expected_play(p, games, stderr)
-    click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
-    return False
-
-
-def _beyond_reach_opponent(ctx, variant, opponent, as_json):
-    """advise --opponent for Kniffel 7 beyond one machine's minutes: the advice for the mean, with one line."""
-    from ..advice.explain import fit
-    from ..chances.ordered_chances import PLAN_MOST_FREE
-
-    if as_json:
-        ctx.meta["target_beyond"] = {"opponent": opponent.format(), "win": None}
-    else:
-        click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE).strip()))
-    return False
-
-
 def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_json, opponent_text):
     """advise --opponent: every option ranked by the probability of beating the opponent's final score."""
     from ..advice.explain import fit
@@ -309,6 +285,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
         raise win.OpponentError(t("card_full"))
     win.check_opponent(card, opponent)
     settings = _settings(ctx)
+    target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
     exact = True
@@ -326,7 +303,7 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
         with computing_notice(settings) as on_plan:
             found = ordered_win.my_targets(variant, card, on_plan)
         if found is None:
-            return _beyond_reach_opponent(ctx, variant, opponent, as_json)
+            return beyond_reach_opponent(ctx, variant, opponent, as_json)
         opp_pmf, exact = ordered_win.opponent_pmf(variant, values, opponent)
 
         def ranked(box_now):

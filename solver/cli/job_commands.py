@@ -29,7 +29,7 @@ def _run(variant, settings: Settings, job, executor) -> float:
     """Run the job with a progress bar over its cost; the seconds it took."""
     from ..jobs.build import run_job, total_cost
 
-    desc = t("progress_job", variant=variant.name, kind=job.manifest["kind"])
+    desc = t("progress_job", variant=variant.name, kind=t(f"job_kind_{job.manifest['kind']}"))
     t0 = time.perf_counter()
     with progress_bar(settings, total_cost(job), desc, "cost", unit_scale=True) as bar:
         run_job(job, variant, executor, bar.update)
@@ -120,7 +120,7 @@ def job_status(path: Path) -> None:
                 "job_status",
                 path=folder,
                 variant=m["variant"],
-                kind=m["kind"],
+                kind=t(f"job_kind_{m['kind']}"),
                 n=n,
                 layers_done=len(done),
                 layers=len(job.plan),

@@ -1,5 +1,7 @@
-"""Kniffel 7's `chances` and the `--job-dir DIR` of `advise` and `chances` (dice told apart): exact target answers
-from the built layers of a target-table job (solver/chances/ordered_job.py), else as without it."""
+"""Kniffel 7's answers of `chances`, `advise --target` and `advise --opponent` where dice are told apart: from the
+built layers of a target-table job given with `--job-dir DIR` (solver/chances/ordered_job.py), else exact from the
+card when its work fits one machine, else the max-expected estimate and the line that says what the exact answer
+needs."""
 
 from __future__ import annotations
 
@@ -90,3 +92,35 @@ def echo_expected_play(p, games, stderr) -> None:
     simulated = t("chances_mean_simulated", p=p, games=games, stderr=stderr) if games is not None else None
     if p is not None:
         click.echo(fit(simulated or t("chances_mean", p=p)))
+
+
+def beyond_reach(ctx, variant, card, target, as_json):
+    """advise --target for Kniffel 7 beyond one machine's minutes: the advice for the mean, with the chance of
+    the target when playing for it (simulated), and the line that says what the best for the target needs."""
+    from ..advice.explain import fit
+    from ..chances.ordered_chances import PLAN_MOST_FREE, expected_play
+    from ..chances.targets import Chances
+
+    settings = _settings(ctx)
+    values, _ = get_table(variant, settings)
+    with computing_notice(settings) as notice:
+        p, games, stderr = expected_play(variant, values, card, target, notice.games, settings.tables_dir)
+    if as_json:
+        ctx.meta["target_beyond"] = Chances(variant.name, card.format(), target, None, p, games, stderr).as_dict()
+        return False
+    click.echo(t("chances_title", variant=variant.name, target=target))
+    echo_expected_play(p, games, stderr)
+    click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE)))
+    return False
+
+
+def beyond_reach_opponent(ctx, variant, opponent, as_json):
+    """advise --opponent for Kniffel 7 beyond one machine's minutes: the advice for the mean, with one line."""
+    from ..advice.explain import fit
+    from ..chances.ordered_chances import PLAN_MOST_FREE
+
+    if as_json:
+        ctx.meta["target_beyond"] = {"opponent": opponent.format(), "win": None}
+    else:
+        click.echo(fit(t("k7_needs_table", variant=variant.name, most=PLAN_MOST_FREE).strip()))
+    return False

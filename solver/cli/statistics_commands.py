@@ -17,7 +17,7 @@ from ..i18n.texts import bonus_name, box_name, count_text, number, t, variant_ti
 from ..rules.dice import MAX_GAMES, MAX_SEED
 from ..rules.presets import find_variant
 from ..store.files import check_writable_file
-from . import waits
+from . import target_compile, waits
 from .base import (
     _advisor,
     _settings,
@@ -308,6 +308,7 @@ def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
         return _simulate_target_ordered(ctx, variant, games, seed, as_json, target)
     targets.check_target(variant, parse_card(variant, ""), target)  # before any table is loaded or built
     settings = _settings(ctx)
+    target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings)
     t0 = time.perf_counter()
@@ -363,6 +364,7 @@ def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
 
     variant = find_variant(variant_name, keep_one)
     settings = _settings(ctx)
+    target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
     values, _ = get_table(variant, settings)
     advisor = _advisor(variant, settings)
     table = get_target_table(variant, settings) if variant.identical_dice else None

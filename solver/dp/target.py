@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit, unmasked
+from .compile import njit, require_jit, unmasked
 from .engine import Engine
 from .entries import _box_options, _first_roll_rules, _free_boxes
 from .identical import _best_sub_keeps_rows, _keep_means, turn_from_final_rolls
@@ -283,6 +283,7 @@ def solve_target(engine: Engine, layout: TargetLayout, progress=None, min_filled
     variant, upper_states = engine.variant, engine.upper
     if engine.lattice is None:
         raise ValueError("target tables are built for identical dice only")
+    require_jit("jit_target", variant=variant.name)
     flat = np.zeros(layout.size)
     for n_filled in range(len(variant.boxes) - 1, min_filled - 1, -1):
         masks, jokers_scored = layer_items(variant, n_filled)

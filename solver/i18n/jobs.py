@@ -23,6 +23,8 @@ EN_JOBS = {
     "job_ordered_done": "{variant}: target table's layers with {filled} or more boxes filled, needs 1..{n}: {size} values in {path} ({seconds} s)",
     "job_both": "give --workers or --scheduler, not both",
     "progress_job": "{variant}: {kind} job",
+    "job_kind_ev": "value table",
+    "job_kind_target": "target table",
     "job_status": "{path}: {variant} {kind}{n}, {layers_done}/{layers} layers done, {chunks_left} chunks of {chunks} left in the next layers",
     "job_status_time": "  about {minutes} minutes left at the pace so far ({rate} us of wall time a cost unit)",
     "job_status_no_time": "  no layer finished yet: no estimate",

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import dp
+from ..dp.compile import require_jit
 from ..errors import KniffelError
 from ..i18n.texts import count_text, t
 from ..rules.variant import Variant
@@ -56,6 +57,7 @@ def solve_table(
     `progress` shows a tqdm bar on stderr (only on a terminal); before_work(states left to solve) runs once
     the folder and any checkpoint have been checked, just before the work (the CLI says how long it takes).
     """
+    require_jit("jit_solve", variant=variant.name)  # KNIFFEL_JIT=0: refused before any notice or estimate
     engine = engine or dp.make_engine(variant, allow_slow=True)  # refuses what it cannot solve, before the bar
     tables.check_writable_folder(directory, tables.paths(variant, directory))  # before the work, not when saving
     long_solve = engine.ordered is not None
@@ -137,6 +139,7 @@ def load_or_solve(
     try:
         return load_table(variant, directory)
     except tables.TableMissing:
+        require_jit("jit_solve", variant=variant.name)  # KNIFFEL_JIT=0: refused, not announced
         engine = dp.make_engine(variant)  # refuses what it cannot solve quickly, before the notice
         tables.check_writable_folder(directory, tables.paths(variant, directory))
         notice(t("notice_solving", variant=variant.name, path=directory))
