@@ -178,13 +178,14 @@ def test_missing_kniffel7_table_is_409_never_a_solve(tmp_path, monkeypatch, tdir
 
 
 def test_missing_fast_table_is_solved_once(tmp_path, tdir):
-    """A request may solve a missing identical-dice table (about a second); later ones reuse it."""
+    """A request may solve a missing identical-dice table (about a second); later ones reuse it. Generala: the
+    smallest such preset (3,070 states), the same solve path as yatzy's 828,415 at a tenth of its CPU."""
     with TestClient(create_app(tmp_path)) as c:
-        assert get(c, "/api/value", variant="yatzy").json()["expected_final_score"] == pytest.approx(248.4399894)
-        table = c.app.state.tables.get(__import__("solver").find_variant("yatzy"))
-        assert get(c, "/api/value", variant="yatzy").status_code == 200
-        assert c.app.state.tables.get(__import__("solver").find_variant("yatzy")) is table
-    assert (tmp_path / "yatzy.npy").exists()
+        assert get(c, "/api/value", variant="generala").json()["expected_final_score"] == pytest.approx(162.4694684)
+        table = c.app.state.tables.get(__import__("solver").find_variant("generala"))
+        assert get(c, "/api/value", variant="generala").status_code == 200
+        assert c.app.state.tables.get(__import__("solver").find_variant("generala")) is table
+    assert (tmp_path / "generala.npy").exists()
 
 
 def test_parallel_requests_all_answer_right(client, tdir):
