@@ -11,6 +11,13 @@ from solver.advice.cards import Card, box_values
 from solver.dp.states import layer_items
 from solver.rules.presets import PRESETS
 
+# the first words of every error line, in each language (cli/streams.py error_line, from the catalogues)
+ERROR_PREFIX = {
+    "de": "kniffel: Fehler: ",
+    "en": "kniffel: error: ",
+    "es": "kniffel: error: ",
+    "fr": "kniffel: erreur : ",
+}
 NAIVE_NAME = {"kniffel-keep-one": "kniffel"}  # the naive solver takes the house rule as keep_one=
 
 

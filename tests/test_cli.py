@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import ERROR_PREFIX
 
 from solver.cli import cli
 from solver.game.record import Game
@@ -28,10 +29,10 @@ def run(tdir, *args, input=None):
     return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "--lang", "en", *args], input=input)
 
 
-def one_line_error(res, fragment):
+def one_line_error(res, fragment, lang="en"):
     assert res.exit_code == 2, res.output
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("kniffel: error:") and fragment in lines[0], res.stderr
+    assert len(lines) == 1 and lines[0].startswith(ERROR_PREFIX[lang]) and fragment in lines[0], res.stderr
     assert "Traceback" not in res.output
 
 
@@ -224,7 +225,7 @@ def test_errors_speak_the_players_language(tdir, args, german, english):
     still one line and exit code 2."""
     if args[0] == "review":
         args = ["--lang", "de", *args]
-    one_line_error(speak(tdir, *args), german)
+    one_line_error(speak(tdir, *args), german, "de")
     one_line_error(speak(tdir, "--lang", "en", *[a for a in args if a not in ("--lang", "de")]), english)
 
 

@@ -9,6 +9,7 @@ import os
 import click
 import pytest
 from click.testing import CliRunner
+from helpers import ERROR_PREFIX as PREFIX
 
 from solver.cli import cli
 from solver.cli.help import command_key, option_key
@@ -137,7 +138,7 @@ def test_a_full_disk_names_the_file_not_its_temporary_one(kdir, tmp_path, monkey
             input="q\n",
         )
         assert res.exit_code == 2, res.output
-        assert res.stderr.strip().startswith("kniffel: error: "), res.stderr
+        assert res.stderr.strip().startswith(PREFIX[lang]), res.stderr
         assert said in res.stderr and str(game) in res.stderr and ".tmp" not in res.stderr, res.stderr
     assert "no space left on the device" in res.stderr
 
@@ -147,7 +148,7 @@ def test_a_tables_folder_that_cannot_be_made(tmp_path):
     res = invoke("--tables", "/proc/kniffel-tables", "--no-progress", "--lang", "de", "solve", "yatzy")
     assert res.exit_code == 2, res.output
     assert res.stderr.strip() == (
-        "kniffel: error: der Ordner /proc/kniffel-tables kann nicht angelegt werden: Datei oder Ordner gibt es nicht"
+        "kniffel: Fehler: der Ordner /proc/kniffel-tables kann nicht angelegt werden: Datei oder Ordner gibt es nicht"
     ), res.stderr
 
 
@@ -156,7 +157,7 @@ def test_table_refusals_in_german(kdir, tmp_path):
     (tmp_path / "kniffel.npy").write_bytes((kdir / "kniffel.npy").read_bytes()[:1000])
     res = invoke("--tables", str(tmp_path), "advise", "33516")
     assert res.exit_code == 2 and res.stderr.strip() == (
-        f"kniffel: error: Tabelle {tmp_path / 'kniffel.npy'} passt nicht zur Prüfsumme in ihrer Begleitdatei "
+        f"kniffel: Fehler: Tabelle {tmp_path / 'kniffel.npy'} passt nicht zur Prüfsumme in ihrer Begleitdatei "
         "(beschädigt oder verändert); neu berechnen mit `kniffel solve kniffel`"
     ), res.stderr
     res = invoke("--lang", "de", "--tables", "/dev/null", "value", "kniffel")
@@ -196,7 +197,28 @@ def test_refusals_of_features_some_variants_lack_in_both_languages(kdir, args, g
         res = invoke("--tables", str(kdir), "--no-progress", "--lang", lang, *args)
         assert res.exit_code == 2, res.output
         lines = res.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("kniffel: error: ") and said in lines[0], res.stderr
+        assert len(lines) == 1 and lines[0].startswith(PREFIX[lang]) and said in lines[0], res.stderr
+
+
+@pytest.mark.parametrize("lang", sorted(PREFIX))
+def test_the_error_word_speaks_the_language_of_the_message(lang, tmp_path):
+    """`kniffel: error:` was English in every language: the word comes from the catalogue, for the command's
+    own refusals, click's usage errors (before any command has set the language) and the locale's choice."""
+    said = {"de": "3 Würfel angegeben", "en": "3 dice given", "es": "se indicaron 3 dados", "fr": "3 dés donnés"}
+    res = invoke("--tables", str(tmp_path), "--lang", lang, "advise", "kniffel", "--dice", "1,2,3", "--roll", "1")
+    assert res.exit_code == 2 and res.stderr.startswith(PREFIX[lang]) and said[lang] in res.stderr, res.stderr
+    res = invoke("--lang", lang, "advise", "kniffel", "--bogus")
+    assert res.exit_code == 2 and res.stderr.startswith(PREFIX[lang]) and "'--bogus'" in res.stderr, res.stderr
+    res = invoke("advise", "yahtzee", "--bogus", env={"LANG": f"{lang}_XX.UTF-8"})
+    assert res.stderr.startswith(PREFIX[lang]), res.stderr
+
+
+def test_the_warning_word_speaks_the_language_too():
+    from solver.cli.streams import error_line
+
+    words = {"de": "Warnung: ", "en": "warning: ", "es": "aviso: ", "fr": "avertissement : "}
+    for lang, word in words.items():
+        assert error_line("a\nb", lang, kind="warning_line") == f"kniffel: {word}a\\nb"
 
 
 def test_a_table_game_of_an_unknown_version_in_german(tmp_path):

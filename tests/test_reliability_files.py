@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from helpers import ERROR_PREFIX
 
 from solver import dp
 from solver.cli import cli
@@ -35,10 +36,10 @@ def run(tdir, *args, input=None):
     return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "--lang", "en", *args], input=input)
 
 
-def one_line_error(res, *fragments):
+def one_line_error(res, *fragments, lang="en"):
     assert res.exit_code == 2, res.output
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("kniffel: error:"), res.stderr
+    assert len(lines) == 1 and lines[0].startswith(ERROR_PREFIX[lang]), res.stderr
     for fragment in fragments:
         assert fragment in lines[0], res.stderr
     assert "Traceback" not in res.output
@@ -505,4 +506,4 @@ def test_a_bad_game_file_of_a_german_game_is_refused_in_german(kdir, tmp_path, c
     path.write_text(content)
     no_locale = {"LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
     res = CliRunner(env=no_locale).invoke(cli, ["--tables", str(kdir), "play", "kniffel", "--resume", str(path)])
-    one_line_error(res, "Spieldatei", said)
+    one_line_error(res, "Spieldatei", said, lang="de")

@@ -142,7 +142,7 @@ def test_interpreted_kernels_refuse_heavy_work_in_the_players_language(tmp_path)
 
     res = kniffel_process("--tables", tmp_path, "--lang", "de", "solve", "kniffel", env={"KNIFFEL_JIT": "0"})
     err = res.stderr.decode().splitlines()[-1]  # after the line that says how long the solve would take
-    assert res.returncode == 2 and err.startswith("kniffel: error: "), err
+    assert res.returncode == 2 and err.startswith("kniffel: Fehler: "), err
     assert "Das Lösen von kniffel braucht die kompilierten Kernel" in err and "KNIFFEL_JIT=0" in err
 
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import ERROR_PREFIX
 
 KNIFFEL = Path(sys.executable).with_name("kniffel")
 
@@ -25,10 +26,10 @@ def shell(command: str, tables: Path, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(["sh", "-c", line], capture_output=True, timeout=120, **kw)
 
 
-def assert_one_line(res: subprocess.CompletedProcess, *fragments: str) -> None:
+def assert_one_line(res: subprocess.CompletedProcess, *fragments: str, lang: str = "en") -> None:
     err = res.stderr.decode()
     assert res.returncode == 2, (res.returncode, err)
-    assert err.count("\n") == 1 and err.startswith("kniffel: error: "), err
+    assert err.count("\n") == 1 and err.startswith(ERROR_PREFIX[lang]), err
     for fragment in fragments:
         assert fragment in err, err
 
@@ -59,7 +60,7 @@ def test_the_closed_stdout_speaks_the_variants_language(empty_tables):
         timeout=120,
         env={**os.environ, "LC_ALL": "", "LC_MESSAGES": "", "LANG": ""},
     )
-    assert_one_line(res, "Standardausgabe ist geschlossen")
+    assert_one_line(res, "Standardausgabe ist geschlossen", lang="de")
 
 
 @pytest.fixture

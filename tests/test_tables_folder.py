@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import ERROR_PREFIX
 
 from solver import dp
 from solver.cli import cli
@@ -54,10 +55,10 @@ def invoke(folder, *args, lang="en"):
     return runner.invoke(cli, ["--tables", str(folder), "--no-progress", "--lang", lang, *args], prog_name="kniffel")
 
 
-def one_line(res) -> str:
+def one_line(res, lang="en") -> str:
     assert res.exit_code == 2, res.output
     lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("kniffel: error: "), res.stderr  # no "solving it once" notice
+    assert len(lines) == 1 and lines[0].startswith(ERROR_PREFIX[lang]), res.stderr  # no "solving it once" notice
     return lines[0]
 
 
@@ -86,7 +87,7 @@ def test_a_missing_target_table_in_a_read_only_folder_is_refused_before_it_is_bu
     tables.save(KNIFFEL, solved("kniffel"), folder, states=0, seconds=0.0)
     locked(folder)
     no_solving(monkeypatch)
-    line = one_line(invoke(folder, "chances", "kniffel", "--target", "200", lang="de"))
+    line = one_line(invoke(folder, "chances", "kniffel", "--target", "200", lang="de"), "de")
     assert f"in den Tabellenordner {folder} kann nicht geschrieben werden (" in line, line
     assert "--tables ORDNER oder $KNIFFEL_TABLES" in line, line
 

@@ -327,7 +327,8 @@ class OneLineErrors(CatalogueGroup):
         except click.ClickException as exc:
             message = exc.format_message()
             if isinstance(exc, click.UsageError):  # click's own English: in the player's language
-                message = click_message(message, _usage_language(args))
+                lang = _usage_language(args)
+                return exc.exit_code or 2, error_line(click_message(message, lang), lang)
             return exc.exit_code or 2, error_line(message)
         except KniffelError as exc:
             return 2, error_line(str(exc))

@@ -12,6 +12,7 @@ from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.presets import find_variant
 from .base import _settings, cli, lang_option
+from .streams import error_line
 
 
 def is_loopback(host: str) -> bool:
@@ -71,7 +72,7 @@ def serve(ctx, host, port):
     sock = listen(host, port)
     loopback = is_loopback(host)
     if not loopback:
-        click.echo("kniffel: warning: " + t("serve_open_host", host=shown_host(host)), err=True)
+        click.echo(error_line(t("serve_open_host", host=shown_host(host)), kind="warning_line"), err=True)
     page_variant = find_variant("kniffel")  # the page opens on it: its advice is made ready at start-up
 
     stderr = click.get_text_stream("stderr")  # this command's, also for the warm-up thread's late lines

@@ -6,6 +6,8 @@ import os
 import re
 import sys
 
+from ..i18n.texts import CATALOGUES, language
+
 
 def silence(stream) -> None:
     """Python's recipe (docs: signal, "Note on SIGPIPE"): point a stream that refused a write at devnull, so
@@ -26,11 +28,14 @@ ESCAPED = str.maketrans({c: repr(chr(c))[1:-1] for c in CONTROL_CHARACTERS})  # 
 NOT_UTF8 = re.compile(r"[\udc80-\udcff]|\\udc[89a-f][0-9a-f]")
 
 
-def error_line(message: str) -> str:
-    """One line, whatever the message quotes (a folder name may hold a line break), nothing a terminal
+def error_line(message: str, lang: str | None = None, kind: str = "error_line") -> str:
+    """`kniffel: error: ...` with the word in the language (`lang`, else the current one: a usage error's
+    message speaks the command line's language before any command has set it; `kind` "warning_line" for a
+    warning). One line, whatever the message quotes (a folder name may hold a line break), nothing a terminal
     would act on (an escape sequence or a bell in a file name is shown, not sent), and each byte of an
     argument that is not UTF-8 shown as �, as such a byte typed at a prompt is (tolerant_streams)."""
-    return "kniffel: error: " + NOT_UTF8.sub("\ufffd", message.translate(ESCAPED))
+    shown = NOT_UTF8.sub("\ufffd", message.translate(ESCAPED))
+    return "kniffel: " + CATALOGUES[lang or language()][kind].format(message=shown)
 
 
 def tolerant_streams() -> None:

@@ -79,6 +79,8 @@ EN_SYSTEM_ERRORS = {
     "target_shape": "target table {path} has shape {got}, expected {expected}; {fix}",
     "target_n": "target table {path} was built up to {n_max} points, this version uses {n}; {fix}",
     # -- the operating system's refusals (OSError), and Ctrl-C -------------------------------------
+    "error_line": "error: {message}",
+    "warning_line": "warning: {message}",
     "interrupted": "interrupted",
     "out_of_memory": "out of memory: the operating system gives this command no more",
     "aborted_eof": "aborted (end of input)",
