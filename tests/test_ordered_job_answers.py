@@ -140,3 +140,26 @@ def test_two_boxes_free_equal_the_on_demand_computation(tmp_path, advisor):
     text = card_without("chance", "ones")
     points = parse_card(KNIFFEL7, text).points
     check_equal_to_on_demand(path, advisor, text, (points + 1, points + 2))
+
+
+def test_a_damaged_lengths_file_or_a_folder_of_another_kind_is_one_line(job_dir, tmp_path):
+    """The item lengths place every value in the layers: lengths.npy cut short was a traceback, one changed
+    byte a silent wrong layout; both are now checked against the manifest's checksum. A `--job-dir` of the
+    value table (its ev/ folder) says what it holds."""
+    card = card_without("chance")
+    base = ["chances", "kniffel7", "--card", card, "--target", str(parse_card(KNIFFEL7, card).points + 2)]
+    cut, changed = tmp_path / "cut", tmp_path / "changed"
+    for folder, damage in ((cut, lambda data: data[:100]), (changed, lambda data: data[:-1] + bytes([data[-1] ^ 1]))):
+        shutil.copytree(job_dir, folder)
+        lengths = folder / "target" / "lengths.npy"
+        lengths.write_bytes(damage(lengths.read_bytes()))
+    ev = tmp_path / "ev-job"
+    open_job(KNIFFEL7, "ev", ev / "ev")  # `kniffel solve kniffel7 --job-dir DIR` keeps its value job in DIR/ev
+    for folder, says in (
+        (cut, "lengths.npy does not match"),
+        (changed, "lengths.npy does not match"),
+        (ev, "holds kniffel7 ev"),
+    ):
+        res = run(tmp_path, *base, "--job-dir", str(folder))
+        assert res.exit_code == 2 and says in res.stderr, res.output
+        assert res.stderr.count("\n") == 1 and res.stdout == "" and "Traceback" not in res.output

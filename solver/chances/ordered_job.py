@@ -55,7 +55,8 @@ def open_target_job(variant: Variant, path: Path) -> JobFolder:
     """The target-table job of `variant` in `path` (the --job-dir of `kniffel solve`, or its target/ folder);
     JobError (one line) for no job folder, one of another variant, rules, solver version, kind or job format,
     or a damaged manifest."""
-    folder = path / "target" if not (path / MANIFEST).exists() and (path / "target" / MANIFEST).exists() else path
+    inside = [path / kind for kind in ("target", "ev") if (path / kind / MANIFEST).exists()]  # solve's --job-dir
+    folder = inside[0] if inside and not (path / MANIFEST).exists() else path  # an ev/ alone: said what it holds
     job = JobFolder.read(folder)
     m = job.manifest
     want = identity(variant, "target", m["n_max"], job.from_filled)

@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.variant import Variant
-from ..store.files import make_folder, read_json
+from ..store.files import make_folder, read_bounded, read_json
 from ..version import __version__
 from .plan import layer_name, mark_name
 
@@ -43,6 +43,7 @@ MANIFEST, DONE, LENGTHS = "job.json", "layers.json", "lengths.npy"
 JOB_FORMAT = 3
 MAX_JSON = 64 << 20  # a plan of Balut's size stays far below
 BLOCK = 16 << 20  # bytes a read when a rerun checks a layer or a chunk
+MAX_LENGTHS = 1 << 30  # (2^boxes, 2) int64: 4 MB at 18 boxes
 DTYPE = np.dtype(np.float64)  # every layer file's
 
 
@@ -247,7 +248,12 @@ class JobFolder:
         return self.manifest["plan"]
 
     def lengths(self) -> np.ndarray:
-        return np.load(self.path / LENGTHS, allow_pickle=False)
+        """A target job's item lengths, checked against the manifest: missing, cut or changed is a JobError."""
+        path = self.path / LENGTHS
+        data = read_bounded(path, MAX_LENGTHS, t("word_job"), JobError) if path.exists() else b""
+        if hashlib.sha256(data).hexdigest() != self.manifest.get("lengths_sha256"):
+            raise JobError(t("job_damaged", path=path))
+        return np.load(io.BytesIO(data), allow_pickle=False)
 
     def done(self) -> dict[int, dict]:
         """The finished layers (boxes filled -> sha256, seconds, cost), as recorded."""
