@@ -153,8 +153,23 @@ def test_a_damaged_lengths_file_or_a_folder_of_another_kind_is_one_line(job_dir,
         shutil.copytree(job_dir, folder)
         lengths = folder / "target" / "lengths.npy"
         lengths.write_bytes(damage(lengths.read_bytes()))
+    alien = tmp_path / "alien"  # layers.json names a layer the plan has not (12 boxes filled): another job's
+    shutil.copytree(job_dir, alien)
+    record = json.loads((alien / "target" / "layers.json").read_text())
+    (alien / "target" / "layers.json").write_text(json.dumps({**record, "12": record[str(LAST)]}))
     ev = tmp_path / "ev-job"
     open_job(KNIFFEL7, "ev", ev / "ev")  # `kniffel solve kniffel7 --job-dir DIR` keeps its value job in DIR/ev
+    two_free = card_without("chance", "ones")
+    res = run(
+        tmp_path,
+        *base[:3],
+        two_free,
+        "--target",
+        str(parse_card(KNIFFEL7, two_free).points + 2),
+        "--job-dir",
+        str(alien),
+    )
+    assert res.exit_code == 2 and "layers.json" in res.stderr and res.stderr.count("\n") == 1, res.output
     for folder, says in (
         (cut, "lengths.npy does not match"),
         (changed, "lengths.npy does not match"),

@@ -261,8 +261,8 @@ class JobFolder:
         if not path.exists():
             return {}
         done = read_json(path, MAX_JSON, t("word_job"), JobError)
-        if not _done_ok(done):
-            raise JobError(t("job_file_damaged", path=path))
+        if not _done_ok(done) or not {int(k) for k in done} <= {entry["filled"] for entry in self.plan}:
+            raise JobError(t("job_file_damaged", path=path))  # a layer outside the plan: another job's record
         return {int(k): v for k, v in done.items()}
 
     def verified_done(self) -> dict[int, dict]:
