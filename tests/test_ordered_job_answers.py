@@ -99,13 +99,18 @@ def test_cli_with_the_job_equals_the_cli_without(job_dir, tmp_path):
     [(("chance", "ones"), 1, "has not built this card's layers (12 boxes filled"), (("chance",), N + 1, "up to 6")],
 )
 def test_beyond_the_job_one_line_then_the_answer_without_it(job_dir, tmp_path, free, above, says):
+    """docs/cluster.md: a card whose layers the job has not built (fewer boxes filled than --from-filled, or a
+    job still running) or whose need is above the job's N is answered as without --job-dir, after one line."""
     card = card_without(*free)
     target = str(parse_card(KNIFFEL7, card).points + above)
-    args = ["chances", "kniffel7", "--card", card, "--target", target, "--json"]
-    with_job, without = run(tmp_path, *args, "--job-dir", str(job_dir)), run(tmp_path, *args)
-    assert with_job.exit_code == 0, with_job.output
-    assert with_job.stdout == without.stdout
-    assert says in with_job.stderr and with_job.stderr.count("\n") == 1
+    for args in (
+        ["chances", "kniffel7", "--card", card, "--target", target, "--json"],
+        ["advise", "kniffel7", "2,1,1,1,1,3,4", "--card", card, "--target", target, "--roll", "2", "--json"],
+    ):  # never a KeyError for a state the layers lack: lacking() says why first, then the on-demand answer
+        with_job, without = run(tmp_path, *args, "--job-dir", str(job_dir)), run(tmp_path, *args)
+        assert with_job.exit_code == 0, with_job.output
+        assert with_job.stdout == without.stdout
+        assert says in with_job.stderr and with_job.stderr.count("\n") == 1
 
 
 def test_wrong_or_damaged_job_folders_one_line_exit_2(job_dir, tmp_path):
@@ -126,6 +131,7 @@ def test_wrong_or_damaged_job_folders_one_line_exit_2(job_dir, tmp_path):
         ([*base, "--job-dir", ""], "give a job folder"),
         (["chances", "kniffel", "--target", "200", "--job-dir", str(job_dir)], "dice told apart"),
         (["advise", "kniffel7", "2,1,1,1,1,3,4", "--job-dir", str(job_dir)], "--job-dir goes with --target"),
+        (["advise", "kniffel7", "2,1,1,1,1,3,4", "--opponent", "", "--job-dir", str(job_dir)], "goes with --target"),
     ):
         res = run(tmp_path, *args)
         assert res.exit_code == 2 and says in res.stderr, (args, res.output)
