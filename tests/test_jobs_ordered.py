@@ -73,7 +73,8 @@ def test_equal_to_on_demand_computation(last_layer):
 
 
 def test_other_first_layer_refused(last_layer, tmp_path):
-    build(tmp_path / "job", LAST, 2, chunk_seconds=1e9)
+    """The folder's manifest names its first layer: another is refused (no layer need be built for that)."""
+    open_job(KNIFFEL7, "target", tmp_path / "job", n_max=2, chunk_seconds=1e9, from_filled=LAST)
     with pytest.raises(JobError, match=f">= {LAST - 1}"):
         open_job(KNIFFEL7, "target", tmp_path / "job", n_max=2, from_filled=LAST - 1)
 

@@ -38,6 +38,7 @@ class OrderedBruteForce:
         self.filled = {v.boxes[b].key: p for b, p in card.filled.items()}
         self.final = lru_cache(maxsize=None)(self._final)
         self.second = lru_cache(maxsize=None)(self._second)
+        self.kept_second = lru_cache(maxsize=None)(self._kept_second)
 
     def _final(self, dice):
         best = -1e9
@@ -55,6 +56,13 @@ class OrderedBruteForce:
             yield tuple(new), 1 / 6 ** len(rerolled)
 
     def keep_after_second(self, dice, kept):
+        """The same sum for every roll showing these faces on the kept dice: enumerated once for them."""
+        return self.kept_second(kept, tuple(dice[d] for d in kept))
+
+    def _kept_second(self, kept, faces):
+        dice = [None] * 4  # the rerolled dice: every face in turn (outcomes)
+        for d, f in zip(kept, faces):
+            dice[d] = f
         return sum(p * self.final(d) for d, p in self.outcomes(dice, kept))
 
     def _second(self, dice):

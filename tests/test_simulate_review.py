@@ -23,6 +23,12 @@ def tables(solved):
     return {name: solved(name) for name in NAMES}
 
 
+@pytest.fixture(scope="module")
+def kniffel_dir(tables_of):
+    """A tables folder with kniffel, for the review command (an empty folder would make it solve kniffel)."""
+    return tables_of("kniffel")
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_simulated_mean_matches_table(name, tables):
     """5,000 games: the mean's standard error is 0.6-0.8 points, so a policy 3 points off the table fails."""
@@ -91,7 +97,7 @@ def test_review_of_a_game_played_by_the_advice_is_lossless(tables):
     assert len(steps) >= 13 and sum(d.loss for d in steps) == 0
 
 
-def test_review_reports_exactly_the_losses_of_mistakes(tables, tmp_path):
+def test_review_reports_exactly_the_losses_of_mistakes(tables, kniffel_dir, tmp_path):
     v = PRESETS["kniffel"]
     values = tables["kniffel"]
     adv = Advisor(v, values)
@@ -116,7 +122,7 @@ def test_review_reports_exactly_the_losses_of_mistakes(tables, tmp_path):
     assert reviewed == pytest.approx(costly, abs=1e-9)
     path = tmp_path / "game.json"
     game.save(path)
-    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "review", str(path), "--json"])
+    res = CliRunner().invoke(cli, ["--tables", str(kniffel_dir), "--no-progress", "review", str(path), "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     assert math.isclose(out["total_loss"], sum(losses.values()), abs_tol=1e-6)
@@ -217,7 +223,7 @@ def test_review_values_each_decision_as_every_option_does(name, solved):
 
 
 @pytest.mark.parametrize("lang", ["de", "en", "es", "fr"])
-def test_review_speaks_each_language_with_its_numbers(tables, tmp_path, lang):
+def test_review_speaks_each_language_with_its_numbers(tables, kniffel_dir, tmp_path, lang):
     """The review of a game with mistakes in each language: its title, columns and total from that language's
     catalogue, every loss written with the language's decimal mark (245,11 in de/es/fr, 245.11 in en)."""
     from solver.i18n.texts import number, speaking, t, variant_title
@@ -228,7 +234,7 @@ def test_review_speaks_each_language_with_its_numbers(tables, tmp_path, lang):
     steps = decisions(game, adv)
     path = tmp_path / "game.json"
     game.save(path)
-    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "--lang", lang, "review", str(path)])
+    res = CliRunner().invoke(cli, ["--tables", str(kniffel_dir), "--no-progress", "--lang", lang, "review", str(path)])
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     total = sum(d.loss for d in steps)
