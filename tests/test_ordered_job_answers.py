@@ -16,6 +16,7 @@ from solver.chances.ordered_job import job_targets, lacking, open_target_job
 from solver.cli import cli
 from solver.jobs.build import open_job, run_job
 from solver.jobs.executors import ThreadExecutor
+from solver.jobs.folder import JobError
 from solver.rules.presets import KNIFFEL7, PRESETS
 
 LAST = len(KNIFFEL7.boxes) - 1
@@ -184,3 +185,35 @@ def test_a_damaged_lengths_file_or_a_folder_of_another_kind_is_one_line(job_dir,
         res = run(tmp_path, *base, "--job-dir", str(folder))
         assert res.exit_code == 2 and says in res.stderr, res.output
         assert res.stderr.count("\n") == 1 and res.stdout == "" and "Traceback" not in res.output
+
+
+def test_the_library_refuses_what_the_layers_read_do_not_hold(job_dir):
+    """job_targets and JobTargets.probability called directly (the CLI asks lacking() first): a card of a layer not
+    built, a need above N where the card can score more, a state outside the layers read: one line (JobError),
+    never a KeyError nor a figure made up (P(7 more points) with Chance free is 1, not 0)."""
+    job = open_target_job(KNIFFEL7, job_dir)
+    two_free = parse_card(KNIFFEL7, card_without("chance", "ones"))
+    one_free = parse_card(KNIFFEL7, card_without("chance"))
+    with pytest.raises(JobError, match="has not built this card's layers \\(12 boxes filled"):
+        job_targets(job, KNIFFEL7, two_free)
+    with pytest.raises(JobError, match=f"stores needs up to {N}, this card needs {N + 1} more"):
+        job_targets(job, KNIFFEL7, one_free, one_free.points + N + 1)
+    found = job_targets(job, KNIFFEL7, one_free)
+    assert found.probability(one_free.state, N) == 1.0  # Chance scores at least 7 on seven dice
+    with pytest.raises(
+        JobError, match=f"hold cards with 13 boxes filled and needs up to {N}, not a card with 13 .* {N + 1}"
+    ):
+        found.probability(one_free.state, N + 1)
+    with pytest.raises(JobError, match="not a card with 12 boxes filled"):
+        found.probability(two_free.state, 1)
+
+
+@pytest.mark.parametrize("free, above", [(("chance", "ones"), 1), (("chance",), N + 1)])
+def test_advise_beyond_the_job_one_line_then_the_advice_without_it(job_dir, tmp_path, free, above):
+    card = card_without(*free)
+    target = str(parse_card(KNIFFEL7, card).points + above)
+    args = ["advise", "kniffel7", "2,1,1,1,1,3,4", "--card", card, "--target", target, "--roll", "2", "--json"]
+    with_job, without = run(tmp_path, *args, "--job-dir", str(job_dir)), run(tmp_path, *args)
+    assert with_job.exit_code == 0 and without.exit_code == 0, with_job.output + without.output
+    assert with_job.stdout == without.stdout
+    assert with_job.stderr.count("\n") == 1 and with_job.stderr.rstrip().endswith(": answered without it")

@@ -34,19 +34,29 @@ class JobTargets(NamedTuple):
 
     engine: Engine
     states: TargetStates
+    path: Path  # the job folder, for the line that says what these layers do not hold
+    layers: tuple[int, ...]  # boxes filled of the layers read
+    n_max: int  # the job's N: the needs stored, at most
 
     def probability(self, state: State, need: int) -> float:
-        """P(scoring at least `need` more points) from `state` at the start of a turn, playing for it."""
+        """P(scoring at least `need` more points) from `state` at the start of a turn, playing for it; JobError
+        (one line) for a state not in the layers read or a need above N where the state can score more: never a
+        silent figure."""
         if need <= 0:
             return 1.0
         mask, upper, flag = state
         if mask == (1 << self.engine.rules.score.shape[1]) - 1:
             return 0.0
         row = self.states.mask_row[mask]
-        s = self.states.state_of[row, upper, flag] if row >= 0 else -1
-        if s < 0:
-            raise KeyError(state)  # not in the layers read: a caller's mistake, never a silent figure
-        if need > self.states.length[s]:
+        s = self.states.state_of[row, upper, flag] if row >= 0 and 0 <= upper < self.states.state_of.shape[1] else -1
+        length = self.states.length[s] if s >= 0 else 0
+        if s < 0 or (need > self.n_max and length == self.n_max):  # a length under N: all the state can score
+            shown = "-".join(dict.fromkeys(str(n) for n in (min(self.layers), max(self.layers))))
+            filled = bin(mask).count("1")
+            raise JobError(
+                t("job_answers_outside", path=self.path, layers=shown, n=self.n_max, filled=filled, need=need)
+            )
+        if need > length:
             return 0.0
         return float(self.states.prob[self.states.offset[s] + need - 1])
 
@@ -72,6 +82,8 @@ def lacking(job: JobFolder, variant: Variant, card: Card, target: int) -> str | 
     """Why the job cannot answer for this card and target (one line), None when it can: the card's layer (or the
     next one) is not built, or the need is above the job's N."""
     filled, n_boxes = len(card.filled), len(variant.boxes)
+    if filled == n_boxes:
+        return t("target_card_full")
     built = sorted(job.done())
     needed = [n for n in (filled, filled + 1) if n < n_boxes]
     if any(n not in built for n in needed):
@@ -83,9 +95,13 @@ def lacking(job: JobFolder, variant: Variant, card: Card, target: int) -> str | 
     return None
 
 
-def job_targets(job: JobFolder, variant: Variant, card: Card) -> JobTargets:
-    """The probabilities of the card's layer and the next one (lacking() must have said yes), each layer file
-    checked against the checksum the job recorded (JobError, one line, when it does not match)."""
+def job_targets(job: JobFolder, variant: Variant, card: Card, target: int | None = None) -> JobTargets:
+    """The probabilities of the card's layer and the next one, each layer file checked against the checksum the
+    job recorded (JobError, one line, when it does not match); JobError with lacking()'s line where the job does
+    not hold them (or, given the target, where its need is above N)."""
+    why = lacking(job, variant, card, card.points + 1 if target is None else target)
+    if why is not None:
+        raise JobError(why)
     engine = _engine(variant)
     filled = len(card.filled)
     layers = [n for n in (filled + 1, filled) if n < len(variant.boxes)]  # the flat layout's order: late first
@@ -107,4 +123,4 @@ def job_targets(job: JobFolder, variant: Variant, card: Card) -> JobTargets:
         at += job.read_layer(n, states.prob[at:])
     if at != size:
         raise JobError(t("job_damaged", path=job.path))
-    return JobTargets(engine, states)
+    return JobTargets(engine, states, job.path, tuple(layers), int(job.manifest["n_max"]))

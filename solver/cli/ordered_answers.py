@@ -54,9 +54,9 @@ def found_in_job(ctx, variant, card, target):
     check_card(variant, card, target)
     why = lacking(job, variant, card, target)
     if why is not None:
-        click.echo("kniffel: " + why, err=True)
+        click.echo("kniffel: " + t("job_answers_without", why=why), err=True)
         return None
-    return job_targets(job, variant, card)
+    return job_targets(job, variant, card, target)
 
 
 def chances_ordered(ctx, variant, card_text, target, as_json):

@@ -36,6 +36,8 @@ EN_JOBS = {
     "job_answers_target": "--job-dir goes with --target: `kniffel advise kniffel7 DICE --card CARD --target T --job-dir DIR`",
     "job_answers_identical": "{variant}: --job-dir answers from a target job of dice told apart (kniffel7); the target table of {variant} is built by `kniffel solve {variant} --target` and found in the tables folder",
     "job_answers_other": "job folder {path} holds {found}, not the {variant} target table: name the --job-dir of `kniffel solve {variant} --target`",
-    "job_answers_layer": "the job in {path} has not built this card's layers ({filled} boxes filled and the next; built: {built}): answered without it",
-    "job_answers_need": "the job in {path} stores needs up to {n}, this card needs {need} more points: answered without it",
+    "job_answers_layer": "the job in {path} has not built this card's layers ({filled} boxes filled and the next; built: {built})",
+    "job_answers_need": "the job in {path} stores needs up to {n}, this card needs {need} more points",
+    "job_answers_without": "{why}: answered without it",
+    "job_answers_outside": "the layers read from the job in {path} hold cards with {layers} boxes filled and needs up to {n}, not a card with {filled} boxes filled that needs {need} more points",
 }
