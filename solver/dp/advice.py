@@ -110,8 +110,7 @@ def _pad_row(codes, vals, i, n):
         vals[i, o] = np.nan
 
 
-@njit(cache=True)
-def _advise_block(s_lo, s_hi, situations, rules, lattice, tabs, values, out, base):
+def _advise_states(s_lo, s_hi, situations, rules, lattice, tabs, values, out, base):
     """The situations of states s_lo <= s < s_hi (situations order[state_ptr[s]:state_ptr[s + 1]] share
     state s). The states whose situations need keep values share one lattice array, a column each.
     The best option is the first with the highest base + value (the advisor ranks expected final
@@ -212,6 +211,12 @@ def _advise_block(s_lo, s_hi, situations, rules, lattice, tabs, values, out, bas
             _pad_row(codes, vals, i, n_options[i])
 
 
+# advise_batch's kernel; _advise_one inlines the same code (one level less to compile: a kernel's compile
+# optimises again the code of every kernel it calls, see compile.py)
+_advise_block = njit(cache=True)(_advise_states)
+_advise_block_inline = njit(inline="always")(_advise_states)
+
+
 @njit(cache=True, parallel=True)
 def advise_batch(
     block_ptr, state_ptr, order, mask, upper, joker_scored, roll_row, roll, rules, lattice, tabs, values, out
@@ -245,7 +250,7 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
     )
     n_options = np.empty(1, dtype=np.int64)
     best = np.empty(1, dtype=np.int64)
-    _advise_block(
+    _advise_block_inline(
         np.int64(0), np.int64(1), situations, rules, lattice, tabs, values, (codes, vals, n_options, best, pts), base
     )
     return n_options[0], best[0]
