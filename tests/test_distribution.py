@@ -121,10 +121,12 @@ def empty_pmf(kniffel_table):
     return final_pmf(PRESETS["kniffel"], kniffel_table, Card(PRESETS["kniffel"]))
 
 
-def test_mean_is_table_value_and_pmf_sums_to_one(kniffel_table):
+def test_mean_is_table_value_and_pmf_sums_to_one(kniffel_table, empty_pmf):
     variant = PRESETS["kniffel"]
+    empty = describe(variant, Card(variant), empty_pmf)  # the empty card's pass once a module (the fixture)
+    assert abs(sum(empty_pmf) - 1) < 1e-12 and abs(empty.mean - kniffel_table[0, 0, 0]) < TOL
     rng = random.Random(3)
-    cards = [Card(variant)]
+    cards = []
     for _ in range(3):
         keys = rng.sample([b.key for b in variant.boxes], 7)
         filled = {k: rng.choice(legal_points(variant, k)) for k in keys}
@@ -293,13 +295,14 @@ def test_option_std_matches_naive(index):
             assert abs(std - naive_std(naive.option_distribution({}, dice, roll, option))) < 1e-7, (roll, dice, o.text)
 
 
-def test_moments_std_is_forward_std(solved_with_moments):
-    """The solve's second moments against the forward pass (the exact distribution of final scores)."""
+def test_moments_std_is_forward_std(solved_with_moments, empty_pmf):
+    """The solve's second moments against the forward pass (the exact distribution of final scores; the empty
+    card's from the module's pass)."""
     variant = PRESETS["kniffel"]
     values, m2 = solved_with_moments("kniffel")
     for text in ("", "chance=22,kniffel=50,einser=3", "full_house=25,kniffel=0,chance=17,sechser=24,grosse strasse=40"):
         card = parse_card(variant, text)
-        d = distribution(variant, values, card)
+        d = describe(variant, card, empty_pmf) if not text else distribution(variant, values, card)
         std = (m2[card.state] - values[card.state] ** 2) ** 0.5
         assert abs(std - d.std) < 1e-7, text
 
