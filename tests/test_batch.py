@@ -58,7 +58,7 @@ def as_arrays(sits):
 @pytest.mark.parametrize("name", NAMES + FAMILY)
 def test_batch_equals_advisor(solved, name):
     v, values, adv = solved[name]
-    sits = random_situations(v, values, N_SITUATIONS, seed=7)
+    sits = random_situations(v, values, N_SITUATIONS // 2, seed=7)  # every option decoded: 1,000 a preset
     res = option_values_batch(adv.engine, values, *as_arrays(sits))
     jokers = 0
     for i, (card, dice, roll) in enumerate(sits):
