@@ -12,7 +12,7 @@ from test_dp_vs_naive import REDUCED, endgame_cards, legal_points
 
 from solver import dp
 from solver.advice.cards import Card, parse_card
-from solver.chances.distribution import describe, distribution, final_pmf, odds, win_alone
+from solver.chances.distribution import at_least, describe, distribution, final_pmf, odds, p_at_least, win_alone
 from solver.chances.simulation import simulate
 from solver.errors import KniffelError
 from solver.rules.presets import PRESETS
@@ -335,3 +335,15 @@ def test_advisor_puts_the_tie_rule_choice_first(index):
                 chosen = best.keep if roll < 3 else variant.boxes[best.box].key
                 expected = naive.choice(filled, dice, roll)
                 assert chosen == (tuple(expected) if roll < 3 else expected), (filled, dice, roll)
+
+
+def test_probabilities_at_least_never_above_one():
+    """A pmf that sums to 1 within rounding can add up past 1 from the top (`chances --json` showed a
+    probability of 1.000000000000021): P(final >= s) is capped at 1, in the one place every answer takes it."""
+    pmf = np.array(
+        [0.05383017413698619, 0.3395062870351673, 0.30599004231012344, 0.10218797540377206, 0.19848552111395115]
+    )
+    assert np.cumsum(pmf[::-1])[::-1][0] > 1  # the rounding this guards against
+    assert at_least(pmf).max() == 1.0 and p_at_least(pmf, 0) == 1.0 and p_at_least(pmf, -3) == 1.0
+    assert p_at_least(pmf, 4) == pmf[4] and p_at_least(pmf, 5) == 0.0
+    assert list(at_least(pmf)[1:]) == list(np.cumsum(pmf[::-1])[::-1][1:])

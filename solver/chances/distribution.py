@@ -169,8 +169,19 @@ def expected_play_at_least(
 ) -> list[float]:
     """P(final score >= T) for each T of `targets` when the rest of the game is played for the maximum
     expected score (the advisor's play, its tie rule): exact, from the forward pass (final_pmf)."""
-    tail = np.cumsum(final_pmf(variant, values, card, progress=progress, directory=directory)[::-1])[::-1]
+    tail = at_least(final_pmf(variant, values, card, progress=progress, directory=directory))
     return [float(tail[max(int(x), 0)]) if x < tail.shape[0] else 0.0 for x in targets]
+
+
+def at_least(pmf: np.ndarray) -> np.ndarray:
+    """P(final score >= s) for every s. Capped at 1: a pmf that sums to 1 within rounding can add up to
+    1 + 2e-14, and a probability above 1 is not one to show."""
+    return np.minimum(np.cumsum(pmf[::-1])[::-1], 1.0)
+
+
+def p_at_least(pmf: np.ndarray, target: int) -> float:
+    """P(final score >= target) from a pmf of final scores."""
+    return float(at_least(pmf)[max(target, 0)]) if target < pmf.shape[0] else 0.0
 
 
 def percentile(cdf: np.ndarray, q: float) -> int:
@@ -215,7 +226,7 @@ def describe(variant: Variant, card: Card, pmf: np.ndarray, at_least=(), seconds
     """The Distribution object of a pmf."""
     mean, std = _summary(pmf)
     cdf = np.cumsum(pmf)
-    tail = np.cumsum(pmf[::-1])[::-1]  # P(final >= s)
+    tail = at_least(pmf)
     support = np.flatnonzero(pmf > 0)
     thresholds = sorted(set(THRESHOLDS) | set(at_least))
     return Distribution(

@@ -29,7 +29,7 @@ from ..rules.variant import Variant
 from ..store.bounded_cache import BoundedCache
 from ..store.expected_play_cache import cached_rest, store_rest, values_digest
 from ..store.target_layers import next_tables, state_column
-from .distribution import final_pmf
+from .distribution import final_pmf, p_at_least
 from .targets import TargetTable
 
 VERSUS_DEFAULT_PAIRS = 200  # simulate --versus without -n
@@ -54,7 +54,7 @@ def probability_expected_play(
         pmf = final_pmf(variant, values, card)
     else:
         pmf = np.concatenate([np.zeros(card.points), rest_pmf(variant, values, card, directory)])
-    return float(pmf[max(target, 0) :].sum())
+    return p_at_least(pmf, target)
 
 
 def rest_pmf(variant: Variant, values: np.ndarray, card: Card, directory: Path, engine=None) -> np.ndarray:

@@ -301,8 +301,8 @@ def create_app(
             table, target_table = cache.get(variant), target_cache.get(variant)
             pmf = np.asarray(distributions.get(table, card, checkpoint).pmf)  # the forward pass, remembered
 
-            def expected_play(_card: Card, at_least: int) -> float:  # as win.probability_expected_play
-                return float(pmf[max(at_least, 0) :].sum())
+            def expected_play(_card: Card, target: int) -> float:  # as win.probability_expected_play
+                return dist.p_at_least(pmf, target)
 
             return targets.chances(variant, target_table, card, target, expected_play).as_dict()
 
