@@ -12,7 +12,15 @@ from test_dp_vs_naive import REDUCED, endgame_cards, legal_points
 
 from solver import dp
 from solver.advice.cards import Card, parse_card
-from solver.chances.distribution import at_least, describe, distribution, final_pmf, odds, p_at_least, win_alone
+from solver.chances.distribution import (
+    describe,
+    distribution,
+    final_pmf,
+    odds,
+    p_at_least,
+    tail_probabilities,
+    win_alone,
+)
 from solver.chances.simulation import simulate
 from solver.errors import KniffelError
 from solver.rules.presets import PRESETS
@@ -344,6 +352,6 @@ def test_probabilities_at_least_never_above_one():
         [0.05383017413698619, 0.3395062870351673, 0.30599004231012344, 0.10218797540377206, 0.19848552111395115]
     )
     assert np.cumsum(pmf[::-1])[::-1][0] > 1  # the rounding this guards against
-    assert at_least(pmf).max() == 1.0 and p_at_least(pmf, 0) == 1.0 and p_at_least(pmf, -3) == 1.0
+    assert tail_probabilities(pmf).max() == 1.0 and p_at_least(pmf, 0) == 1.0 and p_at_least(pmf, -3) == 1.0
     assert p_at_least(pmf, 4) == pmf[4] and p_at_least(pmf, 5) == 0.0
-    assert list(at_least(pmf)[1:]) == list(np.cumsum(pmf[::-1])[::-1][1:])
+    assert list(tail_probabilities(pmf)[1:]) == list(np.cumsum(pmf[::-1])[::-1][1:])

@@ -169,11 +169,11 @@ def expected_play_at_least(
 ) -> list[float]:
     """P(final score >= T) for each T of `targets` when the rest of the game is played for the maximum
     expected score (the advisor's play, its tie rule): exact, from the forward pass (final_pmf)."""
-    tail = at_least(final_pmf(variant, values, card, progress=progress, directory=directory))
+    tail = tail_probabilities(final_pmf(variant, values, card, progress=progress, directory=directory))
     return [float(tail[max(int(x), 0)]) if x < tail.shape[0] else 0.0 for x in targets]
 
 
-def at_least(pmf: np.ndarray) -> np.ndarray:
+def tail_probabilities(pmf: np.ndarray) -> np.ndarray:
     """P(final score >= s) for every s. Capped at 1: a pmf that sums to 1 within rounding can add up to
     1 + 2e-14, and a probability above 1 is not one to show."""
     return np.minimum(np.cumsum(pmf[::-1])[::-1], 1.0)
@@ -181,7 +181,7 @@ def at_least(pmf: np.ndarray) -> np.ndarray:
 
 def p_at_least(pmf: np.ndarray, target: int) -> float:
     """P(final score >= target) from a pmf of final scores."""
-    return float(at_least(pmf)[max(target, 0)]) if target < pmf.shape[0] else 0.0
+    return float(tail_probabilities(pmf)[max(target, 0)]) if target < pmf.shape[0] else 0.0
 
 
 def percentile(cdf: np.ndarray, q: float) -> int:
@@ -226,7 +226,7 @@ def describe(variant: Variant, card: Card, pmf: np.ndarray, at_least=(), seconds
     """The Distribution object of a pmf."""
     mean, std = _summary(pmf)
     cdf = np.cumsum(pmf)
-    tail = at_least(pmf)
+    tail = tail_probabilities(pmf)
     support = np.flatnonzero(pmf > 0)
     thresholds = sorted(set(THRESHOLDS) | set(at_least))
     return Distribution(
