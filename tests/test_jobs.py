@@ -2,6 +2,8 @@
 with the in-process build, resuming after an interruption, a lost or damaged chunk or layer, refusals."""
 
 import json
+import os
+import threading
 
 import numpy as np
 import pytest
@@ -181,6 +183,39 @@ def test_layer_file_truncated_before_its_barrier(built, tmp_path):
     assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
 
 
+@pytest.mark.parametrize("place", ["layer", "part", "mark", "folder"])
+def test_a_fifo_or_folder_in_a_job_file_s_place_is_built_over_not_waited_on(built, tmp_path, place):
+    """A FIFO where a finished layer, the layer under way or a chunk's mark was (or an empty folder in the
+    .part file's place): the rerun opens it without waiting for a writer, builds that part again and gives
+    the same bits. The rerun runs on a thread: a hang fails the test instead of stopping the run."""
+    job = open_job(VARIANT, "target", tmp_path / "job", n_max=N, chunk_seconds=2e-5)
+    with pytest.raises(Interrupted):
+        run_job(job, VARIANT, StopAfter(len(job.plan[0]["chunks"]) + 2))
+    first, second = job.plan[0]["filled"], job.plan[1]["filled"]
+    path = {
+        "layer": job.path / layer_name(first),
+        "part": job.part_path(second),
+        "mark": job.mark_path(second, 0),
+        "folder": job.part_path(second),
+    }[place]
+    path.unlink()
+    path.mkdir() if place == "folder" else os.mkfifo(path)
+    reopened = open_job(VARIANT, "target", tmp_path / "job", n_max=N)
+    result = []
+
+    def rerun_and_read():
+        run_job(reopened, VARIANT, ThreadExecutor(2))
+        result.append(target_table(reopened, VARIANT))
+
+    rerun = threading.Thread(target=rerun_and_read, daemon=True)
+    rerun.start()
+    rerun.join(120)
+    assert result, f"the rerun waited on the {place} for 120 s"
+    assert same_bits(result[0][0], built[1][0])
+    assert (job.path / layer_name(second)).is_file()
+    assert path.is_file() if place == "layer" else not path.exists()  # a layer file again, or no leftover
+
+
 def test_job_folder_of_an_older_format_refused(tmp_path):
     """A job folder of format 2 (shards assembled by the driver) is not read: one line naming the format."""
     open_job(VARIANT, "ev", tmp_path / "job", chunk_seconds=1e9)
@@ -231,7 +266,7 @@ def test_cli_refuses_another_job_folder_and_tells_status(tmp_path):
 def test_save_atomic_writes_what_np_load_reads_back(tmp_path, array):
     """Empty, 0-d and non-contiguous arrays too (an end-game job's skipped layers have no columns); always C order,
     so a C-ordered array's file is np.save's byte for byte."""
-    from solver.jobs.folder import save_atomic
+    from solver.jobs.job_files import save_atomic
 
     save_atomic(tmp_path / "a.npy", array)
     back = np.load(tmp_path / "a.npy")

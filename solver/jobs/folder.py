@@ -24,8 +24,6 @@ import hashlib
 import io
 import json
 import os
-import socket
-from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +33,20 @@ from ..i18n.texts import t
 from ..rules.variant import Variant
 from ..store.files import make_folder, read_bounded, read_json
 from ..version import __version__
+from .job_files import (
+    NotRegular,
+    file_sha256,
+    fsync_folder,
+    layer_digest,
+    npy_header,
+    npy_shape,
+    open_regular,
+    pwrite_all,
+    range_digest,
+    read_mark,
+    reader,
+    save_atomic,
+)
 from .plan import layer_name, mark_name
 
 MANIFEST, DONE, LENGTHS = "job.json", "layers.json", "lengths.npy"
@@ -42,111 +54,12 @@ MANIFEST, DONE, LENGTHS = "job.json", "layers.json", "lengths.npy"
 # in place into the layer's .part file, a layer's checksum from its chunks' marks
 JOB_FORMAT = 3
 MAX_JSON = 64 << 20  # a plan of Balut's size stays far below
-BLOCK = 16 << 20  # bytes a read when a rerun checks a layer or a chunk
 MAX_LENGTHS = 1 << 30  # (2^boxes, 2) int64: 4 MB at 18 boxes
 DTYPE = np.dtype(np.float64)  # every layer file's
 
 
 class JobError(KniffelError):
     """A job folder that cannot be used, or a scheduler that does not answer."""
-
-
-def _fsync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def save_atomic(path: Path, data: np.ndarray | bytes, durable: bool = True) -> str:
-    """Write an array (as np.save writes it) or bytes to `path` atomically; the SHA-256 of the bytes written."""
-    if isinstance(data, bytes):
-        return _write_atomic(path, [data], durable)
-    data = np.asarray(data)
-    raw = np.ascontiguousarray(data).reshape(-1).view(np.uint8)  # also an empty or 0-d array, as np.save takes it
-    return _write_atomic(path, [_npy_header(data.shape, data.dtype), raw], durable)
-
-
-def _write_atomic(path: Path, pieces: Iterable, durable: bool = True) -> str:
-    """Write the pieces (buffers) one after another to `path` atomically: a temporary file named for this host
-    and process in the same folder, renamed into place (durable: fsynced before, its folder after). Each byte
-    is hashed as it is written, never read back. Returns the SHA-256 of the file."""
-    tmp = path.with_name(f".{path.name}.{socket.gethostname()}.{os.getpid()}.tmp")
-    digest = hashlib.sha256()
-    try:
-        with open(tmp, "wb") as fh:
-            for piece in pieces:
-                fh.write(piece)
-                digest.update(piece)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    if durable:
-        _fsync_folder(path.parent)
-    return digest.hexdigest()
-
-
-def _npy_header(shape: tuple, dtype: np.dtype) -> bytes:
-    """The header np.save writes before a C-ordered array of this shape and type."""
-    out = io.BytesIO()
-    header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": shape}
-    np.lib.format.write_array_header_1_0(out, header)
-    return out.getvalue()
-
-
-def _npy_shape(fh) -> tuple[tuple, np.dtype]:
-    """The shape and type of the .npy file open in fh (left at its data); ValueError unless as we write them."""
-    if np.lib.format.read_magic(fh) != (1, 0):
-        raise ValueError("not a .npy file of version 1.0")
-    shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(fh)
-    if fortran_order:
-        raise ValueError("Fortran order")
-    return shape, dtype
-
-
-def _pwrite_all(fd: int, data: np.ndarray, offset: int) -> None:
-    """Write all of data's bytes at `offset` (os.pwrite may write fewer than asked)."""
-    view = data.reshape(-1).view(np.uint8).data
-    done = 0
-    while done < len(view):
-        done += os.pwrite(fd, view[done:], offset + done)
-
-
-def _range_digest(fh, nbytes: int) -> str | None:
-    """The SHA-256 of the next `nbytes` bytes of fh, None when the file ends before."""
-    digest = hashlib.sha256()
-    while nbytes:
-        block = fh.read(min(nbytes, BLOCK))
-        if not block:
-            return None
-        digest.update(block)
-        nbytes -= len(block)
-    return digest.hexdigest()
-
-
-def _layer_digest(header: bytes, chunks: list[str]) -> str:
-    """A layer's checksum: the SHA-256 of its header and its chunks' SHA-256s, one after another."""
-    return hashlib.sha256(header + b"".join(bytes.fromhex(d) for d in chunks)).hexdigest()
-
-
-def _hash(path: Path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 22), b""):
-            digest.update(block)
-    return digest
-
-
-def file_sha256(path: Path) -> str | None:
-    """The file's SHA-256, None when it is missing."""
-    try:
-        return _hash(path).hexdigest()
-    except FileNotFoundError:
-        return None
 
 
 def identity(variant: Variant, kind: str, n_max: int, from_filled: int) -> dict:
@@ -192,6 +105,15 @@ def _done_ok(done) -> bool:
         and _number(entry.get("cost"))
         for key, entry in done.items()
     )
+
+
+def _remove(path: Path) -> None:
+    """Something not a regular file in the place of one this job writes: removed (an empty folder, a FIFO, a
+    socket, a link), else one line naming it."""
+    try:
+        os.rmdir(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+    except OSError:
+        raise JobError(t("job_shard_damaged", path=path)) from None
 
 
 class JobFolder:
@@ -276,7 +198,7 @@ class JobFolder:
     def _layer(self, n_filled: int) -> tuple[dict, bytes]:
         """The layer's plan entry and its file's .npy header."""
         layer = next(entry for entry in self.plan if entry["filled"] == n_filled)
-        return layer, _npy_header(tuple(layer["shape"]), DTYPE)
+        return layer, npy_header(tuple(layer["shape"]), DTYPE)
 
     def _file_digest(self, n_filled: int) -> str | None:
         """The checksum of the layer file as it is now (read chunk by chunk); None when it is missing or
@@ -284,15 +206,15 @@ class JobFolder:
         layer, header = self._layer(n_filled)
         at = layer["at"]
         try:
-            with open(self.path / layer_name(n_filled), "rb") as fh:
+            with reader(self.path / layer_name(n_filled)) as fh:
                 if fh.read(len(header)) != header:
                     return None
-                digests = [_range_digest(fh, (b - a) * DTYPE.itemsize) for a, b in zip(at, at[1:])]
+                digests = [range_digest(fh, (b - a) * DTYPE.itemsize) for a, b in zip(at, at[1:])]
                 if None in digests or fh.read(1):
                     return None
-        except FileNotFoundError:
+        except (FileNotFoundError, NotRegular):  # a layer built again replaces whatever is there
             return None
-        return _layer_digest(header, digests)  # type: ignore[arg-type]
+        return layer_digest(header, digests)  # type: ignore[arg-type]
 
     def part_path(self, n_filled: int) -> Path:
         return self.path / f"{layer_name(n_filled)}.part"
@@ -306,7 +228,12 @@ class JobFolder:
         kept), its header written again and its size set again if it was cut or grown."""
         layer, header = self._layer(n_filled)
         size = len(header) + layer["at"][-1] * DTYPE.itemsize
-        fd = os.open(self.part_path(n_filled), os.O_RDWR | os.O_CREAT, 0o666)
+        part = self.part_path(n_filled)
+        try:
+            fd = open_regular(part, os.O_RDWR | os.O_CREAT)
+        except NotRegular:  # not a file this job wrote (a FIFO, a folder): made again
+            _remove(part)
+            fd = open_regular(part, os.O_RDWR | os.O_CREAT)
         try:
             os.pwrite(fd, header, 0)
             if os.fstat(fd).st_size != size:
@@ -324,11 +251,11 @@ class JobFolder:
         layer, header = self._layer(n_filled)
         a, b = layer["at"][index], layer["at"][index + 1]
         try:
-            recorded = self.mark_path(n_filled, index).read_text().strip()
-            with open(self.part_path(n_filled), "rb") as fh:
+            recorded = read_mark(self.mark_path(n_filled, index))
+            with reader(self.part_path(n_filled)) as fh:
                 fh.seek(len(header) + a * DTYPE.itemsize)
-                return _range_digest(fh, (b - a) * DTYPE.itemsize) == recorded
-        except FileNotFoundError:
+                return range_digest(fh, (b - a) * DTYPE.itemsize) == recorded
+        except (FileNotFoundError, NotRegular):
             return False
 
     def write_chunk(self, n_filled: int, index: int, values: np.ndarray) -> str:
@@ -341,11 +268,11 @@ class JobFolder:
         if data.shape[0] != b - a:
             raise ValueError(f"chunk {index} of layer {n_filled}: {data.shape[0]} values, not {b - a}")
         try:
-            fd = os.open(self.part_path(n_filled), os.O_WRONLY)
-        except FileNotFoundError:  # the driver makes it before it hands out the layer's chunks
+            fd = open_regular(self.part_path(n_filled), os.O_WRONLY)
+        except (FileNotFoundError, NotRegular):  # the driver makes it before it hands out the layer's chunks
             raise JobError(t("job_shard_damaged", path=self.part_path(n_filled))) from None
         try:
-            _pwrite_all(fd, data, len(header) + a * DTYPE.itemsize)
+            pwrite_all(fd, data, len(header) + a * DTYPE.itemsize)
         finally:
             os.close(fd)
         digest = hashlib.sha256(data.view(np.uint8).data).hexdigest()
@@ -360,12 +287,12 @@ class JobFolder:
         marks = [self.mark_path(n_filled, i) for i in range(len(layer["chunks"]))]
         part = self.part_path(n_filled)
         try:
-            digests = [mark.read_text().strip() for mark in marks]
-        except OSError:
+            digests = [read_mark(mark) for mark in marks]
+        except OSError:  # NotRegular included
             raise JobError(t("job_shard_damaged", path=self.path / "marks")) from None
         try:
-            fd = os.open(part, os.O_RDONLY)
-        except FileNotFoundError:
+            fd = open_regular(part)
+        except (FileNotFoundError, NotRegular):
             raise JobError(t("job_shard_damaged", path=part)) from None
         try:
             if os.fstat(fd).st_size != len(header) + layer["at"][-1] * DTYPE.itemsize:
@@ -374,9 +301,9 @@ class JobFolder:
         finally:
             os.close(fd)
         os.replace(part, self.path / layer_name(n_filled))
-        _fsync_folder(self.path)
+        fsync_folder(self.path)
         done = {str(k): v for k, v in self.done().items()}
-        entry = {"sha256": _layer_digest(header, digests), "seconds": round(seconds, 3), "cost": layer["cost"]}
+        entry = {"sha256": layer_digest(header, digests), "seconds": round(seconds, 3), "cost": layer["cost"]}
         done[str(n_filled)] = entry
         save_atomic(self.path / DONE, (json.dumps(done, sort_keys=True) + "\n").encode())
         for mark in marks:
@@ -385,8 +312,12 @@ class JobFolder:
     def read_layer(self, n_filled: int, out: np.ndarray) -> int:
         """Read a finished target-table layer (1-D float64) into the front of out; its length. Read, not
         memory-mapped and copied: a copy out of a mapping costs a page fault every few pages."""
-        with open(self.path / layer_name(n_filled), "rb") as fh:
-            shape, dtype = _npy_shape(fh)
+        try:
+            fh = reader(self.path / layer_name(n_filled))
+        except (FileNotFoundError, NotRegular):
+            raise JobError(t("job_damaged", path=self.path / layer_name(n_filled))) from None
+        with fh:
+            shape, dtype = npy_shape(fh)
             if len(shape) != 1 or dtype != out.dtype or shape[0] > len(out):
                 raise JobError(t("job_damaged", path=self.path / layer_name(n_filled)))
             want = shape[0] * dtype.itemsize
@@ -397,4 +328,9 @@ class JobFolder:
     def layer(self, n_filled: int) -> np.ndarray:
         """A finished layer, memory-mapped copy-on-write: never written (the kernels write their own chunks),
         and of the same array type as the in-process build's tables, so Numba compiles no second version."""
-        return np.load(self.path / layer_name(n_filled), mmap_mode="c", allow_pickle=False)
+        path = self.path / layer_name(n_filled)
+        try:
+            os.close(open_regular(path))  # np.load would wait for ever on a FIFO
+        except (FileNotFoundError, NotRegular):
+            raise JobError(t("job_damaged", path=path)) from None
+        return np.load(path, mmap_mode="c", allow_pickle=False)
