@@ -152,6 +152,20 @@ def test_a_tables_folder_that_cannot_be_made(tmp_path):
     ), res.stderr
 
 
+@pytest.mark.parametrize(
+    ("variant", "said"), [("kniffel", "Fehler: $KNIFFEL_TABLES"), ("yams", "erreur : $KNIFFEL_TABLES")]
+)
+def test_a_tables_folder_that_is_a_file_speaks_the_variants_language_without_a_locale(tmp_path, variant, said):
+    """The folder is checked before the command knows its variant: without --lang and a locale (LANG=C), the
+    refusal speaks as a usage error does, in the language of the variant named (it was English)."""
+    (tmp_path / "file").write_text("")
+    args = ("advise", variant, "--dice", "1,2,3,4,5", "--roll", "1")
+    res = invoke(*args, env={"LANG": "C", "KNIFFEL_TABLES": str(tmp_path / "file")})
+    assert res.exit_code == 2 and res.stderr.startswith(f"kniffel: {said} ") and res.stderr.count("\n") == 1
+    res = invoke(*args, env={"LANG": "en_GB.UTF-8", "KNIFFEL_TABLES": str(tmp_path / "file")})
+    assert res.stderr.startswith("kniffel: error: $KNIFFEL_TABLES ")
+
+
 def test_table_refusals_in_german(kdir, tmp_path):
     (tmp_path / "kniffel.json").write_bytes((kdir / "kniffel.json").read_bytes())
     (tmp_path / "kniffel.npy").write_bytes((kdir / "kniffel.npy").read_bytes()[:1000])

@@ -396,10 +396,14 @@ def test_kniffel_alone_prints_help():
 def test_tables_folder_checked_up_front(tmp_path, bad):
     (tmp_path / "file").write_text("x")
     path = bad if bad.startswith("/") else str(tmp_path / bad)
-    res = CliRunner().invoke(cli_group(), ["value", "kniffel"], env={"KNIFFEL_TABLES": path})
-    one_line_error(res, "KNIFFEL_TABLES", "not a folder")
-    res = CliRunner().invoke(cli_group(), ["--tables", path, "value", "kniffel"])
-    one_line_error(res, "--tables", lang="de" if bad == "file" else "en")  # click's refusal speaks kniffel's German
+    # checked before the command knows its variant: as click's refusals, in the language of the variant named
+    no_locale = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C"}
+    res = CliRunner().invoke(cli_group(), ["value", "kniffel"], env={**no_locale, "KNIFFEL_TABLES": path})
+    one_line_error(res, "KNIFFEL_TABLES", "Ordner", lang="de")
+    res = CliRunner().invoke(cli_group(), ["--tables", path, "value", "kniffel"], env=no_locale)
+    one_line_error(res, "--tables", lang="de")
+    res = CliRunner().invoke(cli_group(), ["--tables", path, "value", "yatzy"], env=no_locale)
+    one_line_error(res, "--tables", "folder", lang="en")
 
 
 def kniffel(*args, env):

@@ -287,6 +287,7 @@ class OneLineErrors(CatalogueGroup):
     a bug and keeps its traceback. Every --help, the group's and its commands', comes from the catalogue (help.py)."""
 
     command_class = CatalogueHelp
+    command_line: list[str] = []  # this run's arguments, set by main
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:  # the group's own --help and --version print here
@@ -315,6 +316,7 @@ class OneLineErrors(CatalogueGroup):
             set_language(_usage_language(args))
             return 2, error_line(t("stdout_closed"))
         tolerant_streams()
+        self.command_line = args  # the group's own checks speak as a usage error would (cli below)
         try:
             code = super().main(args=args, prog_name=prog_name, standalone_mode=False, **extra)
         except (_PipeClosed, BrokenPipeError):
@@ -348,7 +350,8 @@ class OneLineErrors(CatalogueGroup):
 @click.pass_context
 def cli(ctx, tables_path, threads, no_progress, lang):
     """The `kniffel` group: its options hold for every command (help texts: solver/i18n/help.py)."""
-    set_language(choose_language(lang, "en"))
+    # before a command knows its variant, as a usage error speaks: --lang, the locale, a variant named, English
+    set_language(lang or _usage_language(ctx.command.command_line))
     if tables_path == "":  # not "no option": that would quietly take the default folder
         raise KniffelError(t("option_empty_folder", option="--tables"))
     ctx.obj = Settings(tables.tables_dir(tables_path), threads, not no_progress, lang)
