@@ -13,6 +13,7 @@ LEVELS = {
     "version": 0,
     "numba_setup": 0,
     "i18n": 0,
+    "progress": 0,
     "rules": 1,
     "dp": 2,
     "store": 3,

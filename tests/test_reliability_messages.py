@@ -62,14 +62,13 @@ def test_empty_job_options_are_refused(tmp_path, monkeypatch, option):
 
 @pytest.mark.parametrize("lang, unit", [("de", "Spiel"), ("es", "partida"), ("fr", "partie"), ("en", "game")])
 def test_progress_bar_units_speak_the_language(tmp_path, monkeypatch, lang, unit):
-    import tqdm
-
+    from solver import progress
     from solver.cli.base import progress_bar
     from solver.cli.settings import Settings
     from solver.i18n.texts import set_language
 
     seen = {}
-    monkeypatch.setattr(tqdm, "tqdm", lambda **kw: seen.update(kw))  # a disabled bar keeps no unit
+    monkeypatch.setattr(progress, "LiveBar", lambda **kw: seen.update(kw))  # a disabled bar keeps no unit
     set_language(lang)
     try:
         progress_bar(Settings(tmp_path), 10, "x", "game")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import io
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -90,3 +91,49 @@ def test_bars_show_on_a_terminal_unless_no_progress(tmp_path, monkeypatch):
         assert not bar.disable
     with progress_bar(Settings(tmp_path, progress=False), 10, "x", "value") as bar:
         assert bar.disable
+
+
+def test_a_bar_nothing_counts_yet_keeps_its_clock_moving(tmp_path, monkeypatch):
+    """Kernels compile before the first step (10-40 s on a first use): the bar is redrawn every REDRAW
+    seconds meanwhile (its elapsed time moves), not frozen at 0 %; its thread stops with it."""
+    import time
+
+    from solver import progress
+
+    monkeypatch.setattr(progress, "REDRAW", 0.05)
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    with progress_bar(Settings(tmp_path, progress=True), 10, "x", "value"):
+        time.sleep(0.6)
+    assert terminal.getvalue().count("\r") >= 5  # drawn when made, then redrawn on its own
+    after = terminal.getvalue()
+    time.sleep(0.3)
+    assert terminal.getvalue() == after
+
+
+def test_a_compile_before_any_output_counts_its_seconds_then_clears_the_line(tmp_path, monkeypatch):
+    """On a terminal, the line before a compile is followed by '  ... N s' every second until the command
+    writes anything; that line is then erased, and the streams keep writing where they did."""
+    import sys
+    import time
+
+    terminal, out = _Terminal(), io.StringIO()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setattr("sys.stdout", out)
+    monkeypatch.setattr(waits, "cold", lambda kind: True)
+    monkeypatch.setattr(waits, "TICK", 0.05)
+    with click.Context(cli, obj=Settings(tmp_path, progress=True)):
+        waits.compiling("solve")
+        time.sleep(0.4)
+    print("the answer")
+    seen = terminal.getvalue()
+    assert seen.startswith("kniffel: " + said("en", "wait_compiling")) and seen.count("\r  ... ") >= 3
+    assert seen.endswith("\r\033[K") and out.getvalue() == "the answer\n"
+    time.sleep(0.2)
+    assert terminal.getvalue() == seen  # stopped
+    sys.stderr.write("more")  # the wrapper left in place just passes writes on
+    assert terminal.getvalue() == seen + "more"
+    with click.Context(cli, obj=Settings(tmp_path, progress=False)):
+        waits.compiling("solve")  # --no-progress: the line alone
+        time.sleep(0.2)
+    assert terminal.getvalue().endswith("...\n")

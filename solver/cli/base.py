@@ -71,11 +71,13 @@ def quick_answer_from_disk(variant, settings: Settings) -> None:
 def progress_bar(settings: Settings, total: int, desc: str, unit: str, unit_scale: bool = False):
     """A progress bar on stderr, shown only on a terminal and unless --no-progress; gone when done. `unit`:
     the catalogue's `unit_<unit>` (state, value, game, turn, pair, col, cost) names what it counts."""
-    from tqdm import tqdm
+    from ..progress import LiveBar
 
     disable = None if settings.progress else True
     unit = " " + t(f"unit_{unit}")  # "12.3k Spiel/s"
-    return tqdm(total=total, desc=desc, unit=unit, unit_scale=unit_scale, disable=disable, file=sys.stderr, leave=False)
+    return LiveBar(
+        total=total, desc=desc, unit=unit, unit_scale=unit_scale, disable=disable, file=sys.stderr, leave=False
+    )
 
 
 class _Notice:

@@ -8,7 +8,11 @@ scaled by the threads it gets.
 
 from __future__ import annotations
 
+import atexit
 import os
+import sys
+import threading
+import time
 from pathlib import Path
 
 import click
@@ -16,6 +20,7 @@ import click
 from ..i18n.texts import t
 
 SAY_FROM = 2.0  # seconds: a shorter wait passes without a word
+TICK = 1.0  # seconds between two counts of the heartbeat after the line before a compile
 
 # The kernels each kind of work compiles on its first use after an install, as (module of solver.dp, the
 # kernel that calls the others): one core's seconds to compile them with an empty cache, on a quiet machine
@@ -77,10 +82,101 @@ def cold(kind: str) -> bool:
 
 
 def compiling(*kinds: str) -> None:
-    """Say so when the work ahead compiles kernels first (once after an install)."""
+    """Say so when the work ahead compiles kernels first (once after an install); on a terminal, then count
+    the seconds until the command writes anything (compiling has no progress bar of its own)."""
     seconds = sum(COMPILES[kind][2] for kind in kinds if cold(kind))
     if seconds >= SAY_FROM:
         say("wait_compiling", time=about(seconds))
+        if _live():
+            _Heartbeat().start()
+
+
+def _live() -> bool:
+    """Whether this command shows progress (a terminal on stderr, and not --no-progress)."""
+    from .settings import Settings
+
+    ctx = click.get_current_context(silent=True)
+    settings = ctx.find_object(Settings) if ctx is not None else None
+    try:
+        return settings is not None and settings.progress and sys.stderr.isatty()
+    except (AttributeError, ValueError):  # no stderr, or a closed one
+        return False
+
+
+class _Heartbeat:
+    """A line of its own on the terminal, '  ... 7 s', rewritten every second until the command writes
+    anything (stdout or stderr: a progress bar, its answer, an error) or ends; then erased. stdout and
+    stderr are wrapped once (_Tripwire) so that a write stops it first; the wrappers stay (print() holds
+    sys.stdout without a reference of its own: replacing it during a write would free it under print)."""
+
+    def __init__(self) -> None:
+        self.stream = sys.stderr
+        self.lock = threading.Lock()
+        self.started = time.monotonic()
+        self.stopped = self.shown = False
+
+    def start(self) -> None:
+        for name in ("stdout", "stderr"):
+            stream = getattr(sys, name)
+            if isinstance(stream, _Tripwire):
+                if stream.heartbeat is not None:
+                    return  # one counting already
+            else:
+                stream = _Tripwire(stream)
+                setattr(sys, name, stream)
+            stream.heartbeat = self
+        self.stream = sys.stderr.stream  # type: ignore[union-attr]
+        atexit.register(self.stop)
+        threading.Thread(target=self._tick, daemon=True, name="kniffel-heartbeat").start()
+
+    def _tick(self) -> None:
+        while True:
+            time.sleep(TICK)
+            with self.lock:
+                if self.stopped:
+                    return
+                seconds = int(time.monotonic() - self.started)
+                self._write("\r  ... " + t("wait_seconds", n=seconds))
+                self.shown = True
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except (OSError, ValueError):  # the terminal went away: nothing to count for
+            self.stopped = True
+
+    def stop(self) -> None:
+        with self.lock:
+            if self.stopped:
+                return
+            self.stopped = True
+            if self.shown:
+                self._write("\r\033[K")  # erased: the next output starts on a clean line
+        for stream in (sys.stdout, sys.stderr):
+            if isinstance(stream, _Tripwire) and stream.heartbeat is self:
+                stream.heartbeat = None
+
+
+class _Tripwire:
+    """A stream that stops the heartbeat counting, if any, before each write; else the stream itself."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.heartbeat: _Heartbeat | None = None
+
+    def write(self, text):
+        if text and self.heartbeat is not None:  # a progress bar writes '' when it starts
+            self.heartbeat.stop()
+        return self.stream.write(text)
+
+    def writelines(self, lines):
+        if self.heartbeat is not None:
+            self.heartbeat.stop()
+        return self.stream.writelines(lines)
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
 
 
 def solving(variant, n_states: int) -> None:

@@ -25,9 +25,9 @@ def _notice(text: str) -> None:
 
 def _solve(variant: Variant, engine: dp.Engine, progress: bool, resume=None, after_layer=None):
     """dp.solve_with_moments with a tqdm bar on stderr (shown only on a terminal)."""
-    from tqdm import tqdm
+    from ..progress import LiveBar
 
-    bar = tqdm(
+    bar = LiveBar(
         total=dp.count_states(variant),
         desc=t("progress_solve", variant=variant.name),
         unit=" " + t("unit_state"),
