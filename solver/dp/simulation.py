@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit, prange
+from .compile import njit
 from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _pick_entry
 from .identical import _best_sub_keeps, _keep_means
+from .lanes import in_threads
 from .policy import ranked_sub_keeps
 from .rules import P_CAP, P_FIRST_ROLL, P_MIN_KEEP
 
 TIE = 1e-9  # options this close to the best are tied (advisor.TIE)
+TASKS_A_CALL = 16  # a thread takes this many tasks at a time (a call costs microseconds of dispatch)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -105,8 +107,17 @@ def _enter(g, mask, joker_scored, r, box, points, next_flag, rules, g_mask, g_up
     g_joker_scored[g] = next_flag
 
 
-@njit(cache=True, parallel=True)
-def simulate_turn(
+def simulate_turn(*args) -> None:
+    """Play one turn of every game optimally (the advisor's choices, its tie rule): _simulate_tasks over the
+    tasks (args: its arguments after lo, hi), on lane threads (lanes.in_threads) rather than as a prange
+    kernel, whose compile cost 10 s of CPU more (Numba's parallel pass and a second copy of the call tree)."""
+    in_threads(_simulate_tasks, args[0].shape[0], *args, chunk=TASKS_A_CALL)
+
+
+@njit(cache=True, nogil=True)
+def _simulate_tasks(
+    lo,
+    hi,
     task_group,
     task_lo,
     task_hi,
@@ -127,9 +138,8 @@ def simulate_turn(
     lattice,
     values,
 ):
-    """Play one turn of every game optimally (the advisor's choices, its tie rule). A task is a slice
-    of the games of one (mask, joker_scored) group; each task solves its group's turn once for the group's
-    distinct upper totals."""
+    """Tasks lo..hi-1 of one turn. A task is a slice of the games of one (mask, joker_scored) group; each task
+    solves its group's turn once for the group's distinct upper totals."""
     _, size_start, add, _, _ = lattice
     n_dice = size_start.shape[0] - 2
     first_roll = size_start[n_dice]
@@ -137,7 +147,7 @@ def simulate_turn(
     cap = rules.params[P_CAP]
     min_start = size_start[rules.params[P_MIN_KEEP]]
     servida = rules.params[P_FIRST_ROLL] != 0
-    for t in prange(task_group.shape[0]):
+    for t in range(lo, hi):
         grp = task_group[t]
         mask, joker_scored = group_mask[grp], group_flag[grp]
         upper_totals = col_up[group_col[grp] : group_col[grp + 1]]
@@ -199,10 +209,10 @@ def _turn_choice(mask, joker_scored, capped_upper, rules, lattice, values, ranke
         mask, joker_scored, np.full(1, capped_upper), rules, lattice, values
     )
     if roll == 1:
-        return _best_keep(r, by_keep, 0, stops1[r - first_roll, 0], ranked_subs, np.int64(0), first_roll)
+        return _best_keep(r, by_keep, np.int64(0), stops1[r - first_roll, 0], ranked_subs, np.int64(0), first_roll)
     if roll == 2:
         min_start = size_start[rules.params[P_MIN_KEEP]]
-        return _best_keep(r, after_second, 0, final[r - first_roll, 0], ranked_subs, min_start, first_roll)
+        return _best_keep(r, after_second, np.int64(0), final[r - first_roll, 0], ranked_subs, min_start, first_roll)
     n_rolls, n_boxes = rules.score.shape
     option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
     option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)
