@@ -25,7 +25,7 @@ import numpy as np
 from .advice_pack import (
     _unpack,
 )
-from .compile import njit
+from .compile import njit, prange
 from .entries import (
     _final_roll_values,
     _first_roll_rules,
@@ -34,7 +34,6 @@ from .entries import (
     _roll_range_options,
 )
 from .identical import _best_sub_keeps, _keep_means
-from .lanes import in_threads
 from .rules import P_CAP, P_EXTRA, P_FIRST_ROLL, P_MIN_KEEP
 
 ENTRY_AFTER_FIRST = 4  # the roll code of the entries of a turn stopped after roll 1
@@ -111,9 +110,6 @@ def _pad_row(codes, vals, i, n):
         vals[i, o] = np.nan
 
 
-# inlined into its two callers, advise_batch's lane kernel and _advise_one (one level less to compile: a kernel's
-# compile optimises again the code of every kernel it calls, see compile.py)
-@njit(inline="always")
 def _advise_states(s_lo, s_hi, situations, rules, lattice, tabs, values, out, base):
     """The situations of states s_lo <= s < s_hi (situations order[state_ptr[s]:state_ptr[s + 1]] share
     state s). The states whose situations need keep values share one lattice array, a column each.
@@ -215,11 +211,17 @@ def _advise_states(s_lo, s_hi, situations, rules, lattice, tabs, values, out, ba
             _pad_row(codes, vals, i, n_options[i])
 
 
+# advise_batch's kernel; _advise_one inlines the same code (one level less to compile: a kernel's compile
+# optimises again the code of every kernel it calls, see compile.py)
+_advise_block = njit(cache=True)(_advise_states)
+_advise_block_inline = njit(inline="always")(_advise_states)
+
+
+@njit(cache=True, parallel=True)
 def advise_batch(
     block_ptr, state_ptr, order, mask, upper, joker_scored, roll_row, roll, rules, lattice, tabs, values, out
-) -> None:
-    """Every option of every situation, the blocks of states on lane threads (lanes.in_threads: no prange
-    kernel, whose compile cost 9 s of CPU more: Numba's parallel pass and a second copy of the call tree).
+):
+    """Every option of every situation, in parallel over blocks of states.
 
     order lists the situations grouped by state: state s is order[state_ptr[s]:state_ptr[s + 1]], block b
     the states block_ptr[b] .. block_ptr[b + 1] - 1 (a few: their turns run as the columns of one
@@ -228,14 +230,8 @@ def advise_batch(
     pts): codes/vals (N, M) padded with -1 / NaN, n_options (N,), best (N,): the column of the best option, the
     first of the highest value in option order; pts (N, M) the points of box options, or (0, 0): not wanted."""
     situations = (state_ptr, order, mask, upper, joker_scored, roll_row, roll)
-    in_threads(_advise_blocks, block_ptr.shape[0] - 1, block_ptr, situations, rules, lattice, tabs, values, out)
-
-
-@njit(cache=True, nogil=True)
-def _advise_blocks(lo, hi, block_ptr, situations, rules, lattice, tabs, values, out):
-    """advise_batch's blocks lo..hi-1 (one thread's share)."""
-    for b in range(lo, hi):
-        _advise_states(block_ptr[b], block_ptr[b + 1], situations, rules, lattice, tabs, values, out, 0.0)
+    for b in prange(block_ptr.shape[0] - 1):  # (rules, lattice, tabs: namedtuples, which no tuple may hold here)
+        _advise_block(block_ptr[b], block_ptr[b + 1], situations, rules, lattice, tabs, values, out, 0.0)
 
 
 @njit(cache=True)
@@ -243,7 +239,7 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
     """One situation, all arguments packed (see pack_single): Numba unboxes each array argument of a call
     (a few tenths of a µs each), so the single call takes five instead of twenty."""
     rules, lattice, tabs = _unpack(ints, floats)
-    situations = (  # one state with one situation (see _advise_states)
+    situations = (  # one state with one situation (see _advise_block)
         np.arange(2),
         np.zeros(1, dtype=np.int64),
         np.full(1, m),
@@ -254,7 +250,7 @@ def _advise_one(m, u, f, r, rl, ints, floats, values, codes, vals, pts, base):
     )
     n_options = np.empty(1, dtype=np.int64)
     best = np.empty(1, dtype=np.int64)
-    _advise_states(
+    _advise_block_inline(
         np.int64(0), np.int64(1), situations, rules, lattice, tabs, values, (codes, vals, n_options, best, pts), base
     )
     return n_options[0], best[0]
