@@ -28,7 +28,7 @@ COMPILES = {
     "solve": ("moments", "_solve_lane", 11),
     "target": ("target", "_target_lane", 10),
     "forward": ("forward", "_layer_groups", 5),
-    "simulate": ("simulation", "_simulate_tasks", 15),
+    "simulate": ("simulation", "simulate_turn", 15),
     "advice": ("advice", "_advise_one", 5),
 }
 # seconds of one thread a unit of work takes (kniffel's target table: 99.1 million values in 35-38 s on two

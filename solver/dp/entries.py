@@ -197,10 +197,8 @@ def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
             if s > 0:
                 fit = max(fit, v)
         out[first + r, 0] = fit if restricted and fit > -np.inf else best
-    # the columns as C-contiguous vectors, as best_one passes them: one compiled version
-    _joker_roll_values(
-        mask, joker_scored, rules, vecs.reshape(vecs.shape[0]), out[first:].reshape(out.shape[0] - first), free
-    )
+    # out's column as a C-contiguous vector, vecs' as a column: best_one's types (one compiled version)
+    _joker_roll_values(mask, joker_scored, rules, vecs[:, 0], out[first:].reshape(out.shape[0] - first), free)
 
 
 @njit(cache=True)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit
+from .compile import njit, prange
 from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _pick_entry
 from .identical import _best_sub_keeps, _keep_means
-from .lanes import in_threads
 from .policy import ranked_sub_keeps
 from .rules import P_CAP, P_FIRST_ROLL, P_MIN_KEEP
 
 TIE = 1e-9  # options this close to the best are tied (advisor.TIE)
-TASKS_A_CALL = 16  # a thread takes this many tasks at a time (a call costs microseconds of dispatch)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -107,17 +105,8 @@ def _enter(g, mask, joker_scored, r, box, points, next_flag, rules, g_mask, g_up
     g_joker_scored[g] = next_flag
 
 
-def simulate_turn(*args) -> None:
-    """Play one turn of every game optimally (the advisor's choices, its tie rule): _simulate_tasks over the
-    tasks (args: its arguments after lo, hi), on lane threads (lanes.in_threads) rather than as a prange
-    kernel, whose compile cost 10 s of CPU more (Numba's parallel pass and a second copy of the call tree)."""
-    in_threads(_simulate_tasks, args[0].shape[0], *args, chunk=TASKS_A_CALL)
-
-
-@njit(cache=True, nogil=True)
-def _simulate_tasks(
-    lo,
-    hi,
+@njit(cache=True, parallel=True)
+def simulate_turn(
     task_group,
     task_lo,
     task_hi,
@@ -138,8 +127,9 @@ def _simulate_tasks(
     lattice,
     values,
 ):
-    """Tasks lo..hi-1 of one turn. A task is a slice of the games of one (mask, joker_scored) group; each task
-    solves its group's turn once for the group's distinct upper totals."""
+    """Play one turn of every game optimally (the advisor's choices, its tie rule). A task is a slice
+    of the games of one (mask, joker_scored) group; each task solves its group's turn once for the group's
+    distinct upper totals."""
     _, size_start, add, _, _ = lattice
     n_dice = size_start.shape[0] - 2
     first_roll = size_start[n_dice]
@@ -147,7 +137,7 @@ def _simulate_tasks(
     cap = rules.params[P_CAP]
     min_start = size_start[rules.params[P_MIN_KEEP]]
     servida = rules.params[P_FIRST_ROLL] != 0
-    for t in range(lo, hi):
+    for t in prange(task_group.shape[0]):
         grp = task_group[t]
         mask, joker_scored = group_mask[grp], group_flag[grp]
         upper_totals = col_up[group_col[grp] : group_col[grp + 1]]
