@@ -282,18 +282,7 @@ def best_one(mask, capped_upper, joker_scored, r, roll, base, ints, floats, valu
         vals = np.empty((1, n_boxes))
         pts = np.empty((1, n_boxes), dtype=np.int64)
         n, best = _box_option_values(
-            mask,
-            capped_upper,
-            joker_scored,
-            r,
-            rules,
-            values,
-            _box_scratch(n_boxes),
-            codes,
-            vals,
-            pts,
-            np.int64(0),
-            base,
+            mask, capped_upper, joker_scored, r, rules, values, _box_scratch(n_boxes), codes, vals, pts, 0, base
         )
         top = base + vals[0, best]
         for o in range(n):  # the first entry tied with the best (within TIE)
