@@ -33,8 +33,10 @@ SCENARIO = (
 )
 
 
-def run_one(argv: list[str], report: Path | None) -> None:
-    """Run the CLI in this process, listening to Numba's compile events; the figures as JSON into report."""
+def record_compiles() -> dict:
+    """Listen to Numba's compile events from now on: the returned dict fills with "compile" (CPU s of the
+    outermost compiles), "kernels" (name -> [compiles, inclusive s, self s]) and "signatures" (name -> the
+    argument types of each compile). Nested compiles are inside their caller's; self leaves them out."""
     import solver  # noqa: F401  (sets Numba's environment first)
 
     # isort: split
@@ -43,6 +45,7 @@ def run_one(argv: list[str], report: Path | None) -> None:
     kernels: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])  # compiles, inclusive s, self s
     signatures: dict[str, list[str]] = defaultdict(list)
     stack: list[list[float]] = []  # [start, seconds of nested compiles]
+    figures = {"compile": 0.0, "kernels": kernels, "signatures": signatures}
 
     class Listener(event.Listener):
         def on_start(self, ev):
@@ -61,10 +64,15 @@ def run_one(argv: list[str], report: Path | None) -> None:
             row[2] += spent - nested
             signatures[name].append(str(ev.data["args"]))
             if not stack:
-                totals["compile"] += spent
+                figures["compile"] += spent
 
-    totals = {"compile": 0.0}
     event.register("numba:compile", Listener())
+    return figures
+
+
+def run_one(argv: list[str], report: Path | None) -> None:
+    """Run the CLI in this process, listening to Numba's compile events; the figures as JSON into report."""
+    figures = record_compiles()
     from solver.cli import main
 
     try:
@@ -72,7 +80,7 @@ def run_one(argv: list[str], report: Path | None) -> None:
     except SystemExit:
         pass
     if report is not None:
-        report.write_text(json.dumps({"compile": totals["compile"], "kernels": kernels, "signatures": signatures}))
+        report.write_text(json.dumps(figures))
 
 
 def run_scenario(n_kernels: int, show_repeats: bool) -> None:

@@ -20,13 +20,14 @@ import numpy as np
 
 def _identical(tables: str) -> None:
     """The solve with its moments, one turn's advice with the std column, a batch, a simulation and its choice
-    in one situation, the forward pass, and the final roll's box options (called from Python by tests: its own
-    cache entry)."""
+    in one situation, the forward pass, the final roll's box options (called from Python by tests: its own
+    cache entry) and the least points each state makes certain (a target kernel, here for the groups' balance)."""
     import solver
     from solver import dp
     from solver.advice.cards import Card
     from solver.chances import distribution
     from solver.dp.entries import _box_options
+    from solver.dp.target_layout import sure_minimum
 
     table = solver.load("generala", tables_dir=tables, progress=False)
     table.advise("", "1,1,2,3,5", 1, spread=True)
@@ -40,13 +41,14 @@ def _identical(tables: str) -> None:
     n_rolls, n_boxes = engine.rules.score.shape
     options = np.empty((n_rolls, n_boxes), dtype=np.int64), np.empty((n_rolls, n_boxes), dtype=np.int64)
     _box_options(0, 0, engine.rules, *options, np.empty(n_rolls, dtype=np.int64))
+    sure_minimum(engine)  # the least points each state makes certain (the target's), here for the balance
 
 
 def _play(tables: str) -> None:
     """The dice-told-apart kernels (solve, advice, play, one situation's choice, forward pass, target chances) on
-    a small Kniffel 7, then a target table, one recomputed column of it and the least points each state makes
-    certain. (The simulation's one-situation choice is in the identical group, beside the simulation whose
-    callees it shares: the two groups take about as long, 73 and 76 s CPU at once on an empty cache.)"""
+    a small Kniffel 7, then a target table and one recomputed column of it. (The simulation's one-situation
+    choice is in the identical group, beside the simulation whose callees it shares; the least points each state
+    makes certain too: the two groups take about as long, benchmarks/compile_table.py measures them.)"""
     from solver import dp
     from solver.advice.cards import Card
     from solver.advice.choose import make_advisor
@@ -54,7 +56,6 @@ def _play(tables: str) -> None:
     from solver.chances.ordered_chances import targets_from
     from solver.chances.targets import build_target_table
     from solver.dp.target import item_columns
-    from solver.dp.target_layout import sure_minimum
     from solver.rules.presets import PRESETS
 
     k7 = PRESETS["kniffel7"].reduced(boxes=["sevens", "fours", "chance"], n_dice=4, bonuses=[(8, 35)], name="k7")
@@ -71,7 +72,6 @@ def _play(tables: str) -> None:
     first = int(upper.totals_ptr[upper.row[0, 0]])
     column = np.empty(int(target.layout.length[0, 0]))
     item_columns(engine, target.layout, target.flat, 0, 0, upper.totals_list[first : first + 1].copy(), column)
-    sure_minimum(engine)
 
 
 GROUPS = {"identical": _identical, "play": _play}

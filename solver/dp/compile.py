@@ -19,9 +19,12 @@ kernels (str, repr, join of ints and tuples) per process, 5-9 s of a first `solv
 A kernel's compile also optimises, once more, the machine code of every kernel it calls (Numba links the
 callees' code into the caller's and runs LLVM's optimiser over the whole), so each level of a call tree costs
 again all the code below it: a kernel with a single njit caller, or a thin wrapper, is therefore inlined
-(inline="always": typed as part of its caller, no level of its own). A kernel that several commands reach
-(policy._policy: the solve and the forward pass; moments._turn: the solve and the advice's spread) stays a
-kernel of its own: inlined, each of them would compile it again instead of loading it from the cache.
+(inline="always": typed as part of its caller, no level of its own). So are the deep kernels several callers
+share (policy._policy in the solve's turn and the forward pass; moments._turn in the solve's lane kernel, which
+the advice's spread calls too): loading a callee from the cache saves only its typing, its caller still
+optimises its code again. A parallel (prange) kernel costs a second copy of its call tree and Numba's parallel
+pass; the lane kernels on threads (lanes.py) cost neither. benchmarks/compile_table.py lists, kernel by
+kernel, where a first use's compile goes.
 """
 
 from __future__ import annotations

@@ -110,7 +110,7 @@ def roll_entries(rules: Rules, mask: int, joker_scored: int, r: int) -> list[tup
     moves = np.empty((n_rolls, n_boxes), dtype=np.int64)
     points = np.empty((n_rolls, n_boxes), dtype=np.int64)
     n_options = np.empty(n_rolls, dtype=np.int64)
-    _box_options(mask, joker_scored, rules, moves, points, n_options)
+    _box_options(int(mask), int(joker_scored), rules, moves, points, n_options)  # ints: a bool compiles anew
     if n_options[r] < 0:
         return [(b, int(rules.score[r, b])) for b in range(n_boxes) if not mask >> b & 1]
     return [(int(rules.move_box[moves[r, i]]), int(points[r, i])) for i in range(n_options[r])]
@@ -197,7 +197,8 @@ def _final_roll_values_one(mask, joker_scored, rules, vecs, out, first, free):
             if s > 0:
                 fit = max(fit, v)
         out[first + r, 0] = fit if restricted and fit > -np.inf else best
-    _joker_roll_values(mask, joker_scored, rules, vecs[:, 0], out[first:, 0], free)
+    # out's column as a C-contiguous vector, vecs' as a column: best_one's types (one compiled version)
+    _joker_roll_values(mask, joker_scored, rules, vecs[:, 0], out[first:].reshape(out.shape[0] - first), free)
 
 
 @njit(cache=True)

@@ -25,7 +25,7 @@ def _keep_means(by_keep, add, size_start):
     nj = by_keep.shape[1]
     inv = 1.0 / n_faces
     if nj == 1:  # one column (advice)
-        _keep_means_one(by_keep[:, 0], add, size_start)
+        _keep_means_one(by_keep.reshape(by_keep.shape[0]), add, size_start)  # C-contiguous, as best_one's rows
         return
     if n_faces == 6:  # one pass over row k: the same sums in the same order as the loop below
         for k in range(size_start[n] - 1, -1, -1):

@@ -42,7 +42,9 @@ def _entry_moment(points, gain, after, after2):
     return d * d + 2.0 * d * after + after2
 
 
-@njit(cache=True)  # not inlined: the advice's spread (turn_moments) loads the solve's cached compile
+# inlined into _solve_lane, the one kernel of the solve and of the advice's spread (turn_moments): a kernel's
+# compile optimises again the code of every kernel it calls (see compile.py), one level less is seconds less
+@njit(inline="always")
 def _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1, start):
     """One turn of (mask, joker_scored) at upper totals upper_totals: start[0, j] its value, start[1, j] its
     second moment; out2 (K, nj) the second moments of the keeps after roll 2, out1 after roll 1 (roll rows
@@ -80,31 +82,43 @@ def _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, ou
             start[1, j] += roll_prob[r] * out1[keep1[r, j], j]
 
 
+NO_KEEPS = np.empty((0, 0))  # _solve_lane's keeps in the solve: none wanted
+
+
 def _solve_layer(lane_start, *args) -> None:
     """Values and second moments of every (mask, joker_scored) work item of one layer, a lane a thread
     (lanes.run_lanes: no prange kernel, whose compile costs seconds more); items write disjoint slots."""
-    run_lanes(_solve_lane, lane_start, *args)
+    run_lanes(_solve_lane, lane_start, *args, NO_KEEPS)
 
 
 @njit(cache=True, nogil=True)
 def _solve_lane(
-    first, last, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, subs, m2, values
+    first, last, masks, jokers_scored, totals_ptr, totals_list, upper_row, rules, lattice, subs, m2, values, keeps
 ):
-    """_solve_layer's items first..last-1 (one lane)."""
+    """_solve_layer's items first..last-1 (one lane). keeps with rows (turn_moments: one item at one upper
+    total, unpadded) takes the item's keep moments, keeps[0] after roll 2 and keeps[1] after roll 1, and the
+    tables stay as they are."""
     n_keeps = lattice.add.shape[0]
+    one = keeps.shape[0] > 0
+    pad = 1 if one else PAD
     for i in range(first, last):
         mask = masks[i]
         joker_scored = jokers_scored[i]
         u = upper_row[mask, joker_scored]
         n_totals = totals_ptr[u + 1] - totals_ptr[u]
         # pad to whole vector blocks: LLVM's scalar loop tails cost more than the padding
-        upper_totals = np.empty((n_totals + PAD - 1) // PAD * PAD, dtype=np.int64)
+        upper_totals = np.empty((n_totals + pad - 1) // pad * pad, dtype=np.int64)
         for j in range(upper_totals.shape[0]):
             upper_totals[j] = totals_list[totals_ptr[u] + min(j, n_totals - 1)]
         out2 = np.empty((n_keeps, upper_totals.shape[0]))
         out1 = np.empty((n_keeps, upper_totals.shape[0]))
         start = np.empty((2, upper_totals.shape[0]))
         _turn(mask, joker_scored, upper_totals, rules, lattice, values, m2, subs, out2, out1, start)
+        if one:
+            for k in range(n_keeps):
+                keeps[0, k] = out2[k, 0]
+                keeps[1, k] = out1[k, 0]
+            continue
         for j in range(n_totals):
             values[mask, upper_totals[j], joker_scored] = start[0, j]
             m2[mask, upper_totals[j], joker_scored] = start[1, j]
@@ -112,10 +126,16 @@ def _solve_lane(
 
 def turn_moments(engine, values, m2, mask: int, upper: int, joker_scored: int) -> tuple[np.ndarray, np.ndarray]:
     """Second moments of every keep of one turn (after roll 2, after roll 1), indexed like keep_values:
-    a keep of every die means stopping."""
-    k = engine.lattice.add.shape[0]
-    out2, out1 = np.empty((k, 1)), np.empty((k, 1))
+    a keep of every die means stopping. The solve's lane kernel, for one item whose totals are [upper]."""
+    upper_row = engine.upper.row
+    u = int(upper_row[mask, joker_scored])
+    if u < 0:
+        raise ValueError(f"state {(mask, upper, joker_scored)} is unreachable")
+    totals_ptr = np.zeros(u + 2, dtype=np.int64)
+    totals_ptr[u + 1] = 1  # item u's totals: totals_list[0:1]
+    item = np.array([mask], dtype=np.int64), np.array([joker_scored], dtype=np.int64)
+    keeps = np.empty((2, engine.lattice.add.shape[0]))
     subs = ranked_sub_keeps(engine.lattice)
-    start = np.empty((2, 1))
-    _turn(mask, joker_scored, np.array([upper]), engine.rules, engine.lattice, values, m2, subs, out2, out1, start)
-    return out2[:, 0], out1[:, 0]
+    args = totals_ptr, np.array([upper], dtype=np.int64), upper_row, engine.rules, engine.lattice, subs, m2, values
+    _solve_lane(0, 1, *item, *args, keeps)
+    return keeps[0], keeps[1]

@@ -143,9 +143,13 @@ def _ev_final_rolls(masks, jokers_scored, upper_totals, rules, values):
         j1 = j0 + 1
         while j1 < 8 and masks[j1] == masks[j0] and jokers_scored[j1] == jokers_scored[j0]:
             j1 += 1
-        _final_roll_values(
-            masks[j0], jokers_scored[j0], upper_totals[j0:j1], rules, values, final[:, j0:j1], np.int64(0)
-        )
+        # into a C-contiguous array, copied: a column slice's layout would compile _final_roll_values (and its
+        # callees) a second time, beside the version every other kernel shares
+        part = np.empty((final.shape[0], j1 - j0))
+        _final_roll_values(masks[j0], jokers_scored[j0], upper_totals[j0:j1], rules, values, part, np.int64(0))
+        for r in range(final.shape[0]):  # loops, not slice copies: see compile.py
+            for j in range(j1 - j0):
+                final[r, j0 + j] = part[r, j]
         j0 = j1
     return final
 

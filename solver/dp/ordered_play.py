@@ -250,11 +250,12 @@ def _turn_choices(mask, joker_scored, capped_upper, rules, ordered, values, pref
         )[0]
     if roll == 1:
         h_rows = _high_rows(ordered)
-        _zero_chains(work[2], 1, h_rows, ordered.low.faces.shape[0], work[3], work[4])
-        _first_keep_values(codes, work[2], 0, h_rows, work[4][0], work[5], work[6], vals)
+        # np.int64, not literals: the versions _play_call compiles, not second ones (see compile.py)
+        _zero_chains(work[2], np.int64(1), h_rows, ordered.low.faces.shape[0], work[3], work[4])
+        _first_keep_values(codes, work[2], np.int64(0), h_rows, work[4][0], work[5], work[6], vals)
         vals[everything] = kept[_compact_of(codes, everything, ordered), 0]
     else:
-        _second_keep_values(codes, kept, 0, ordered, vals)
+        _second_keep_values(codes, kept, np.int64(0), ordered, vals)
     return _pick_keep(vals, prefs)
 
 

@@ -225,8 +225,7 @@ def _final_entries(mask, joker_scored, rules, vecs, final, entry_move, entry_poi
             entry_points[r, j] = points[i] + joker_extra
 
 
-@njit(cache=True)  # not inlined: its two callers (the solve's and the forward pass's) share its cached compile
-def _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs):
+def _policy_tables(mask, joker_scored, upper_totals, rules, lattice, values, subs):
     """(keep1, keep2, entry_move, entry_points, roll-1 values) of one turn at upper totals upper_totals:
     _turn_policy's tables and its value of each roll 1."""
     shape = (rules.score.shape[0], upper_totals.shape[0])
@@ -237,6 +236,11 @@ def _policy(mask, joker_scored, upper_totals, rules, lattice, values, subs):
         mask, joker_scored, upper_totals, rules, lattice, values, subs, keep1, keep2, entry_move, entry_points
     )
     return keep1, keep2, entry_move, entry_points, first
+
+
+# inlined into its callers, the solve's turn (moments._turn) and the forward pass's (forward._item_groups): as a
+# kernel of its own, each of them would optimise its code once more (see compile.py)
+_policy = njit(inline="always")(_policy_tables)
 
 
 @njit(cache=True)

@@ -199,10 +199,10 @@ def _turn_choice(mask, joker_scored, capped_upper, rules, lattice, values, ranke
         mask, joker_scored, np.full(1, capped_upper), rules, lattice, values
     )
     if roll == 1:
-        return _best_keep(r, by_keep, 0, stops1[r - first_roll, 0], ranked_subs, np.int64(0), first_roll)
+        return _best_keep(r, by_keep, np.int64(0), stops1[r - first_roll, 0], ranked_subs, np.int64(0), first_roll)
     if roll == 2:
         min_start = size_start[rules.params[P_MIN_KEEP]]
-        return _best_keep(r, after_second, 0, final[r - first_roll, 0], ranked_subs, min_start, first_roll)
+        return _best_keep(r, after_second, np.int64(0), final[r - first_roll, 0], ranked_subs, min_start, first_roll)
     n_rolls, n_boxes = rules.score.shape
     option_move = np.empty((n_rolls, n_boxes), dtype=np.int64)
     option_points = np.empty((n_rolls, n_boxes), dtype=np.int64)

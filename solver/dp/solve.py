@@ -10,7 +10,7 @@ from ..rules.variant import Variant
 from .compile import require_jit
 from .engine import Engine, make_engine
 from .layers import _fill_equivalent, solve_layer
-from .moments import _solve_lane, _solve_layer
+from .moments import NO_KEEPS, _solve_lane, _solve_layer
 from .ordered_layer import _solve_layer_ordered, ordered_work
 from .policy import ranked_sub_keeps
 from .states import layer_items, upper_states
@@ -81,7 +81,7 @@ def solve_items(engine: Engine, masks: np.ndarray, jokers_scored: np.ndarray, va
     bit (each item reads only the next layer), for a job's chunk (solver/jobs/task.py)."""
     upper_states = engine.upper
     args = upper_states.totals_ptr, upper_states.totals_list, upper_states.row, engine.rules, engine.lattice
-    _solve_lane(0, masks.shape[0], masks, jokers_scored, *args, subs, m2, values)
+    _solve_lane(0, masks.shape[0], masks, jokers_scored, *args, subs, m2, values, NO_KEEPS)
     for table in (values, m2):
         _fill_equivalent(masks, jokers_scored, upper_states.row, upper_states.solved_total, table)
 

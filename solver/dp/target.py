@@ -319,7 +319,7 @@ def item_columns(
         ln,
         engine.rules,
         engine.lattice,
-        flat,
+        read_only(flat),
         lay.offset,
         lay.length,
         lay.col,
@@ -330,7 +330,7 @@ def item_columns(
 
 def final_roll_values(setup, runs, flat: np.ndarray, by_keep: np.ndarray, first: int) -> None:
     """_target_final_rolls for one state's columns (runs: run_j, run_n, run_c) outside the build."""
-    _target_final_rolls(setup, *runs, flat, by_keep, first, np.empty((setup[2].shape[0], by_keep.shape[1])))
+    _target_final_rolls(setup, *runs, read_only(flat), by_keep, first, np.empty((setup[2].shape[0], by_keep.shape[1])))
 
 
 def target_keep_values(
@@ -382,9 +382,19 @@ def _lane_inputs(engine: Engine, layout: TargetLayout, flat: np.ndarray) -> tupl
         upper_states.totals_list,
         engine.rules,
         engine.lattice,
-        flat,
+        read_only(flat),
         layout.offset,
         layout.length,
         layout.col,
         layout.row,
     )
+
+
+def read_only(flat: np.ndarray) -> np.ndarray:
+    """flat as the kernels read it: a read-only view (a table loaded from disk is read-only, a table being
+    built is not; Numba compiles a kernel once for each, so every call passes this one type)."""
+    if not flat.flags.writeable:
+        return flat
+    view = flat.view()
+    view.flags.writeable = False
+    return view
