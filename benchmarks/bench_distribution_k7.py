@@ -72,8 +72,7 @@ def profile(engine, values, text: str, runs: int = 10) -> None:
     uniform = np.full(p_roll.shape[0], 1.0 / p_roll.shape[0])
     cpu("push roll 1", fo._push, uniform, chosen1, tab, stops, mass, before=lambda: stops.fill(0.0))
     p_roll[:] = mass[tab.rolls]
-    cpu("push roll 2", fo._push, p_roll, chosen2, tab, stops, mass)
-    np.add.at(stops, tab.roll_ms, mass[tab.rolls])
+    cpu("push roll 2", fo._push_last, p_roll, chosen2, tab, ordered, stops)
     cpu("entries", fo._entry_groups, mask, flag, upper, rules, values, final, stops, keys, out)
 
 

@@ -11,9 +11,9 @@ Per state, once:
     After roll 2 first: its maxima are the value of every roll 2, whose means are the keep values after
     roll 1 (the advisor's sums: ordered._keep_values_from_final), then the choices after roll 1;
   * the mass: roll 1 uniform, each roll's mass on its chosen partial assignment (or on its final roll
-    when it stops), spread over the rerolled dice die by die (a mean pass backwards), the same again for
-    roll 2; final rolls by multiset, then by entry (box, points, next flag): the groups of
-    forward.advance.
+    when it stops), spread over the rerolled dice die by die (a mean pass backwards); roll 2's mass on the
+    compact keep of its choice, spread down the compact keeps to the final rolls by multiset (_push_last),
+    then by entry (box, points, next flag): the groups of forward.advance.
 The passes run as the EV kernel's (dp/ordered.py): along die d only where the later reads need it, the low
 dice's block by block (in cache), contiguous runs of rows (vectorised). Each value and mass is the same sum
 in the same order as a plain pass's: the tables are bit for bit the same.
@@ -50,6 +50,9 @@ class Tables(NamedTuple):
     run_length: int  # ... this long (dice 0-1 any code, the other low dice faces only)
     mean_run_ptr: np.ndarray  # (low + 1,) the low dice's mean passes: runs of 7^d rows (die d) in a block ...
     mean_run_start: np.ndarray  # ... from these rows, where the low dice after die d show faces
+    keep_low: np.ndarray  # (6^low, 2^low): the low partial assignment of low roll (base 6) keeping these low dice
+    keep_high: np.ndarray  # (6^high, 2^high): the same for the high dice
+    key_low: np.ndarray  # (6^low, 2^low): the low key (ordered.low_key) of keep_low's partial assignments
 
 
 _TABLES: dict = {}
@@ -86,8 +89,17 @@ def forward_tables(engine) -> Tables:
             group.faces, roll_ms.astype(np.int64), bits.astype(np.int64), prefs, deltas, rank,
             ordered.low, ordered.high, run_starts.astype(np.int64), 7**run_dice,
             np.cumsum([0] + [len(m) for m in mean_runs]).astype(np.int64), np.concatenate(mean_runs).astype(np.int64),
+            _keeps_of_rolls(n_low), _keeps_of_rolls(n - n_low), ordered.low_key[_keeps_of_rolls(n_low)],
         )  # fmt: skip
     return _TABLES[variant]
+
+
+def _keeps_of_rolls(n: int) -> np.ndarray:
+    """(6^n, 2^n): the partial assignment (base 7) of each roll of n dice (base 6) keeping the dice in bits."""
+    faces = (np.arange(6**n)[:, None] // 6 ** np.arange(n)) % 6
+    kept = (np.arange(1 << n)[:, None] >> np.arange(n)) & 1
+    digits = np.where(kept[None, :, :] == 1, faces[:, None, :], 6)
+    return (digits * 7 ** np.arange(n)).sum(axis=2).astype(np.int64)
 
 
 @njit(inline="always")
@@ -188,33 +200,20 @@ def _push(p_roll, chosen, tables, stops, mass):
     The spread along die d runs on runs of rows that hold those where the dice before it show faces (elsewhere
     the mass is already spread: the other rows add zeros), die by die as a plain pass: every roll's mass is the
     same sum in the same order."""
-    roll_ms = tables.roll_ms
+    roll_ms, keep_low, keep_high = tables.roll_ms, tables.keep_low, tables.keep_high
     low, high = tables.low, tables.high
     size_low = 7**low.n
-    n = tables.deltas.shape[1]
-    everything = (1 << n) - 1
-    codes = np.zeros(n, dtype=np.int64)  # roll q's faces, counted up with q (base 6, die 0 lowest)
-    pa = 0  # its partial assignment
+    n_low_rolls, low_bits = keep_low.shape[0], (1 << low.n) - 1
+    everything = (1 << (low.n + high.n)) - 1
     mass[:] = 0.0
-    for q in range(roll_ms.shape[0]):
-        bits = chosen[q]
-        if bits == everything:
-            stops[roll_ms[q]] += p_roll[q]
-        else:
-            kept, step = pa, 1
-            for d in range(n):  # the dice not kept: code 6
-                kept += (1 - (bits >> d & 1)) * (6 - codes[d]) * step
-                step *= 7
-            mass[kept] += p_roll[q]
-        d, step = 0, 1
-        while d < n:  # the next roll
-            codes[d] += 1
-            pa += step
-            if codes[d] < 6:
-                break
-            codes[d] = 0
-            pa -= 6 * step
-            d, step = d + 1, step * 7
+    for hq in range(keep_high.shape[0]):  # the high dice's keeps: a few blocks of mass at a time (in cache)
+        for lq in range(n_low_rolls):
+            q = hq * n_low_rolls + lq
+            bits = chosen[q]
+            if bits == everything:
+                stops[roll_ms[q]] += p_roll[q]
+            else:
+                mass[keep_high[hq, bits >> low.n] * size_low + keep_low[lq, bits & low_bits]] += p_roll[q]
     for off in range(0, mass.shape[0], size_low):
         for d in range(low.n):
             for first in range(off, off + size_low, 7 ** (d + 1)):
@@ -224,6 +223,34 @@ def _push(p_roll, chosen, tables, stops, mass):
         for k in range(high.max_ptr[d], high.max_ptr[d + 1]):
             for t in tables.run_starts:
                 _spread_runs(mass, high.max_start[k] * size_low + t, size_low * 7**d, run)
+
+
+@njit(cache=True, nogil=True)
+def _push_last(p_roll, chosen, tables, ordered, stops):
+    """Roll 2 (probability p_roll[q]) goes to its chosen keep's compact keep (ordered._compact_keeps: the
+    final roll's multiset depends only on the dice kept and the faces they show), then each compact keep's
+    mass down its lowest rerolled die's faces (most dice rerolled first) to the final rolls, added to stops by
+    multiset. The same probabilities as a spread over partial assignments, summed in another order."""
+    key_low, keep_high = tables.key_low, tables.keep_high
+    n_low_rolls, n_low = key_low.shape[0], ordered.low.n
+    low_bits = (1 << n_low) - 1
+    high_low_keep, n_keys = ordered.high_low_keep, ordered.n_low_keys
+    order, child, base_ms = ordered.order, ordered.child, ordered.base_ms
+    cmass = np.zeros(order.shape[0])
+    for hq in range(keep_high.shape[0]):
+        for lq in range(n_low_rolls):
+            q = hq * n_low_rolls + lq
+            bits = chosen[q]
+            row = keep_high[hq, bits >> n_low] * n_keys
+            cmass[high_low_keep[row + key_low[lq, bits & low_bits]]] += p_roll[q]
+    for k in range(order.shape[0] - 1, -1, -1):
+        i = order[k]
+        if base_ms[i] >= 0:
+            stops[base_ms[i]] += cmass[i]
+        else:
+            share = cmass[i] * (1.0 / 6.0)
+            for c in range(6):
+                cmass[child[i, c]] += share
 
 
 @njit(inline="always")
@@ -289,9 +316,7 @@ def _state_groups(mask, joker_scored, capped_upper, rules, ordered, values, tabl
     _push(p_roll, chosen1, tables, stops, mass)
     for q in range(rolls.shape[0]):
         p_roll[q] = mass[rolls[q]]
-    _push(p_roll, chosen2, tables, stops, mass)
-    for q in range(rolls.shape[0]):
-        stops[tables.roll_ms[q]] += mass[rolls[q]]
+    _push_last(p_roll, chosen2, tables, ordered, stops)
     return _entry_groups(mask, joker_scored, capped_upper, rules, values, final, stops, keys, out)
 
 
