@@ -66,7 +66,7 @@ def test_choices_are_the_tie_rules_for_every_roll(k7, text):
     work = fo._work(engine, tab)
     for vals in (after_first, after_second):
         chosen = np.empty(tab.rolls.shape[0], dtype=np.int64)
-        fo._choices(vals, tab, work[2], work[3], work[4], chosen)
+        fo._choices(vals, tab, work[2], work[3], chosen)
         assert np.array_equal(chosen, scan_choices(vals, tab)), text
 
 

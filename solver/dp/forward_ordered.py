@@ -6,8 +6,10 @@ Per state, once:
     ordered._compact_keeps);
   * the choice of every roll by a max pass that carries, beside the maximum, the keep the tie rule picks
     (ordered_play._pick_keep: the first keep in preference order within TIE of the roll's best). A pass
-    merges two sets of keeps; the pick of a set stays known while it lies within TIE of the merged best,
-    else the roll is marked and its keeps are scanned as _pick_keep does (rare: options 1e-13 to 1e-9 apart).
+    merges two sets of keeps (_merge: best value and the pick's rank, int8); where a set's best lies within
+    TIE of the merged best but below it and its pick ranks first, whether its pick still counts is unknown:
+    the roll is marked and its keeps are scanned as _pick_keep does (rare: 32 and 234 of 6^7 rolls after
+    roll 2 and 1 for the benchmark's 8-filled card: options 1e-13 to 1e-9 apart).
     After roll 2 first: its maxima are the value of every roll 2, whose means are the keep values after
     roll 1 (the advisor's sums: ordered._keep_values_from_final), then the choices after roll 1;
   * the mass: roll 1 uniform, each roll's mass on its chosen partial assignment (or on its final roll
@@ -16,7 +18,7 @@ Per state, once:
     then by entry (box, points, next flag): the groups of forward.advance.
 The passes run as the EV kernel's (dp/ordered.py): along die d only where the later reads need it, the low
 dice's block by block (in cache), contiguous runs of rows (vectorised). Each value and mass is the same sum
-in the same order as a plain pass's: the tables are bit for bit the same.
+in the same order as a plain pass's (but roll 3's mass: the same sums in another order).
 The states of a layer run on Python threads (forward_ordered_layers.py; the kernel releases the GIL), each with
 its own work arrays (_work).
 """
@@ -103,36 +105,37 @@ def _keeps_of_rolls(n: int) -> np.ndarray:
 
 
 @njit(inline="always")
-def _merge(m1, v1, r1, m2, v2, r2):
-    """Two sets of keeps, each as (best value, value and rank of its pick; rank -1: pick unknown), merged.
-    A set whose best is within TIE of the merged best keeps its pick only if the pick is too, else which
-    of its other keeps is the pick is unknown. Branch-free: the passes vectorise."""
+def _merge(m1, r1, m2, r2):
+    """Two sets of keeps, each as (best value, rank of its pick; rank -1: pick unknown), merged. A set whose
+    best is within TIE of the merged best, but below it, may hold keeps that the merged tie rule picks or not
+    (its pick's value is not kept): its pick is then unknown unless the other set's ranks before it; a set
+    whose best is the merged best keeps its pick (within TIE of it). Branch-free: the passes vectorise."""
     m = max(m1, m2)
     lim = m - TIE
     in1, in2 = m1 >= lim, m2 >= lim
-    lost = (in1 & ((r1 < 0) | (v1 < lim))) | (in2 & ((r2 < 0) | (v2 < lim)))
-    take1 = (m2 < lim) | (in1 & (r1 < r2))
+    take1 = ~in2 | (in1 & (r1 < r2))
     r = r1 if take1 else r2
-    return m, v1 if take1 else v2, -1 if lost else r
+    lost = in1 & in2 & ((r1 < 0) | (r2 < 0) | ((m1 if take1 else m2) < m))
+    return m, -1 if lost else r
 
 
 @njit(inline="always")
-def _merge_rows(best, pick_v, pick_r, x, star, length):
+def _merge_rows(best, pick_r, x, star, length):
     """Rows x + i merge in the keeps of rows star + i, i < length (contiguous: the loop vectorises)."""
     for i in range(length):
         a, b = unsigned(x + i), unsigned(star + i)
-        best[a], pick_v[a], pick_r[a] = _merge(best[a], pick_v[a], pick_r[a], best[b], pick_v[b], pick_r[b])
+        best[a], pick_r[a] = _merge(best[a], pick_r[a], best[b], pick_r[b])
 
 
 @njit(inline="always")
-def _merge_runs(best, pick_v, pick_r, first, step, length):
+def _merge_runs(best, pick_r, first, step, length):
     """Along one die (rows step apart): the face rows first + c*step + i merge in the rerolled row's keeps."""
     for c in range(6):
-        _merge_rows(best, pick_v, pick_r, first + c * step, first + 6 * step, length)
+        _merge_rows(best, pick_r, first + c * step, first + 6 * step, length)
 
 
 @njit(cache=True, nogil=True)
-def _choices(vals, tables, best, pick_v, pick_r, chosen):
+def _choices(vals, tables, best, pick_r, chosen):
     """chosen[q]: the kept dice (bits) roll q picks among its keeps (vals by partial assignment, the roll's
     own entry: stopping), the tie rule of _pick_keep; best[pa] ends as the best keep of each roll. Merges are
     exact in any order, so die 0 (adjacent rows, the one pass that cannot run along contiguous rows) comes
@@ -147,27 +150,30 @@ def _choices(vals, tables, best, pick_v, pick_r, chosen):
         high_bits = pa_bits[off] & ~low_dice
         for i in range(size_low):
             pa = off + i
-            best[pa], pick_v[pa], pick_r[pa] = vals[pa], vals[pa], rank[pa_bits[i] & low_dice | high_bits]
+            best[pa], pick_r[pa] = vals[pa], rank[pa_bits[i] & low_dice | high_bits]
         for d in range(1, low.n):  # whole runs of rows (every face of the dice before: more rows, vectorised)
             for first in range(off, off + size_low, 7 ** (d + 1)):
-                _merge_runs(best, pick_v, pick_r, first, 7**d, 7**d)
+                _merge_runs(best, pick_r, first, 7**d, 7**d)
     run = tables.run_length
+    scans = 0
     for d in range(high.n):
         for k in range(high.max_ptr[d], high.max_ptr[d + 1]):
             for t in tables.run_starts:
-                _merge_runs(best, pick_v, pick_r, high.max_start[k] * size_low + t, size_low * 7**d, run)
+                _merge_runs(best, pick_r, high.max_start[k] * size_low + t, size_low * 7**d, run)
     for q0 in range(0, rolls.shape[0], 6):  # die 0, on the line of rolls q0 .. q0 + 5
         line = rolls[q0]
-        m2, v2, r2 = best[line + 6], pick_v[line + 6], pick_r[line + 6]
+        m2, r2 = best[line + 6], pick_r[line + 6]
         for c in range(6):
             pa = line + c
-            best[pa], _, k = _merge(best[pa], pick_v[pa], pick_r[pa], m2, v2, r2)
+            best[pa], k = _merge(best[pa], pick_r[pa], m2, r2)
             if k < 0:  # scan the roll's keeps in preference order, as _pick_keep
+                scans += 1
                 lim = best[pa] - TIE
                 for k in range(prefs.shape[0]):
                     if vals[_kept(q0 + c, prefs[k], rolls, deltas)] >= lim:
                         break
             chosen[q0 + c] = prefs[k]
+    return scans
 
 
 @njit(inline="always")
@@ -303,14 +309,14 @@ def _state_groups(mask, joker_scored, capped_upper, rules, ordered, values, tabl
     first returned-count entries; keys = (key_base, up_row, solved_total) as forward._item_groups.
     The choices after roll 2 come first: their max pass leaves the value of every roll 2, from which the
     keeps after roll 1 are valued."""
-    after_second, after_first, best, pick_v, pick_r, mass, stops, chosen1, chosen2, p_roll = work
+    after_second, after_first, best, pick_r, mass, stops, chosen1, chosen2, p_roll = work
     rolls = tables.rolls
     final = _second_keeps(mask, joker_scored, capped_upper, rules, ordered, values, after_second)
-    _choices(after_second, tables, after_first, pick_v, pick_r, chosen2)
+    _choices(after_second, tables, after_first, pick_r, chosen2)
     _first_keeps(after_first, tables)
     for q in range(rolls.shape[0]):  # after roll 1, keeping every die is stopping
         after_first[rolls[q]] = after_second[rolls[q]]
-    _choices(after_first, tables, best, pick_v, pick_r, chosen1)
+    _choices(after_first, tables, best, pick_r, chosen1)
     stops[:] = 0.0
     p_roll[:] = 1.0 / rolls.shape[0]
     _push(p_roll, chosen1, tables, stops, mass)
@@ -363,8 +369,7 @@ def _work(engine, tables: Tables):
         np.empty(size),
         np.empty(size),
         np.empty(size),
-        np.empty(size),
-        np.empty(size, dtype=np.int64),
+        np.empty(size, dtype=np.int8),  # ranks (< 2^7 for seven dice)
         np.empty(size),
         np.empty(n_ms),
         np.empty(tables.rolls.shape[0], dtype=np.int64),
