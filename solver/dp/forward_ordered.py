@@ -2,9 +2,8 @@
 advisor picks it, and the mass pushed from roll 1 through the chosen partial assignments to the entries.
 
 Per state, once:
-  * the advisor's keep values after roll 2 (one value per partial assignment, from the compact keeps of
-    ordered._compact_keeps);
-  * the choice of every roll by a max pass that carries, beside the maximum, the keep the tie rule picks
+  * the advisor's keep values after roll 2 (the compact keeps of ordered._compact_keeps);
+  * the choice of every roll (forward_ordered_choices.py) by a max pass that carries, beside the maximum, the keep the tie rule picks
     (ordered_play._pick_keep: the first keep in preference order within TIE of the roll's best). A pass
     merges two sets of keeps (_merge: best value and the pick's rank, int8); where a set's best lies within
     TIE of the merged best but below it and its pick ranks first, whether its pick still counts is unknown:
@@ -31,6 +30,7 @@ import numpy as np
 
 from .compile import njit, unsigned
 from .entries import _box_options, _entry_arrays, _final_roll_values, _pick_option
+from .forward_ordered_choices import _choices, _second_choices
 from .ordered import _compact_keeps
 from .ordered_dice import DieGroup, die_group
 from .ordered_play import TIE, keep_preferences
@@ -55,6 +55,7 @@ class Tables(NamedTuple):
     keep_low: np.ndarray  # (6^low, 2^low): the low partial assignment of low roll (base 6) keeping these low dice
     keep_high: np.ndarray  # (6^high, 2^high): the same for the high dice
     key_low: np.ndarray  # (6^low, 2^low): the low key (ordered.low_key) of keep_low's partial assignments
+    key_bits: np.ndarray  # (low keys,): the low dice each low key keeps (bits)
 
 
 _TABLES: dict = {}
@@ -74,6 +75,8 @@ def forward_tables(engine) -> Tables:
         low = (roll_digits[:, :n_low] * 7 ** np.arange(n_low)).sum(axis=1)
         high = (roll_digits[:, n_low:] * 7 ** np.arange(n - n_low)).sum(axis=1)
         roll_ms = ordered.base_ms[ordered.high_low_keep[high * ordered.n_low_keys + ordered.low_key[low]]]
+        key_bits = np.zeros(ordered.n_low_keys, dtype=np.int64)
+        key_bits[ordered.low_key] = bits[: 7**n_low] & ((1 << n_low) - 1)
         prefs = keep_preferences(n)
         rank = np.empty_like(prefs)
         rank[prefs] = np.arange(prefs.shape[0])
@@ -91,7 +94,7 @@ def forward_tables(engine) -> Tables:
             group.faces, roll_ms.astype(np.int64), bits.astype(np.int64), prefs, deltas, rank,
             ordered.low, ordered.high, run_starts.astype(np.int64), 7**run_dice,
             np.cumsum([0] + [len(m) for m in mean_runs]).astype(np.int64), np.concatenate(mean_runs).astype(np.int64),
-            _keeps_of_rolls(n_low), _keeps_of_rolls(n - n_low), ordered.low_key[_keeps_of_rolls(n_low)],
+            _keeps_of_rolls(n_low), _keeps_of_rolls(n - n_low), ordered.low_key[_keeps_of_rolls(n_low)], key_bits,
         )  # fmt: skip
     return _TABLES[variant]
 
@@ -102,88 +105,6 @@ def _keeps_of_rolls(n: int) -> np.ndarray:
     kept = (np.arange(1 << n)[:, None] >> np.arange(n)) & 1
     digits = np.where(kept[None, :, :] == 1, faces[:, None, :], 6)
     return (digits * 7 ** np.arange(n)).sum(axis=2).astype(np.int64)
-
-
-@njit(inline="always")
-def _merge(m1, r1, m2, r2):
-    """Two sets of keeps, each as (best value, rank of its pick; rank -1: pick unknown), merged. A set whose
-    best is within TIE of the merged best, but below it, may hold keeps that the merged tie rule picks or not
-    (its pick's value is not kept): its pick is then unknown unless the other set's ranks before it; a set
-    whose best is the merged best keeps its pick (within TIE of it). Branch-free: the passes vectorise."""
-    m = max(m1, m2)
-    lim = m - TIE
-    in1, in2 = m1 >= lim, m2 >= lim
-    take1 = ~in2 | (in1 & (r1 < r2))
-    r = r1 if take1 else r2
-    lost = in1 & in2 & ((r1 < 0) | (r2 < 0) | ((m1 if take1 else m2) < m))
-    return m, -1 if lost else r
-
-
-@njit(inline="always")
-def _merge_rows(best, pick_r, x, star, length):
-    """Rows x + i merge in the keeps of rows star + i, i < length (contiguous: the loop vectorises)."""
-    for i in range(length):
-        a, b = unsigned(x + i), unsigned(star + i)
-        best[a], pick_r[a] = _merge(best[a], pick_r[a], best[b], pick_r[b])
-
-
-@njit(inline="always")
-def _merge_runs(best, pick_r, first, step, length):
-    """Along one die (rows step apart): the face rows first + c*step + i merge in the rerolled row's keeps."""
-    for c in range(6):
-        _merge_rows(best, pick_r, first + c * step, first + 6 * step, length)
-
-
-@njit(cache=True, nogil=True)
-def _choices(vals, tables, best, pick_r, chosen):
-    """chosen[q]: the kept dice (bits) roll q picks among its keeps (vals by partial assignment, the roll's
-    own entry: stopping), the tie rule of _pick_keep; best[pa] ends as the best keep of each roll. Merges are
-    exact in any order, so die 0 (adjacent rows, the one pass that cannot run along contiguous rows) comes
-    last, on the rolls' lines only, each line's picks read at once. Before it the max pass along a die runs
-    only where the dice before it show faces (and on whole runs of rows, to vectorise): dice 1 to 4 block by
-    block in cache, then the high dice across blocks."""
-    rolls, prefs, deltas, pa_bits, rank = tables.rolls, tables.prefs, tables.deltas, tables.pa_bits, tables.rank
-    low, high = tables.low, tables.high
-    size_low = 7**low.n
-    low_dice = (1 << low.n) - 1
-    for off in range(0, vals.shape[0], size_low):
-        high_bits = pa_bits[off] & ~low_dice
-        for i in range(size_low):
-            pa = off + i
-            best[pa], pick_r[pa] = vals[pa], rank[pa_bits[i] & low_dice | high_bits]
-        for d in range(1, low.n):  # whole runs of rows (every face of the dice before: more rows, vectorised)
-            for first in range(off, off + size_low, 7 ** (d + 1)):
-                _merge_runs(best, pick_r, first, 7**d, 7**d)
-    run = tables.run_length
-    scans = 0
-    for d in range(high.n):
-        for k in range(high.max_ptr[d], high.max_ptr[d + 1]):
-            for t in tables.run_starts:
-                _merge_runs(best, pick_r, high.max_start[k] * size_low + t, size_low * 7**d, run)
-    for q0 in range(0, rolls.shape[0], 6):  # die 0, on the line of rolls q0 .. q0 + 5
-        line = rolls[q0]
-        m2, r2 = best[line + 6], pick_r[line + 6]
-        for c in range(6):
-            pa = line + c
-            best[pa], k = _merge(best[pa], pick_r[pa], m2, r2)
-            if k < 0:  # scan the roll's keeps in preference order, as _pick_keep
-                scans += 1
-                lim = best[pa] - TIE
-                for k in range(prefs.shape[0]):
-                    if vals[_kept(q0 + c, prefs[k], rolls, deltas)] >= lim:
-                        break
-            chosen[q0 + c] = prefs[k]
-    return scans
-
-
-@njit(inline="always")
-def _kept(q, bits, rolls, deltas):
-    """The partial assignment keeping the dice in bits of roll q (the others rerolled: code 6)."""
-    pa = rolls[q]
-    for d in range(deltas.shape[1]):
-        if not bits >> d & 1:
-            pa += deltas[q, d]
-    return pa
 
 
 @njit(inline="always")
@@ -271,19 +192,12 @@ def _mean_runs(a, first, step, length):
 
 
 @njit(cache=True, nogil=True)
-def _second_keeps(mask, joker_scored, capped_upper, rules, ordered, values, after_second):
-    """The advisor's value of every partial assignment kept after roll 2 (ordered._keep_values_from_final's);
-    returns the final-roll values."""
+def _second_values(mask, joker_scored, capped_upper, rules, ordered, values):
+    """(the final-roll values by multiset, the value of every compact keep after roll 2: the advisor's)."""
     upper_totals = np.full(8, capped_upper)
     final = np.empty((rules.score.shape[0], 8))
     _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, np.int64(0))
-    kept = _compact_keeps(final, ordered)[:, 0].copy()  # one column, contiguous: the reads below stay in cache
-    n_low = 7**ordered.low.n
-    for h in range(after_second.shape[0] // n_low):
-        row = h * ordered.n_low_keys
-        for low in range(n_low):
-            after_second[h * n_low + low] = kept[ordered.high_low_keep[row + ordered.low_key[low]]]
-    return final[:, 0]
+    return final[:, 0].copy(), _compact_keeps(final, ordered)[:, 0].copy()
 
 
 @njit(cache=True, nogil=True)
@@ -309,13 +223,13 @@ def _state_groups(mask, joker_scored, capped_upper, rules, ordered, values, tabl
     first returned-count entries; keys = (key_base, up_row, solved_total) as forward._item_groups.
     The choices after roll 2 come first: their max pass leaves the value of every roll 2, from which the
     keeps after roll 1 are valued."""
-    after_second, after_first, best, pick_r, mass, stops, chosen1, chosen2, p_roll = work
+    after_first, best, pick_r, mass, stops, chosen1, chosen2, p_roll = work
     rolls = tables.rolls
-    final = _second_keeps(mask, joker_scored, capped_upper, rules, ordered, values, after_second)
-    _choices(after_second, tables, after_first, pick_r, chosen2)
+    final, kept = _second_values(mask, joker_scored, capped_upper, rules, ordered, values)
+    _second_choices(kept, tables, ordered, best, pick_r, after_first, chosen2)
     _first_keeps(after_first, tables)
     for q in range(rolls.shape[0]):  # after roll 1, keeping every die is stopping
-        after_first[rolls[q]] = after_second[rolls[q]]
+        after_first[rolls[q]] = final[tables.roll_ms[q]]
     _choices(after_first, tables, best, pick_r, chosen1)
     stops[:] = 0.0
     p_roll[:] = 1.0 / rolls.shape[0]
@@ -366,7 +280,6 @@ def _work(engine, tables: Tables):
     size = tables.pa_bits.shape[0]
     n_ms = engine.rules.score.shape[0]
     return (
-        np.empty(size),
         np.empty(size),
         np.empty(size),
         np.empty(size, dtype=np.int8),  # ranks (< 2^7 for seven dice)
