@@ -70,9 +70,7 @@ def profile(engine, values, text: str, runs: int = 10) -> None:
     after_first[tab.rolls] = final[tab.roll_ms]
     scans1 = cpu("choices after roll 1", fo._choices, after_first, tab, best, pick_r, chosen1)
     print(f"rolls whose keeps were scanned (near ties): {scans2} after roll 2, {scans1} after roll 1")
-    uniform = np.full(p_roll.shape[0], 1.0 / p_roll.shape[0])
-    cpu("push roll 1", fo._push, uniform, chosen1, tab, stops, mass, before=lambda: stops.fill(0.0))
-    p_roll[:] = mass[tab.rolls]
+    cpu("push roll 1", fo._push_first, chosen1, tab, stops, mass, p_roll, before=lambda: stops.fill(0.0))
     cpu("push roll 2", fo._push_last, p_roll, chosen2, tab, ordered, stops)
     cpu("entries", fo._entry_groups, mask, flag, upper, rules, values, final, stops, keys, out)
 

@@ -2,22 +2,20 @@
 advisor picks it, and the mass pushed from roll 1 through the chosen partial assignments to the entries.
 
 Per state, once:
-  * the advisor's keep values after roll 2 (the compact keeps of ordered._compact_keeps);
-  * the choice of every roll (forward_ordered_choices.py) by a max pass that carries, beside the maximum, the keep the tie rule picks
-    (ordered_play._pick_keep: the first keep in preference order within TIE of the roll's best). A pass
-    merges two sets of keeps (_merge: best value and the pick's rank, int8); where a set's best lies within
-    TIE of the merged best but below it and its pick ranks first, whether its pick still counts is unknown:
-    the roll is marked and its keeps are scanned as _pick_keep does (rare: 32 and 234 of 6^7 rolls after
-    roll 2 and 1 for the benchmark's 8-filled card: options 1e-13 to 1e-9 apart).
-    After roll 2 first: its maxima are the value of every roll 2, whose means are the keep values after
-    roll 1 (the advisor's sums: ordered._keep_values_from_final), then the choices after roll 1;
+  * the advisor's final-roll values and compact keeps after roll 2 (ordered._compact_keeps);
+  * the choice of every roll (forward_ordered_choices.py) by max passes that carry, beside the maximum,
+    the rank of the keep the tie rule picks (ordered_play._pick_keep: the first keep in preference order
+    within TIE of the roll's best); a near tie whose pick is unknown is scanned as _pick_keep does (rare:
+    options 1e-13 to 1e-9 apart). After roll 2 first: its maxima are the value of every roll 2, whose
+    means are the keep values after roll 1 (the advisor's sums: ordered._keep_values_from_final, in its
+    order: bit for bit), then the choices after roll 1;
   * the mass: roll 1 uniform, each roll's mass on its chosen partial assignment (or on its final roll
-    when it stops), spread over the rerolled dice die by die (a mean pass backwards); roll 2's mass on the
-    compact keep of its choice, spread down the compact keeps to the final rolls by multiset (_push_last),
-    then by entry (box, points, next flag): the groups of forward.advance.
+    when it stops), spread over the rerolled dice (_push_first); roll 2's mass on the compact keep of its
+    choice, spread down the compact keeps to the final rolls by multiset (_push_last), then by entry (box,
+    points, next flag): the groups of forward.advance. The probabilities are sums in another order than a
+    plain pass's (within a few 1e-16).
 The passes run as the EV kernel's (dp/ordered.py): along die d only where the later reads need it, the low
-dice's block by block (in cache), contiguous runs of rows (vectorised). Each value and mass is the same sum
-in the same order as a plain pass's (but roll 3's mass: the same sums in another order).
+dice's block by block (in cache), contiguous runs of rows (vectorised).
 The states of a layer run on Python threads (forward_ordered_layers.py; the kernel releases the GIL), each with
 its own work arrays (_work).
 """
@@ -110,39 +108,38 @@ def _keeps_of_rolls(n: int) -> np.ndarray:
 @njit(inline="always")
 def _spread_runs(mass, first, step, length):
     """Along one die (rows step apart): the mass of rows first + 6*step + i (the die rerolled), i < length,
-    spread over its face rows first + c*step + i."""
+    added in sixths to its face rows first + c*step + i (the rerolled rows keep theirs: no later read)."""
     star = first + 6 * step
     for c in range(6):
         x = first + c * step
         for i in range(length):
             mass[unsigned(x + i)] += mass[unsigned(star + i)] * (1.0 / 6.0)
-    for i in range(length):
-        mass[unsigned(star + i)] = 0.0
 
 
 @njit(cache=True, nogil=True)
-def _push(p_roll, chosen, tables, stops, mass):
-    """Roll q (probability p_roll[q]) goes to its chosen keep: stopping adds to stops (by multiset), other
-    keeps are rerolled; leaves the next roll's probabilities in mass (by partial assignment, rolls only).
-    The spread along die d runs on runs of rows that hold those where the dice before it show faces (elsewhere
-    the mass is already spread: the other rows add zeros), die by die as a plain pass: every roll's mass is the
-    same sum in the same order."""
-    roll_ms, keep_low, keep_high = tables.roll_ms, tables.keep_low, tables.keep_high
+def _push_first(chosen, tables, stops, mass, p_roll):
+    """Roll 1 (each roll 1/6^n) goes to its chosen keep: stopping adds to stops (by multiset), other keeps
+    are rerolled: p_roll[q] ends as the probability of roll 2 being q. The mass by partial assignment, spread
+    along dice 1 to 4 block by block (in cache, whole runs of rows), the high dice across blocks (runs that
+    hold the rows where dice 2 to 4 show faces), die 0 last on the rolls' lines only, read on the way. A
+    rerolled row keeps its mass after its die's spread: rows with that die rerolled are not read again."""
+    roll_ms, keep_low, keep_high, rolls = tables.roll_ms, tables.keep_low, tables.keep_high, tables.rolls
     low, high = tables.low, tables.high
     size_low = 7**low.n
     n_low_rolls, low_bits = keep_low.shape[0], (1 << low.n) - 1
     everything = (1 << (low.n + high.n)) - 1
+    p = 1.0 / rolls.shape[0]
     mass[:] = 0.0
     for hq in range(keep_high.shape[0]):  # the high dice's keeps: a few blocks of mass at a time (in cache)
         for lq in range(n_low_rolls):
             q = hq * n_low_rolls + lq
             bits = chosen[q]
             if bits == everything:
-                stops[roll_ms[q]] += p_roll[q]
+                stops[roll_ms[q]] += p
             else:
-                mass[keep_high[hq, bits >> low.n] * size_low + keep_low[lq, bits & low_bits]] += p_roll[q]
+                mass[keep_high[hq, bits >> low.n] * size_low + keep_low[lq, bits & low_bits]] += p
     for off in range(0, mass.shape[0], size_low):
-        for d in range(low.n):
+        for d in range(1, low.n):
             for first in range(off, off + size_low, 7 ** (d + 1)):
                 _spread_runs(mass, first, 7**d, 7**d)
     run = tables.run_length
@@ -150,6 +147,11 @@ def _push(p_roll, chosen, tables, stops, mass):
         for k in range(high.max_ptr[d], high.max_ptr[d + 1]):
             for t in tables.run_starts:
                 _spread_runs(mass, high.max_start[k] * size_low + t, size_low * 7**d, run)
+    for q0 in range(0, rolls.shape[0], 6):  # die 0, on the line of rolls q0 .. q0 + 5
+        line = rolls[q0]
+        share = mass[line + 6] * (1.0 / 6.0)
+        for c in range(6):
+            p_roll[q0 + c] = mass[line + c] + share
 
 
 @njit(cache=True, nogil=True)
@@ -232,10 +234,7 @@ def _state_groups(mask, joker_scored, capped_upper, rules, ordered, values, tabl
         after_first[rolls[q]] = final[tables.roll_ms[q]]
     _choices(after_first, tables, best, pick_r, chosen1)
     stops[:] = 0.0
-    p_roll[:] = 1.0 / rolls.shape[0]
-    _push(p_roll, chosen1, tables, stops, mass)
-    for q in range(rolls.shape[0]):
-        p_roll[q] = mass[rolls[q]]
+    _push_first(chosen1, tables, stops, mass, p_roll)
     _push_last(p_roll, chosen2, tables, ordered, stops)
     return _entry_groups(mask, joker_scored, capped_upper, rules, values, final, stops, keys, out)
 

@@ -21,14 +21,12 @@ def _merge(m1, r1, m2, r2):
     """Two sets of keeps, each as (best value, rank of its pick; rank -1: pick unknown), merged. A set whose
     best is within TIE of the merged best, but below it, may hold keeps that the merged tie rule picks or not
     (its pick's value is not kept): its pick is then unknown unless the other set's ranks before it; a set
-    whose best is the merged best keeps its pick (within TIE of it). Branch-free: the passes vectorise."""
+    whose best is the merged best keeps its pick (within TIE of it). An unknown pick (-1) ranks first, so it
+    stays unknown where its set counts. Branch-free: the passes vectorise."""
     m = max(m1, m2)
     lim = m - TIE
-    in1, in2 = m1 >= lim, m2 >= lim
-    take1 = ~in2 | (in1 & (r1 < r2))
-    r = r1 if take1 else r2
-    lost = in1 & in2 & ((r1 < 0) | (r2 < 0) | ((m1 if take1 else m2) < m))
-    return m, -1 if lost else r
+    take1 = (m2 < lim) | ((m1 >= lim) & (r1 < r2))
+    return m, -1 if (m1 if take1 else m2) < m else (r1 if take1 else r2)
 
 
 @njit(inline="always")
