@@ -284,7 +284,7 @@ def _work(engine, tables: Tables):
         np.empty(size, dtype=np.int8),  # ranks (< 2^7 for seven dice)
         np.empty(size),
         np.empty(n_ms),
-        np.empty(tables.rolls.shape[0], dtype=np.int64),
-        np.empty(tables.rolls.shape[0], dtype=np.int64),
+        np.empty(tables.rolls.shape[0], dtype=np.uint8),  # the choices (kept dice as bits: < 2^7)
+        np.empty(tables.rolls.shape[0], dtype=np.uint8),
         np.empty(tables.rolls.shape[0]),
     )
