@@ -50,9 +50,9 @@ class Tables(NamedTuple):
     run_length: int  # ... this long (dice 0-1 any code, the other low dice faces only)
     mean_run_ptr: np.ndarray  # (low + 1,) the low dice's mean passes: runs of 7^d rows (die d) in a block ...
     mean_run_start: np.ndarray  # ... from these rows, where the low dice after die d show faces
-    keep_low: np.ndarray  # (6^low, 2^low): the low partial assignment of low roll (base 6) keeping these low dice
+    keep_low: np.ndarray  # (6^low, 2^low) int16: the low partial assignment of low roll (base 6) keeping these dice
     keep_high: np.ndarray  # (6^high, 2^high): the same for the high dice
-    key_low: np.ndarray  # (6^low, 2^low): the low key (ordered.low_key) of keep_low's partial assignments
+    key_low: np.ndarray  # (6^low, 2^low) int16 (both: in cache): ordered.low_key of keep_low's assignments
     key_bits: np.ndarray  # (low keys,): the low dice each low key keeps (bits)
 
 
@@ -92,7 +92,8 @@ def forward_tables(engine) -> Tables:
             group.faces, roll_ms.astype(np.int64), bits.astype(np.int64), prefs, deltas, rank,
             ordered.low, ordered.high, run_starts.astype(np.int64), 7**run_dice,
             np.cumsum([0] + [len(m) for m in mean_runs]).astype(np.int64), np.concatenate(mean_runs).astype(np.int64),
-            _keeps_of_rolls(n_low), _keeps_of_rolls(n - n_low), ordered.low_key[_keeps_of_rolls(n_low)], key_bits,
+            _keeps_of_rolls(n_low).astype(np.int16), _keeps_of_rolls(n - n_low),
+            ordered.low_key[_keeps_of_rolls(n_low)].astype(np.int16), key_bits,
         )  # fmt: skip
     return _TABLES[variant]
 
