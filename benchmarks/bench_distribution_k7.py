@@ -43,7 +43,7 @@ def profile(engine, values, text: str, runs: int = 10) -> None:
     mask, upper, flag = parse_card(KNIFFEL7, text).state
     rules, ordered = engine.rules, engine.ordered
     work = fo._work(engine, tab)
-    after_second, after_first, best, pick_v, pick_r, mass, stops, chosen1, chosen2, p_roll = work
+    after_first, best, pick_r, mass, stops, chosen1, chosen2, p_roll = work
     n_ms = rules.score.shape[0]
     out = (np.empty(n_ms, dtype=np.int64), np.empty(n_ms, dtype=np.int64), np.empty(n_ms))
     keys = next_keys(engine, values)
@@ -59,21 +59,19 @@ def profile(engine, values, text: str, runs: int = 10) -> None:
         return result
 
     cpu("whole state", fo._state_groups, mask, flag, upper, rules, ordered, values, tab, keys, work, out)
-    final = cpu("keeps after roll 2", fo._second_keeps, mask, flag, upper, rules, ordered, values, after_second)
-    cpu("choices after roll 2", fo._choices, after_second, tab, after_first, pick_v, pick_r, chosen2)
+    final, kept = cpu("keeps after roll 2", fo._second_values, mask, flag, upper, rules, ordered, values)
+    scans2 = cpu("choices after roll 2", fo._second_choices, kept, tab, ordered, best, pick_r, after_first, chosen2)
     roll_values = after_first.copy()  # _first_keeps works in place: each run from the values of the rolls
 
     def restore():
         after_first[:] = roll_values
 
     cpu("keeps after roll 1", fo._first_keeps, after_first, tab, before=restore)
-    after_first[tab.rolls] = after_second[tab.rolls]
-    cpu("choices after roll 1", fo._choices, after_first, tab, best, pick_v, pick_r, chosen1)
-    uniform = np.full(p_roll.shape[0], 1.0 / p_roll.shape[0])
-    cpu("push roll 1", fo._push, uniform, chosen1, tab, stops, mass, before=lambda: stops.fill(0.0))
-    p_roll[:] = mass[tab.rolls]
-    cpu("push roll 2", fo._push, p_roll, chosen2, tab, stops, mass)
-    np.add.at(stops, tab.roll_ms, mass[tab.rolls])
+    after_first[tab.rolls] = final[tab.roll_ms]
+    scans1 = cpu("choices after roll 1", fo._choices, after_first, tab, best, pick_r, chosen1)
+    print(f"rolls whose keeps were scanned (near ties): {scans2} after roll 2, {scans1} after roll 1")
+    cpu("push roll 1", fo._push_first, chosen1, tab, stops, mass, p_roll, before=lambda: stops.fill(0.0))
+    cpu("push roll 2", fo._push_last, p_roll, chosen2, tab, ordered, stops)
     cpu("entries", fo._entry_groups, mask, flag, upper, rules, values, final, stops, keys, out)
 
 

@@ -38,7 +38,8 @@ def k7():
 
 
 def scan_choices(vals, tables_):
-    """The tie rule, plainly: per roll, the first choice in preference order within TIE of the best."""
+    """The tie rule, plainly: per roll, the first choice in preference order within TIE of the best; and
+    that best."""
     n = tables_.deltas.shape[1]
     best = np.full(tables_.rolls.shape[0], -np.inf)
     kept = []
@@ -49,7 +50,7 @@ def scan_choices(vals, tables_):
     chosen = np.full(best.shape[0], -1)
     for bits in tables_.prefs:
         chosen = np.where((chosen < 0) & (kept[bits] >= best - TIE), bits, chosen)
-    return chosen
+    return chosen, best
 
 
 @pytest.mark.parametrize(
@@ -63,11 +64,15 @@ def test_choices_are_the_tie_rules_for_every_roll(k7, text):
     mask, upper, joker_scored = parse_card(KNIFFEL7, text).state
     _, after_second, after_first = dp.ordered_keep_values(engine, values, mask, upper, joker_scored)
     after_first[tab.rolls] = after_second[tab.rolls]  # keeping every die after roll 1: stopping
-    work = fo._work(engine, tab)
-    for vals in (after_first, after_second):
-        chosen = np.empty(tab.rolls.shape[0], dtype=np.int64)
-        fo._choices(vals, tab, work[2], work[3], work[4], chosen)
-        assert np.array_equal(chosen, scan_choices(vals, tab)), text
+    best, pick_r = fo._work(engine, tab)[1:3]
+    chosen = np.empty(tab.rolls.shape[0], dtype=np.int64)
+    fo._choices(after_first, tab, best, pick_r, chosen)
+    assert np.array_equal(chosen, scan_choices(after_first, tab)[0]), text
+    _, kept = fo._second_values(mask, joker_scored, upper, engine.rules, engine.ordered, values)
+    roll_values = np.full_like(after_second, np.nan)
+    fo._second_choices(kept, tab, engine.ordered, best, pick_r, roll_values, chosen)
+    picks, best = scan_choices(after_second, tab)
+    assert np.array_equal(chosen, picks) and np.array_equal(roll_values[tab.rolls], best), text
 
 
 @pytest.mark.parametrize("text", [*ENDGAMES[:2], *(pytest.param(c, marks=pytest.mark.slow) for c in ENDGAMES[2:])])

@@ -24,6 +24,7 @@ The parts, in the order a solve uses them:
     solve.py       the solve of the value table (and the second moments)
     forward.py     the forward pass: the exact distribution of final scores
     forward_ordered.py, forward_ordered_layers.py  the same for dice told apart: a state's kernel, its layers
+    forward_ordered_choices.py  its choice passes (the advisor's keep of every roll)
     simulation.py  one turn of many games of optimal play
     ordered_play.py  the decisions of many Kniffel 7 games, turn by turn (simulation)
     target_layout.py, target.py, target_vectors.py  target tables: their layout, their kernel, whole vectors

@@ -2,21 +2,20 @@
 advisor picks it, and the mass pushed from roll 1 through the chosen partial assignments to the entries.
 
 Per state, once:
-  * the advisor's keep values after roll 2 (one value per partial assignment, from the compact keeps of
-    ordered._compact_keeps);
-  * the choice of every roll by a max pass that carries, beside the maximum, the keep the tie rule picks
-    (ordered_play._pick_keep: the first keep in preference order within TIE of the roll's best). A pass
-    merges two sets of keeps; the pick of a set stays known while it lies within TIE of the merged best,
-    else the roll is marked and its keeps are scanned as _pick_keep does (rare: options 1e-13 to 1e-9 apart).
-    After roll 2 first: its maxima are the value of every roll 2, whose means are the keep values after
-    roll 1 (the advisor's sums: ordered._keep_values_from_final), then the choices after roll 1;
+  * the advisor's final-roll values and compact keeps after roll 2 (ordered._compact_keeps);
+  * the choice of every roll (forward_ordered_choices.py) by max passes that carry, beside the maximum,
+    the rank of the keep the tie rule picks (ordered_play._pick_keep: the first keep in preference order
+    within TIE of the roll's best); a near tie whose pick is unknown is scanned as _pick_keep does (rare:
+    options 1e-13 to 1e-9 apart). After roll 2 first: its maxima are the value of every roll 2, whose
+    means are the keep values after roll 1 (the advisor's sums: ordered._keep_values_from_final, in its
+    order: bit for bit), then the choices after roll 1;
   * the mass: roll 1 uniform, each roll's mass on its chosen partial assignment (or on its final roll
-    when it stops), spread over the rerolled dice die by die (a mean pass backwards), the same again for
-    roll 2; final rolls by multiset, then by entry (box, points, next flag): the groups of
-    forward.advance.
+    when it stops), spread over the rerolled dice (_push_first); roll 2's mass on the compact keep of its
+    choice, spread down the compact keeps to the final rolls by multiset (_push_last), then by entry (box,
+    points, next flag): the groups of forward.advance. The probabilities are sums in another order than a
+    plain pass's (within a few 1e-16).
 The passes run as the EV kernel's (dp/ordered.py): along die d only where the later reads need it, the low
-dice's block by block (in cache), contiguous runs of rows (vectorised). Each value and mass is the same sum
-in the same order as a plain pass's: the tables are bit for bit the same.
+dice's block by block (in cache), contiguous runs of rows (vectorised).
 The states of a layer run on Python threads (forward_ordered_layers.py; the kernel releases the GIL), each with
 its own work arrays (_work).
 """
@@ -29,6 +28,7 @@ import numpy as np
 
 from .compile import njit, unsigned
 from .entries import _box_options, _entry_arrays, _final_roll_values, _pick_option
+from .forward_ordered_choices import _choices, _second_choices
 from .ordered import _compact_keeps
 from .ordered_dice import DieGroup, die_group
 from .ordered_play import TIE, keep_preferences
@@ -50,6 +50,10 @@ class Tables(NamedTuple):
     run_length: int  # ... this long (dice 0-1 any code, the other low dice faces only)
     mean_run_ptr: np.ndarray  # (low + 1,) the low dice's mean passes: runs of 7^d rows (die d) in a block ...
     mean_run_start: np.ndarray  # ... from these rows, where the low dice after die d show faces
+    keep_low: np.ndarray  # (6^low, 2^low) int16: the low partial assignment of low roll (base 6) keeping these dice
+    keep_high: np.ndarray  # (6^high, 2^high): the same for the high dice
+    key_low: np.ndarray  # (6^low, 2^low) int16 (both: in cache): ordered.low_key of keep_low's assignments
+    key_bits: np.ndarray  # (low keys,): the low dice each low key keeps (bits)
 
 
 _TABLES: dict = {}
@@ -69,6 +73,8 @@ def forward_tables(engine) -> Tables:
         low = (roll_digits[:, :n_low] * 7 ** np.arange(n_low)).sum(axis=1)
         high = (roll_digits[:, n_low:] * 7 ** np.arange(n - n_low)).sum(axis=1)
         roll_ms = ordered.base_ms[ordered.high_low_keep[high * ordered.n_low_keys + ordered.low_key[low]]]
+        key_bits = np.zeros(ordered.n_low_keys, dtype=np.int64)
+        key_bits[ordered.low_key] = bits[: 7**n_low] & ((1 << n_low) - 1)
         prefs = keep_preferences(n)
         rank = np.empty_like(prefs)
         rank[prefs] = np.arange(prefs.shape[0])
@@ -86,137 +92,55 @@ def forward_tables(engine) -> Tables:
             group.faces, roll_ms.astype(np.int64), bits.astype(np.int64), prefs, deltas, rank,
             ordered.low, ordered.high, run_starts.astype(np.int64), 7**run_dice,
             np.cumsum([0] + [len(m) for m in mean_runs]).astype(np.int64), np.concatenate(mean_runs).astype(np.int64),
+            _keeps_of_rolls(n_low).astype(np.int16), _keeps_of_rolls(n - n_low),
+            ordered.low_key[_keeps_of_rolls(n_low)].astype(np.int16), key_bits,
         )  # fmt: skip
     return _TABLES[variant]
 
 
-@njit(inline="always")
-def _merge(m1, v1, r1, m2, v2, r2):
-    """Two sets of keeps, each as (best value, value and rank of its pick; rank -1: pick unknown), merged.
-    A set whose best is within TIE of the merged best keeps its pick only if the pick is too, else which
-    of its other keeps is the pick is unknown. Branch-free: the passes vectorise."""
-    m = max(m1, m2)
-    lim = m - TIE
-    in1, in2 = m1 >= lim, m2 >= lim
-    lost = (in1 & ((r1 < 0) | (v1 < lim))) | (in2 & ((r2 < 0) | (v2 < lim)))
-    take1 = (m2 < lim) | (in1 & (r1 < r2))
-    r = r1 if take1 else r2
-    return m, v1 if take1 else v2, -1 if lost else r
-
-
-@njit(inline="always")
-def _merge_rows(best, pick_v, pick_r, x, star, length):
-    """Rows x + i merge in the keeps of rows star + i, i < length (contiguous: the loop vectorises)."""
-    for i in range(length):
-        a, b = unsigned(x + i), unsigned(star + i)
-        best[a], pick_v[a], pick_r[a] = _merge(best[a], pick_v[a], pick_r[a], best[b], pick_v[b], pick_r[b])
-
-
-@njit(inline="always")
-def _merge_runs(best, pick_v, pick_r, first, step, length):
-    """Along one die (rows step apart): the face rows first + c*step + i merge in the rerolled row's keeps."""
-    for c in range(6):
-        _merge_rows(best, pick_v, pick_r, first + c * step, first + 6 * step, length)
-
-
-@njit(cache=True, nogil=True)
-def _choices(vals, tables, best, pick_v, pick_r, chosen):
-    """chosen[q]: the kept dice (bits) roll q picks among its keeps (vals by partial assignment, the roll's
-    own entry: stopping), the tie rule of _pick_keep; best[pa] ends as the best keep of each roll. Merges are
-    exact in any order, so die 0 (adjacent rows, the one pass that cannot run along contiguous rows) comes
-    last, on the rolls' lines only, each line's picks read at once. Before it the max pass along a die runs
-    only where the dice before it show faces (and on whole runs of rows, to vectorise): dice 1 to 4 block by
-    block in cache, then the high dice across blocks."""
-    rolls, prefs, deltas, pa_bits, rank = tables.rolls, tables.prefs, tables.deltas, tables.pa_bits, tables.rank
-    low, high = tables.low, tables.high
-    size_low = 7**low.n
-    low_dice = (1 << low.n) - 1
-    for off in range(0, vals.shape[0], size_low):
-        high_bits = pa_bits[off] & ~low_dice
-        for i in range(size_low):
-            pa = off + i
-            best[pa], pick_v[pa], pick_r[pa] = vals[pa], vals[pa], rank[pa_bits[i] & low_dice | high_bits]
-        for d in range(1, low.n):  # whole runs of rows (every face of the dice before: more rows, vectorised)
-            for first in range(off, off + size_low, 7 ** (d + 1)):
-                _merge_runs(best, pick_v, pick_r, first, 7**d, 7**d)
-    run = tables.run_length
-    for d in range(high.n):
-        for k in range(high.max_ptr[d], high.max_ptr[d + 1]):
-            for t in tables.run_starts:
-                _merge_runs(best, pick_v, pick_r, high.max_start[k] * size_low + t, size_low * 7**d, run)
-    for q0 in range(0, rolls.shape[0], 6):  # die 0, on the line of rolls q0 .. q0 + 5
-        line = rolls[q0]
-        m2, v2, r2 = best[line + 6], pick_v[line + 6], pick_r[line + 6]
-        for c in range(6):
-            pa = line + c
-            best[pa], _, k = _merge(best[pa], pick_v[pa], pick_r[pa], m2, v2, r2)
-            if k < 0:  # scan the roll's keeps in preference order, as _pick_keep
-                lim = best[pa] - TIE
-                for k in range(prefs.shape[0]):
-                    if vals[_kept(q0 + c, prefs[k], rolls, deltas)] >= lim:
-                        break
-            chosen[q0 + c] = prefs[k]
-
-
-@njit(inline="always")
-def _kept(q, bits, rolls, deltas):
-    """The partial assignment keeping the dice in bits of roll q (the others rerolled: code 6)."""
-    pa = rolls[q]
-    for d in range(deltas.shape[1]):
-        if not bits >> d & 1:
-            pa += deltas[q, d]
-    return pa
+def _keeps_of_rolls(n: int) -> np.ndarray:
+    """(6^n, 2^n): the partial assignment (base 7) of each roll of n dice (base 6) keeping the dice in bits."""
+    faces = (np.arange(6**n)[:, None] // 6 ** np.arange(n)) % 6
+    kept = (np.arange(1 << n)[:, None] >> np.arange(n)) & 1
+    digits = np.where(kept[None, :, :] == 1, faces[:, None, :], 6)
+    return (digits * 7 ** np.arange(n)).sum(axis=2).astype(np.int64)
 
 
 @njit(inline="always")
 def _spread_runs(mass, first, step, length):
     """Along one die (rows step apart): the mass of rows first + 6*step + i (the die rerolled), i < length,
-    spread over its face rows first + c*step + i."""
+    added in sixths to its face rows first + c*step + i (the rerolled rows keep theirs: no later read)."""
     star = first + 6 * step
     for c in range(6):
         x = first + c * step
         for i in range(length):
             mass[unsigned(x + i)] += mass[unsigned(star + i)] * (1.0 / 6.0)
-    for i in range(length):
-        mass[unsigned(star + i)] = 0.0
 
 
 @njit(cache=True, nogil=True)
-def _push(p_roll, chosen, tables, stops, mass):
-    """Roll q (probability p_roll[q]) goes to its chosen keep: stopping adds to stops (by multiset), other
-    keeps are rerolled; leaves the next roll's probabilities in mass (by partial assignment, rolls only).
-    The spread along die d runs on runs of rows that hold those where the dice before it show faces (elsewhere
-    the mass is already spread: the other rows add zeros), die by die as a plain pass: every roll's mass is the
-    same sum in the same order."""
-    roll_ms = tables.roll_ms
+def _push_first(chosen, tables, stops, mass, p_roll):
+    """Roll 1 (each roll 1/6^n) goes to its chosen keep: stopping adds to stops (by multiset), other keeps
+    are rerolled: p_roll[q] ends as the probability of roll 2 being q. The mass by partial assignment, spread
+    along dice 1 to 4 block by block (in cache, whole runs of rows), the high dice across blocks (runs that
+    hold the rows where dice 2 to 4 show faces), die 0 last on the rolls' lines only, read on the way. A
+    rerolled row keeps its mass after its die's spread: rows with that die rerolled are not read again."""
+    roll_ms, keep_low, keep_high, rolls = tables.roll_ms, tables.keep_low, tables.keep_high, tables.rolls
     low, high = tables.low, tables.high
     size_low = 7**low.n
-    n = tables.deltas.shape[1]
-    everything = (1 << n) - 1
-    codes = np.zeros(n, dtype=np.int64)  # roll q's faces, counted up with q (base 6, die 0 lowest)
-    pa = 0  # its partial assignment
+    n_low_rolls, low_bits = keep_low.shape[0], (1 << low.n) - 1
+    everything = (1 << (low.n + high.n)) - 1
+    p = 1.0 / rolls.shape[0]
     mass[:] = 0.0
-    for q in range(roll_ms.shape[0]):
-        bits = chosen[q]
-        if bits == everything:
-            stops[roll_ms[q]] += p_roll[q]
-        else:
-            kept, step = pa, 1
-            for d in range(n):  # the dice not kept: code 6
-                kept += (1 - (bits >> d & 1)) * (6 - codes[d]) * step
-                step *= 7
-            mass[kept] += p_roll[q]
-        d, step = 0, 1
-        while d < n:  # the next roll
-            codes[d] += 1
-            pa += step
-            if codes[d] < 6:
-                break
-            codes[d] = 0
-            pa -= 6 * step
-            d, step = d + 1, step * 7
+    for hq in range(keep_high.shape[0]):  # the high dice's keeps: a few blocks of mass at a time (in cache)
+        for lq in range(n_low_rolls):
+            q = hq * n_low_rolls + lq
+            bits = chosen[q]
+            if bits == everything:
+                stops[roll_ms[q]] += p
+            else:
+                mass[keep_high[hq, bits >> low.n] * size_low + keep_low[lq, bits & low_bits]] += p
     for off in range(0, mass.shape[0], size_low):
-        for d in range(low.n):
+        for d in range(1, low.n):
             for first in range(off, off + size_low, 7 ** (d + 1)):
                 _spread_runs(mass, first, 7**d, 7**d)
     run = tables.run_length
@@ -224,6 +148,39 @@ def _push(p_roll, chosen, tables, stops, mass):
         for k in range(high.max_ptr[d], high.max_ptr[d + 1]):
             for t in tables.run_starts:
                 _spread_runs(mass, high.max_start[k] * size_low + t, size_low * 7**d, run)
+    for q0 in range(0, rolls.shape[0], 6):  # die 0, on the line of rolls q0 .. q0 + 5
+        line = rolls[q0]
+        share = mass[line + 6] * (1.0 / 6.0)
+        for c in range(6):
+            p_roll[q0 + c] = mass[line + c] + share
+
+
+@njit(cache=True, nogil=True)
+def _push_last(p_roll, chosen, tables, ordered, stops):
+    """Roll 2 (probability p_roll[q]) goes to its chosen keep's compact keep (ordered._compact_keeps: the
+    final roll's multiset depends only on the dice kept and the faces they show), then each compact keep's
+    mass down its lowest rerolled die's faces (most dice rerolled first) to the final rolls, added to stops by
+    multiset. The same probabilities as a spread over partial assignments, summed in another order."""
+    key_low, keep_high = tables.key_low, tables.keep_high
+    n_low_rolls, n_low = key_low.shape[0], ordered.low.n
+    low_bits = (1 << n_low) - 1
+    high_low_keep, n_keys = ordered.high_low_keep, ordered.n_low_keys
+    order, child, base_ms = ordered.order, ordered.child, ordered.base_ms
+    cmass = np.zeros(order.shape[0])
+    for hq in range(keep_high.shape[0]):
+        for lq in range(n_low_rolls):
+            q = hq * n_low_rolls + lq
+            bits = chosen[q]
+            row = keep_high[hq, bits >> n_low] * n_keys
+            cmass[high_low_keep[row + key_low[lq, bits & low_bits]]] += p_roll[q]
+    for k in range(order.shape[0] - 1, -1, -1):
+        i = order[k]
+        if base_ms[i] >= 0:
+            stops[base_ms[i]] += cmass[i]
+        else:
+            share = cmass[i] * (1.0 / 6.0)
+            for c in range(6):
+                cmass[child[i, c]] += share
 
 
 @njit(inline="always")
@@ -238,19 +195,12 @@ def _mean_runs(a, first, step, length):
 
 
 @njit(cache=True, nogil=True)
-def _second_keeps(mask, joker_scored, capped_upper, rules, ordered, values, after_second):
-    """The advisor's value of every partial assignment kept after roll 2 (ordered._keep_values_from_final's);
-    returns the final-roll values."""
+def _second_values(mask, joker_scored, capped_upper, rules, ordered, values):
+    """(the final-roll values by multiset, the value of every compact keep after roll 2: the advisor's)."""
     upper_totals = np.full(8, capped_upper)
     final = np.empty((rules.score.shape[0], 8))
     _final_roll_values(mask, joker_scored, upper_totals, rules, values, final, np.int64(0))
-    kept = _compact_keeps(final, ordered)[:, 0].copy()  # one column, contiguous: the reads below stay in cache
-    n_low = 7**ordered.low.n
-    for h in range(after_second.shape[0] // n_low):
-        row = h * ordered.n_low_keys
-        for low in range(n_low):
-            after_second[h * n_low + low] = kept[ordered.high_low_keep[row + ordered.low_key[low]]]
-    return final[:, 0]
+    return final[:, 0].copy(), _compact_keeps(final, ordered)[:, 0].copy()
 
 
 @njit(cache=True, nogil=True)
@@ -276,22 +226,17 @@ def _state_groups(mask, joker_scored, capped_upper, rules, ordered, values, tabl
     first returned-count entries; keys = (key_base, up_row, solved_total) as forward._item_groups.
     The choices after roll 2 come first: their max pass leaves the value of every roll 2, from which the
     keeps after roll 1 are valued."""
-    after_second, after_first, best, pick_v, pick_r, mass, stops, chosen1, chosen2, p_roll = work
+    after_first, best, pick_r, mass, stops, chosen1, chosen2, p_roll = work
     rolls = tables.rolls
-    final = _second_keeps(mask, joker_scored, capped_upper, rules, ordered, values, after_second)
-    _choices(after_second, tables, after_first, pick_v, pick_r, chosen2)
+    final, kept = _second_values(mask, joker_scored, capped_upper, rules, ordered, values)
+    _second_choices(kept, tables, ordered, best, pick_r, after_first, chosen2)
     _first_keeps(after_first, tables)
     for q in range(rolls.shape[0]):  # after roll 1, keeping every die is stopping
-        after_first[rolls[q]] = after_second[rolls[q]]
-    _choices(after_first, tables, best, pick_v, pick_r, chosen1)
+        after_first[rolls[q]] = final[tables.roll_ms[q]]
+    _choices(after_first, tables, best, pick_r, chosen1)
     stops[:] = 0.0
-    p_roll[:] = 1.0 / rolls.shape[0]
-    _push(p_roll, chosen1, tables, stops, mass)
-    for q in range(rolls.shape[0]):
-        p_roll[q] = mass[rolls[q]]
-    _push(p_roll, chosen2, tables, stops, mass)
-    for q in range(rolls.shape[0]):
-        stops[tables.roll_ms[q]] += mass[rolls[q]]
+    _push_first(chosen1, tables, stops, mass, p_roll)
+    _push_last(p_roll, chosen2, tables, ordered, stops)
     return _entry_groups(mask, joker_scored, capped_upper, rules, values, final, stops, keys, out)
 
 
@@ -337,12 +282,10 @@ def _work(engine, tables: Tables):
     return (
         np.empty(size),
         np.empty(size),
-        np.empty(size),
-        np.empty(size),
-        np.empty(size, dtype=np.int64),
+        np.empty(size, dtype=np.int8),  # ranks (< 2^7 for seven dice)
         np.empty(size),
         np.empty(n_ms),
-        np.empty(tables.rolls.shape[0], dtype=np.int64),
-        np.empty(tables.rolls.shape[0], dtype=np.int64),
+        np.empty(tables.rolls.shape[0], dtype=np.uint8),  # the choices (kept dice as bits: < 2^7)
+        np.empty(tables.rolls.shape[0], dtype=np.uint8),
         np.empty(tables.rolls.shape[0]),
     )

@@ -85,7 +85,7 @@ def ordered_layers(engine, values, layer: Layer, threads: int = 2, progress=None
         yield layer
 
 
-SECONDS_PER_STATE = 0.035  # one thread, measured (benchmarks/bench_distribution_k7.py, loaded): the estimate's rate
+SECONDS_PER_STATE = 0.025  # one thread, measured (benchmarks/bench_distribution_k7.py, loaded): the estimate's rate
 
 
 FREE_COUNTED = 10  # state_bound counts the states reachable from cards with at most this many free boxes
