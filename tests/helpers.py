@@ -5,6 +5,7 @@ from functools import cache, lru_cache
 from math import factorial
 
 import numpy as np
+import pytest
 from naive import NaiveSolver
 
 from solver.advice.cards import Card, box_values
@@ -19,6 +20,16 @@ ERROR_PREFIX = {
     "fr": "kniffel: erreur : ",
 }
 NAIVE_NAME = {"kniffel-keep-one": "kniffel"}  # the naive solver takes the house rule as keep_one=
+
+
+def quick_only(cases, quick):
+    """Parameters: a case (a preset's name, or a tuple that starts with one) of a preset in `quick` runs in the
+    quick suite, the others (whole tables of larger presets solved for them) only in the slow one (-m slow)."""
+    params = []
+    for case in cases:
+        args = case if isinstance(case, tuple) else (case,)
+        params.append(case if args[0] in quick else pytest.param(*args, marks=pytest.mark.slow))
+    return params
 
 
 def random_card(variant, rng, n_filled):

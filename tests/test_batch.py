@@ -6,6 +6,7 @@ from itertools import product
 
 import numpy as np
 import pytest
+from helpers import quick_only
 
 from solver import dp
 from solver.advice.advisor import Advisor
@@ -18,11 +19,22 @@ from solver.rules.variant import RuleError
 NAMES = ["kniffel", "kniffel-keep-one", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
 N_SITUATIONS = 2000
 FAMILY = ["yams", "kismet", "generala"]  # the family presets (generala: a first-roll stop among the keeps)
+# the quick suite: restricted scratching with the box-maximum joker, the forced joker with extra points, a
+# first-roll stop (their tables: a few seconds); the other presets' whole tables in the slow tests
+QUICK = {"kniffel", "yahtzee", "generala"}
 
 
 @pytest.fixture(scope="module")
-def solved(solved):  # the tables, solved once a run (conftest.py)
-    return {name: (PRESETS[name], solved(name), Advisor(PRESETS[name], solved(name))) for name in NAMES + FAMILY}
+def solved(solved):
+    """solved(name) -> (variant, table, advisor): the tables solved once a run (conftest.py), when first asked."""
+    got = {}
+
+    def get(name):
+        if name not in got:
+            got[name] = (PRESETS[name], solved(name), Advisor(PRESETS[name], solved(name)))
+        return got[name]
+
+    return get
 
 
 def random_situations(v, values, n, seed):
@@ -55,9 +67,9 @@ def as_arrays(sits):
     return mask, upper, joker, dice, roll
 
 
-@pytest.mark.parametrize("name", NAMES + FAMILY)
+@pytest.mark.parametrize("name", quick_only(NAMES + FAMILY, QUICK))
 def test_batch_equals_advisor(solved, name):
-    v, values, adv = solved[name]
+    v, values, adv = solved(name)
     sits = random_situations(v, values, N_SITUATIONS // 2, seed=7)  # every option decoded: 1,000 a preset
     res = option_values_batch(adv.engine, values, *as_arrays(sits))
     jokers = 0
@@ -85,10 +97,10 @@ def test_batch_equals_advisor(solved, name):
         assert jokers > 0  # extra points (further jokers) were among the options
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", quick_only(NAMES, QUICK))
 def test_batch_equals_dp_keep_values(solved, name):
     """The turn rebuilt from dp.keep_values (the lattice kernel, one state at a time) and dp.roll_entries."""
-    v, values, adv = solved[name]
+    v, values, adv = solved(name)
     sits = random_situations(v, values, 300, seed=11)
     res = option_values_batch(adv.engine, values, *as_arrays(sits))
     rules, bonus = adv.engine.rules, adv.engine.rules.bonus_cum
@@ -123,24 +135,24 @@ def option_fields(o):
     return (o.kind, o.keep, o.box, o.points, o.extra, o.text, o.expected_final_score, o.loss, o.std)
 
 
-@pytest.mark.parametrize("name", NAMES + FAMILY)
+@pytest.mark.parametrize("name", quick_only(NAMES + FAMILY, QUICK))
 def test_best_action_is_the_top_of_advise(solved, name):
     """best_action (one kernel call applying the tie rule) gives advise's first option exactly, on random
     situations of every identical-dice preset (jokers, extra points and ties included)."""
-    v, values, adv = solved[name]
+    v, values, adv = solved(name)
     for card, dice, roll in random_situations(v, values, N_SITUATIONS, seed=3):
         top = adv.advise(card, dice, roll)[1][0]
         assert option_fields(adv.best_action(card, dice, roll)) == option_fields(top)
         assert option_fields(adv.best_action(card, list(reversed(dice)), roll)) == option_fields(top)  # any order
 
 
-@pytest.mark.parametrize("name", ["kniffel", "yahtzee", "yatzy", "generala"])
+@pytest.mark.parametrize("name", quick_only(["kniffel", "yahtzee", "yatzy", "generala"], QUICK))
 @pytest.mark.parametrize("slots", [TURN_SLOTS, 1])
 def test_best_action_from_remembered_turns(solved, name, slots):
     """best_action remembers turns: a card asked again with new dice, at roll 2 before roll 1 or after it,
     another card in the same state (other points), and two states taking turns at one slot (slots=1: every
     state evicts the other) all get advise's first option exactly."""
-    v, values, _ = solved[name]
+    v, values, _ = solved(name)
     adv = Advisor(v, values)  # its own, so that no turn is remembered yet
     adv._turn_pool = new_turn_pool(adv.engine.lattice, slots)
     rng = random.Random(11)
@@ -158,7 +170,7 @@ def test_best_action_from_remembered_turns(solved, name, slots):
 
 def test_best_action_sees_a_changed_card(solved):
     """best_action remembers a Card object's state; a card changed in place is read again."""
-    v, values, adv = solved["yahtzee"]
+    v, values, adv = solved("yahtzee")
     card, dice = Card(v), (1, 1, 1, 1, 1)
     assert adv.best_action(card, dice, 3).box == v.box_index("yahtzee")
     card.filled[v.box_index("yahtzee")] = 50
@@ -176,7 +188,7 @@ def test_best_action_sees_a_changed_card(solved):
 
 def test_states_shared_and_repeated(solved):
     """Situations that share a state (grouped into one turn) get the same answers as alone."""
-    v, values, adv = solved["yahtzee"]
+    v, values, adv = solved("yahtzee")
     sits = random_situations(v, values, 50, seed=5)
     sits = [
         (c, d, r) for c, _, _ in sits for d, r in [((1, 1, 2, 5, 6), 1), ((6, 6, 6, 6, 6), 2), ((2, 3, 4, 5, 5), 3)]
@@ -189,7 +201,7 @@ def test_states_shared_and_repeated(solved):
 
 
 def test_state_values(solved):
-    v, values, _ = solved["yahtzee"]
+    v, values, _ = solved("yahtzee")
     full = (1 << len(v.boxes)) - 1
     got = state_values(v, values, [0, 1 << 11, 63, full], [0, 0, 70, 0], [0, 1, 0, 0])  # 70: capped at 63
     np.testing.assert_array_equal(got, [values[0, 0, 0], values[1 << 11, 0, 1], values[63, 63, 0], 0.0])
@@ -198,7 +210,7 @@ def test_state_values(solved):
 
 
 def test_decode_option(solved):
-    v, values, adv = solved["kniffel"]
+    v, values, adv = solved("kniffel")
     nb = len(v.boxes)
     lat = adv.engine.lattice
     k = next(k for k, row in enumerate(lat.counts) if tuple(row) == (0, 0, 2, 0, 0, 0))
@@ -231,7 +243,7 @@ BAD = [
 
 @pytest.mark.parametrize("change,message", BAD)
 def test_bad_arrays(solved, change, message):
-    v, values, adv = solved["kniffel"]
+    v, values, adv = solved("kniffel")
     args = {"mask": np.zeros(3, int), "upper": np.zeros(3, int), "joker": np.zeros(3, int)}
     args.update(dice=np.array([[1, 2, 3, 4, 5]] * 3), roll=np.ones(3, int))
     args.update(change)
@@ -239,14 +251,16 @@ def test_bad_arrays(solved, change, message):
         option_values_batch(adv.engine, values, **args)
 
 
-def test_yatzy_has_no_joker_flag(solved):
-    v, values, adv = solved["yatzy"]
+def test_yatzy_has_no_joker_flag():
+    v = PRESETS["yatzy"].reduced(boxes=["ones", "one_pair", "yatzy"])  # Yatzy's rules, solved in a moment
+    values = dp.solve(v)[0]
+    adv = Advisor(v, values)
     with pytest.raises(AdviceInputError, match="no joker flag"):
         option_values_batch(adv.engine, values, [0], [0], [1], [[1, 2, 3, 4, 5]], [1])
 
 
 def test_empty_batch(solved):
-    v, values, adv = solved["kniffel"]
+    v, values, adv = solved("kniffel")
     res = option_values_batch(adv.engine, values, [], [], [], np.zeros((0, 5), int), [])
     assert res.codes.shape[0] == 0 and res.best.shape == (0,)
 

@@ -5,6 +5,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import quick_only
 from naive import NaiveSolver
 
 from solver import dp
@@ -12,6 +13,7 @@ from solver.rules.presets import PRESETS
 from solver.rules.scoring import possible_points
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6"]
+QUICK = {"kniffel", "yahtzee"}  # the whole tables of the others in the slow tests; their rules: REDUCED
 TOL = 1e-9
 
 
@@ -98,7 +100,14 @@ def test_house_rule_keep_one_matches_naive():
 
 @pytest.fixture(scope="module")
 def full_tables(solved):
-    return {name: solved(name) for name in NAMES}
+    """full_tables[name]: the table solved once a run (conftest.py), when first asked."""
+
+    class Tables(dict):
+        def __missing__(self, name):
+            self[name] = solved(name)
+            return self[name]
+
+    return Tables()
 
 
 def endgame_cards(variant, n_free, count, seed):
@@ -112,7 +121,7 @@ def endgame_cards(variant, n_free, count, seed):
         yield free, card
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", quick_only(NAMES, QUICK))
 def test_endgame_states_of_real_variants(name, full_tables):
     variant = PRESETS[name]
     values = full_tables[name]
@@ -125,7 +134,7 @@ def test_endgame_states_of_real_variants(name, full_tables):
     assert n == 9
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", quick_only(NAMES, QUICK))
 def test_endgame_joker_states(name, full_tables):
     """Joker box filled (with points and scratched), the joker's target boxes still free."""
     variant = PRESETS[name]

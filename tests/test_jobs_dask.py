@@ -110,6 +110,7 @@ def test_kniffel_tables_on_two_workers_equal_in_process(tmp_path, cluster):
     assert same_bits(target_table(job, kniffel)[0], solve_target(engine, layout))
 
 
+@pytest.mark.slow  # Kniffel 7's kernels on the workers (about 9 s); dice told apart in jobs: test_jobs_ordered.py
 def test_kniffel7_end_game_on_two_workers_equals_threads(cluster, tmp_path):
     """Kniffel 7's target table (dice told apart), its last layer up to need 5, in many chunks: the two
     workers give the thread executor's bits."""

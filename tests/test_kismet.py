@@ -96,6 +96,7 @@ ENDGAME = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow  # kismet's whole table (about 10 s); its rules on reduced variants: test_dp_vs_naive.py
 @pytest.mark.parametrize("card", ENDGAME)
 def test_endgame_cards_against_naive(card, solved):
     values = solved("kismet")
@@ -103,6 +104,7 @@ def test_endgame_cards_against_naive(card, solved):
     assert abs(fast_value(KISMET, values, card) - naive.state_value(card)) < TOL
 
 
+@pytest.mark.slow
 def test_start_value(solved):
     """No published optimum exists (docs/RULES.md); this solver's figure, pinned."""
     assert abs(solved("kismet")[0, 0, 0] - 315.1040405989) < 1e-8
@@ -128,15 +130,23 @@ def test_reduced_kismet_distribution_and_target(boxes, n_dice, bonuses):
         check_card(variant, table, naive, filled, range(1, table.n_max + 1))
 
 
-def test_simulated_games_score_like_the_table(solved):
+@pytest.mark.parametrize(
+    "boxes,bonuses",
+    [
+        (["twos", "full_house_same_colour", "kismet", "flush", "yarborough"], [(2, 3), (4, 5)]),
+        pytest.param(None, None, marks=pytest.mark.slow),  # the whole game
+    ],
+)
+def test_simulated_games_score_like_the_table(solved, boxes, bonuses):
     """Simulation plays the table's policy: its mean lies within 4 standard errors of the start value, and
     every box holds points the rules allow (colour boxes and the second Kismet included)."""
     from solver.chances.simulation import simulate
     from solver.rules.scoring import possible_points
 
-    values = solved("kismet")
-    games = simulate(KISMET, values, 2000, seed=5)
+    variant = KISMET if boxes is None else KISMET.reduced(boxes=boxes, bonuses=bonuses)
+    values = solved("kismet") if boxes is None else dp.solve(variant)[0]
+    games = simulate(variant, values, 2000, seed=5)
     scores = games.scores
     assert abs(scores.mean() - values[0, 0, 0]) < 4 * scores.std() / len(scores) ** 0.5
-    for b in range(len(KISMET.boxes)):
-        assert set(games.boxes[:, b].tolist()) <= set(possible_points(KISMET, b))
+    for b in range(len(variant.boxes)):
+        assert set(games.boxes[:, b].tolist()) <= set(possible_points(variant, b))

@@ -72,7 +72,7 @@ def check_equal_to_on_demand(job_dir, advisor, text, targets):
                 assert a.as_dict(all_options=True) == b.as_dict(all_options=True), (text, target, dice, roll)
 
 
-@pytest.mark.parametrize("free", ["five_of_a_kind", "super_kniffel", "ones"])
+@pytest.mark.parametrize("free", [pytest.param("five_of_a_kind", marks=pytest.mark.slow), "super_kniffel", "ones"])
 def test_one_box_free_equals_the_on_demand_computation(job_dir, advisor, free):
     text = card_without(free)
     points = parse_card(KNIFFEL7, text).points

@@ -3,6 +3,7 @@
 import hashlib
 
 import pytest
+from helpers import quick_only
 
 from solver import dp
 from solver.rules.presets import PRESETS
@@ -23,18 +24,23 @@ OURS = {
 }
 
 
-@pytest.mark.parametrize("name,expected", PUBLISHED.items())
+# the quick suite checks the tables it solves anyway; the others' whole tables: slow tests
+QUICK = {"kniffel", "yahtzee", "generala"}
+
+
+@pytest.mark.parametrize("name,expected", quick_only(PUBLISHED.items(), QUICK))
 def test_published_start_values(name, expected, solved):
     values = solved(name)
     assert abs(values[0, 0, 0] - expected) < 1e-6
 
 
-@pytest.mark.parametrize("name,expected", OURS.items())
+@pytest.mark.parametrize("name,expected", quick_only(OURS.items(), QUICK))
 def test_own_start_values(name, expected, solved):
     values = solved(name)
     assert abs(values[0, 0, 0] - expected) < 1e-8
 
 
+@pytest.mark.slow  # the whole table of kniffel-keep-one; a reduced one: test_dp_vs_naive.py
 def test_house_rule_costs_points(solved):
     plain = solved("kniffel")[0, 0, 0]
     keep_one = solved("kniffel-keep-one")[0, 0, 0]
@@ -102,7 +108,7 @@ SHA256 = {  # name: (values, second moments)
 }
 
 
-@pytest.mark.parametrize("name", SHA256)
+@pytest.mark.parametrize("name", quick_only(SHA256, QUICK))
 def test_tables_and_moments_bit_identical_to_before(name, solved_with_moments):
     values, m2 = solved_with_moments(name)
     assert hashlib.sha256(values.tobytes()).hexdigest() == SHA256[name][0]

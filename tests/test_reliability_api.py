@@ -171,7 +171,10 @@ def numpy_summary(scores: np.ndarray) -> dict:
 RUNS = [("kniffel", 1, 1), ("kniffel", 2, 3), ("kniffel", 777, 5), ("kniffel", 4000, 7), ("yahtzee", 1001, 2)]
 
 
-@pytest.mark.parametrize("variant, games, seed", [*RUNS, ("yatzy", 2500, 9)])
+@pytest.mark.parametrize(
+    "variant, games, seed",
+    [*RUNS, ("yacht", 2500, 9), pytest.param("yatzy", 2500, 9, marks=pytest.mark.slow)],  # no joker flag
+)
 def test_counts_give_the_figures_of_the_scores(solved, monkeypatch, variant, games, seed):
     """Counted batch by batch, the figures are those numpy gives for the list of scores: identical, but for
     std, whose variance is now exact (numpy's sum of squares may differ in the last bit)."""

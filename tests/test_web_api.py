@@ -415,7 +415,10 @@ def test_a_failed_slow_warm_up_does_not_say_ready():
     assert said == ["slow"]  # the first request that needs the table answers the error
 
 
-@pytest.mark.parametrize("card", ["", "einser=3,zweier=6,chance=22,kniffel=50"])
+@pytest.mark.parametrize(
+    "card",
+    [pytest.param("", marks=pytest.mark.slow), "einser=3,zweier=6,chance=22,kniffel=50"],  # "": two whole passes
+)
 def test_distribution_equals_cli_json(client, tdir, card):
     res = get(client, "/api/distribution", variant="kniffel", card=card)
     assert res.status_code == 200, res.text
