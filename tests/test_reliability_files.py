@@ -276,7 +276,7 @@ SLOW_SAVE = textwrap.dedent(
         time.sleep(1.5)  # Ctrl-C arrives here, in the middle of the table's save
         real_many(items)
     solver.store.tables.atomic_write_files = slow_many
-    cli.main(["--tables", sys.argv[1], "--no-progress", "solve", "generala"])  # a small table: under a second
+    cli.main(["--tables", sys.argv[1], "--no-progress", "--lang", "en", "solve", "generala"])  # small: under a second
     """
 )
 
