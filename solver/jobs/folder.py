@@ -31,16 +31,13 @@ import numpy as np
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.variant import Variant
-from ..store.files import make_folder, read_bounded, read_json
+from ..store.files import NotRegularFile, fsync_folder, make_folder, read_bounded, read_json, regular_fd
 from ..version import __version__
 from .job_files import (
-    NotRegular,
     file_sha256,
-    fsync_folder,
     layer_digest,
     npy_header,
     npy_shape,
-    open_regular,
     pwrite_all,
     range_digest,
     read_mark,
@@ -212,7 +209,7 @@ class JobFolder:
                 digests = [range_digest(fh, (b - a) * DTYPE.itemsize) for a, b in zip(at, at[1:])]
                 if None in digests or fh.read(1):
                     return None
-        except (FileNotFoundError, NotRegular):  # a layer built again replaces whatever is there
+        except (FileNotFoundError, NotRegularFile):  # a layer built again replaces whatever is there
             return None
         return layer_digest(header, digests)  # type: ignore[arg-type]
 
@@ -230,10 +227,10 @@ class JobFolder:
         size = len(header) + layer["at"][-1] * DTYPE.itemsize
         part = self.part_path(n_filled)
         try:
-            fd = open_regular(part, os.O_RDWR | os.O_CREAT)
-        except NotRegular:  # not a file this job wrote (a FIFO, a folder): made again
+            fd = regular_fd(part, os.O_RDWR | os.O_CREAT)
+        except NotRegularFile:  # not a file this job wrote (a FIFO, a folder): made again
             _remove(part)
-            fd = open_regular(part, os.O_RDWR | os.O_CREAT)
+            fd = regular_fd(part, os.O_RDWR | os.O_CREAT)
         try:
             os.pwrite(fd, header, 0)
             if os.fstat(fd).st_size != size:
@@ -255,7 +252,7 @@ class JobFolder:
             with reader(self.part_path(n_filled)) as fh:
                 fh.seek(len(header) + a * DTYPE.itemsize)
                 return range_digest(fh, (b - a) * DTYPE.itemsize) == recorded
-        except (FileNotFoundError, NotRegular):
+        except (FileNotFoundError, NotRegularFile):
             return False
 
     def write_chunk(self, n_filled: int, index: int, values: np.ndarray) -> str:
@@ -268,8 +265,8 @@ class JobFolder:
         if data.shape[0] != b - a:
             raise ValueError(f"chunk {index} of layer {n_filled}: {data.shape[0]} values, not {b - a}")
         try:
-            fd = open_regular(self.part_path(n_filled), os.O_WRONLY)
-        except (FileNotFoundError, NotRegular):  # the driver makes it before it hands out the layer's chunks
+            fd = regular_fd(self.part_path(n_filled), os.O_WRONLY)
+        except (FileNotFoundError, NotRegularFile):  # the driver makes it before it hands out the layer's chunks
             raise JobError(t("job_shard_damaged", path=self.part_path(n_filled))) from None
         try:
             pwrite_all(fd, data, len(header) + a * DTYPE.itemsize)
@@ -288,11 +285,11 @@ class JobFolder:
         part = self.part_path(n_filled)
         try:
             digests = [read_mark(mark) for mark in marks]
-        except OSError:  # NotRegular included
+        except OSError:  # NotRegularFile included
             raise JobError(t("job_shard_damaged", path=self.path / "marks")) from None
         try:
-            fd = open_regular(part)
-        except (FileNotFoundError, NotRegular):
+            fd = regular_fd(part)
+        except (FileNotFoundError, NotRegularFile):
             raise JobError(t("job_shard_damaged", path=part)) from None
         try:
             if os.fstat(fd).st_size != len(header) + layer["at"][-1] * DTYPE.itemsize:
@@ -314,7 +311,7 @@ class JobFolder:
         memory-mapped and copied: a copy out of a mapping costs a page fault every few pages."""
         try:
             fh = reader(self.path / layer_name(n_filled))
-        except (FileNotFoundError, NotRegular):
+        except (FileNotFoundError, NotRegularFile):
             raise JobError(t("job_damaged", path=self.path / layer_name(n_filled))) from None
         with fh:
             shape, dtype = npy_shape(fh)
@@ -330,7 +327,7 @@ class JobFolder:
         and of the same array type as the in-process build's tables, so Numba compiles no second version."""
         path = self.path / layer_name(n_filled)
         try:
-            os.close(open_regular(path))  # np.load would wait for ever on a FIFO
-        except (FileNotFoundError, NotRegular):
+            os.close(regular_fd(path))  # np.load would wait for ever on a FIFO
+        except (FileNotFoundError, NotRegularFile):
             raise JobError(t("job_damaged", path=path)) from None
         return np.load(path, mmap_mode="c", allow_pickle=False)

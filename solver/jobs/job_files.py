@@ -7,53 +7,25 @@ import hashlib
 import io
 import os
 import socket
-import stat
 from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
+from ..store.files import NotRegularFile, fsync_folder, regular_fd
+
 BLOCK = 16 << 20  # bytes a read when a rerun checks a layer or a chunk
 
 
-class NotRegular(OSError):
-    """A job file's name holds something else than a regular file (a FIFO, a folder, a device)."""
-
-
-def open_regular(path: Path, flags: int = os.O_RDONLY, mode: int = 0o666) -> int:
-    """A descriptor of the regular file at path (FileNotFoundError when missing, NotRegular when something
-    else is there). O_NONBLOCK: a FIFO in a layer's place opens at once instead of waiting for a writer."""
-    try:
-        fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC, mode)
-    except FileNotFoundError:
-        raise
-    except OSError:  # a socket cannot be opened at all (ENXIO)
-        if os.path.lexists(path) and not stat.S_ISREG(os.stat(path).st_mode):
-            raise NotRegular(path) from None
-        raise
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise NotRegular(path)
-    return fd
-
-
 def reader(path: Path):
-    """path opened for reading (buffered) when it is a regular file: see open_regular."""
-    return os.fdopen(open_regular(path), "rb")
+    """path opened for reading (buffered) when it is a regular file (store.files.regular_fd)."""
+    return os.fdopen(regular_fd(path), "rb")
 
 
 def read_mark(path: Path) -> str:
     """A chunk's mark: the SHA-256 it recorded (at most a line; a longer file is not a mark)."""
     with reader(path) as fh:
         return fh.read(256).decode("ascii", "replace").strip()
-
-
-def fsync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def save_atomic(path: Path, data: np.ndarray | bytes, durable: bool = True) -> str:
@@ -142,5 +114,5 @@ def file_sha256(path: Path) -> str | None:
     """The file's SHA-256, None when it is missing or not a regular file."""
     try:
         return hash_file(path).hexdigest()
-    except (FileNotFoundError, NotRegular):
+    except (FileNotFoundError, NotRegularFile):
         return None

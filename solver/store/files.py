@@ -101,7 +101,7 @@ def remove_stale_temps(path: Path) -> None:
             pass  # another process cleaned it first, or the folder is read-only: harmless
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -152,7 +152,7 @@ def atomic_write_files(items: list[tuple[Path, bytes | Callable[[IO[bytes]], Any
         for tmp in temps:
             tmp.unlink(missing_ok=True)
     for folder in {target.parent for target in targets}:
-        _fsync_folder(folder)
+        fsync_folder(folder)
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -194,26 +194,50 @@ def _kind(mode: int) -> str:
     return t("kind_device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "kind_other")
 
 
+class NotRegularFile(OSError):
+    """Something else than a regular file at a path (a FIFO, a folder, a device, a socket); `mode`: its st_mode."""
+
+    def __init__(self, path: Path, mode: int):
+        super().__init__(f"{path}: not a regular file")
+        self.mode = mode
+
+
+def regular_fd(path: Path, flags: int = os.O_RDONLY, mode: int = 0o666) -> int:
+    """A descriptor of the regular file at `path`; NotRegularFile when something else is there, the OSError of
+    os.open otherwise (FileNotFoundError when missing). O_NONBLOCK: a FIFO opens at once (and is refused)
+    instead of waiting for a writer for ever."""
+    try:
+        fd = os.open(path, flags | os.O_NONBLOCK | os.O_CLOEXEC, mode)
+    except FileNotFoundError:
+        raise
+    except OSError:
+        try:  # a socket cannot be opened at all (ENXIO): say what it is
+            found = os.stat(path).st_mode
+        except OSError:
+            found = stat.S_IFREG
+        if not stat.S_ISREG(found):
+            raise NotRegularFile(path, found) from None
+        raise
+    found = os.fstat(fd).st_mode
+    if not stat.S_ISREG(found):
+        os.close(fd)
+        raise NotRegularFile(path, found)
+    return fd
+
+
 @contextmanager
 def open_regular(path: Path, limit: int, what: str, error: type[KniffelError]) -> Iterator[io.FileIO]:
-    """`path` opened for reading when it is a regular file of at most `limit` bytes, else `error` naming
-    it. O_NONBLOCK: a FIFO opens at once (and is refused) instead of waiting for a writer for ever."""
+    """`path` opened for reading when it is a regular file of at most `limit` bytes (regular_fd), else
+    `error` naming it."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = regular_fd(path)
+    except NotRegularFile as exc:
+        raise error(t("file_not_regular", what=what, path=path, kind=_kind(exc.mode))) from None
     except OSError as exc:
-        try:  # a socket cannot be opened at all (ENXIO): say what it is
-            mode = os.stat(path).st_mode
-        except OSError:
-            mode = stat.S_IFREG
-        if stat.S_ISREG(mode):
-            raise error(t("file_unreadable", what=what, path=path, error=os_reason(exc))) from None
-        raise error(t("file_not_regular", what=what, path=path, kind=_kind(mode))) from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-        os.close(fd)  # checked before fdopen, which refuses a folder with an exception of its own
-        if stat.S_ISREG(info.st_mode):
-            raise error(t("file_too_large", what=what, path=path, limit=count_text(limit)))
-        raise error(t("file_not_regular", what=what, path=path, kind=_kind(info.st_mode)))
+        raise error(t("file_unreadable", what=what, path=path, error=os_reason(exc))) from None
+    if os.fstat(fd).st_size > limit:
+        os.close(fd)
+        raise error(t("file_too_large", what=what, path=path, limit=count_text(limit)))
     with os.fdopen(fd, "rb", buffering=0) as fh:
         yield fh
 
