@@ -13,6 +13,10 @@ from solver import dp
 from solver.rules.presets import PRESETS
 from solver.store import tables
 
+# The tests choose their language by LANG, LC_ALL or --lang; a desktop's LANGUAGE list (en_US:en, de_DE:de) would
+# come before LANG, as in gettext, and change what they read. A test that means LANGUAGE sets it itself.
+os.environ.pop("LANGUAGE", None)
+
 
 def pytest_configure(config):
     """With xdist workers and a cold Numba cache, compile the kernels once before the workers start

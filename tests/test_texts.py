@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from solver.cli import cli
 from solver.i18n import gettext_files
-from solver.i18n.texts import choose_language, count_text, number, set_language, t
+from solver.i18n.texts import choose_language, count_text, locale_language, number, set_language, t
 from solver.rules.presets import PRESETS
 from solver.rules.variant import RuleError
 from solver.store import tables
@@ -105,6 +105,31 @@ def test_the_variant_speaks_its_players_language_unless_told_otherwise():
     assert choose_language(None, "es", {"LANG": "C"}) == "es"
     assert choose_language(None, "es", {"LANG": "fr_FR.UTF-8"}) == "fr"
     assert choose_language("de", "fr", {"LANG": "es_AR.UTF-8"}) == "de"
+
+
+@pytest.mark.parametrize(
+    "environ, expected",
+    [
+        ({"LANGUAGE": "fr:de", "LANG": "de_DE.UTF-8"}, "fr"),  # GNU gettext: the list before LANG
+        ({"LANGUAGE": "sv:pt_BR:es_AR", "LANG": "de_DE.UTF-8"}, "es"),  # the first of ours in the list
+        ({"LANGUAGE": "sv", "LANG": "de_DE.UTF-8"}, "de"),  # none of ours: the locale decides
+        ({"LANGUAGE": "fr", "LANG": "C"}, None),  # the C locale: LANGUAGE ignored, as gettext does
+        ({"LANGUAGE": "fr", "LANG": "C.UTF-8"}, None),
+        ({"LANGUAGE": "fr", "LC_ALL": "POSIX", "LANG": "de_DE"}, None),
+        ({"LANGUAGE": "fr"}, None),  # no locale at all is the C locale
+        ({"LANGUAGE": "::de_AT@euro", "LC_MESSAGES": "en_US.UTF-8"}, "de"),
+        ({"LANGUAGE": "", "LANG": "es_ES"}, "es"),
+    ],
+)
+def test_language_list_as_gettext_reads_it(environ, expected):
+    assert locale_language(environ) == expected
+
+
+def test_language_list_chooses_the_cli_language():
+    result = CliRunner(env={**NO_LOCALE, "LANG": "de_DE.UTF-8", "LANGUAGE": "fr"}).invoke(
+        cli, ["--tables", "/nonexistent/x", "variants", "--json", "--bogus"], prog_name="kniffel"
+    )
+    assert result.exit_code == 2 and result.output.startswith("kniffel: erreur :") and "'--bogus'" in result.output
 
 
 def invoke(*args, env=None):

@@ -7,7 +7,8 @@ with the key as their context; scripts/catalogues.py extracts, updates and compi
 asking by key: t("message_id", **fields). Numbers are written the language's way (numbers.py).
 
 The language: `--lang de|en|es|fr`, else the locale variables (LC_ALL, LC_MESSAGES, LANG: the first one set
-decides, as in POSIX; another language, C or POSIX leaves the choice to the variant), else the variant's own
+decides, as in POSIX; GNU gettext's LANGUAGE list before it, except in the C locale; another language, C or
+POSIX leaves the choice to the variant), else the variant's own
 language (German for the Kniffel games, English for Yahtzee and Yatzy, Spanish for Generala, French for Yams).
 """
 
@@ -85,15 +86,22 @@ _current = "en"  # the library speaks English unless the CLI chose otherwise
 _request_language: ContextVar[str | None] = ContextVar("kniffel_language", default=None)
 
 
+def _ours(name: str) -> str | None:
+    """The language of ours a locale name (de_DE.UTF-8, fr, es_AR@euro) names, or None."""
+    lang = name.split(".")[0].split("@")[0].split("_")[0].lower()
+    return lang if lang in CATALOGUES else None
+
+
 def locale_language(environ=None) -> str | None:
-    """A language of ours from the locale variables, or None when they name none."""
+    """A language of ours from the locale variables, or None when they name none. As GNU gettext: LANGUAGE
+    (a priority list, de:fr) comes first unless the locale is C or POSIX, where LANGUAGE is ignored."""
     env = os.environ if environ is None else environ
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(var, "")
-        if value:
-            lang = value.split(".")[0].split("_")[0].lower()
-            return lang if lang in CATALOGUES else None
-    return None
+    locale = next((env[var] for var in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(var)), "")
+    if locale.split(".")[0] not in ("", "C", "POSIX"):
+        for name in env.get("LANGUAGE", "").split(":"):
+            if name and _ours(name):
+                return _ours(name)
+    return _ours(locale) if locale else None
 
 
 def choose_language(requested: str | None, variant_lang: str = "en", environ=None) -> str:
