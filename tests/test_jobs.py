@@ -216,6 +216,27 @@ def test_a_fifo_or_folder_in_a_job_file_s_place_is_built_over_not_waited_on(buil
     assert path.is_file() if place == "layer" else not path.exists()  # a layer file again, or no leftover
 
 
+def test_a_folder_with_files_in_a_job_file_s_place_is_one_line_then_moved_and_rerun(built, tmp_path):
+    """A folder that is not empty where the .part file goes is not the build's to delete: one line says what
+    stands there and that moving it away lets the same command go on, which it then does, to the same bits."""
+    job = open_job(VARIANT, "target", tmp_path / "job", n_max=N, chunk_seconds=2e-5)
+    with pytest.raises(Interrupted):
+        run_job(job, VARIANT, StopAfter(len(job.plan[0]["chunks"]) + 2))
+    part = job.part_path(job.plan[1]["filled"])
+    part.unlink()
+    part.mkdir()
+    (part / "notes.txt").write_text("mine")
+    reopened = open_job(VARIANT, "target", tmp_path / "job", n_max=N)
+    with pytest.raises(JobError) as refused:
+        run_job(reopened, VARIANT, ThreadExecutor(2))
+    line = str(refused.value)
+    assert "\n" not in line and str(part) in line and "move it away" in line and "not empty" in line.lower()
+    assert (part / "notes.txt").read_text() == "mine"  # the user's folder kept
+    part.rename(tmp_path / "moved")
+    run_job(open_job(VARIANT, "target", tmp_path / "job", n_max=N), VARIANT, ThreadExecutor(2))
+    assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
+
+
 def test_job_folder_of_an_older_format_refused(tmp_path):
     """A job folder of format 2 (shards assembled by the driver) is not read: one line naming the format."""
     open_job(VARIANT, "ev", tmp_path / "job", chunk_seconds=1e9)

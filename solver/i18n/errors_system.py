@@ -106,6 +106,7 @@ EN_SYSTEM_ERRORS = {
     "reason_EBUSY": "the device or file is busy",
     "reason_ETXTBSY": "the file is busy",
     "reason_EMFILE": "too many open files",
+    "reason_ENOTEMPTY": "the folder is not empty",
     # -- click's usage errors (its English templates) --------------------------------------------
     "click_no_such_option": "No such option {name!r}.",
     "click_no_such_option_mean": "No such option {name!r}. Did you mean {possibility}?",

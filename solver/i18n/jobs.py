@@ -12,6 +12,7 @@ EN_JOBS = {
     "job_other": "job folder {path} holds a build of {found}, not of {wanted}: name another --job-dir, or delete this one",
     "job_damaged": "job folder: {path} does not match the manifest's checksum; delete the job folder and start again",
     "job_shard_damaged": "job folder: {path} changed after it was written (its checksum no longer matches); run the same command again: that chunk is built anew",
+    "job_in_the_way": "job folder: {path} stands where the build writes a file and cannot be removed ({reason}); move it away, then run the same command again",
     "job_no_dask": "--workers and --scheduler need Dask distributed: pip install 'kniffel[cluster]'",
     "job_scheduler": "no Dask scheduler answers at {address} within {seconds} s ({error}); start one (`dask scheduler`) or check the address",
     "job_chunk_failed": "chunk {chunk} of layer {layer} failed on the workers ({error}); the same command continues where the build stopped",

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import KniffelError
-from ..i18n.texts import t
+from ..i18n.texts import os_reason, t
 from ..rules.variant import Variant
 from ..store.files import NotRegularFile, fsync_folder, make_folder, read_bounded, read_json, regular_fd
 from ..version import __version__
@@ -109,8 +109,8 @@ def _remove(path: Path) -> None:
     socket, a link), else one line naming it."""
     try:
         os.rmdir(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
-    except OSError:
-        raise JobError(t("job_shard_damaged", path=path)) from None
+    except OSError as exc:  # a folder with files in it, a file of another user's: theirs to move, not ours
+        raise JobError(t("job_in_the_way", path=path, reason=os_reason(exc))) from None
 
 
 class JobFolder:
