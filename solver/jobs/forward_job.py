@@ -24,6 +24,7 @@ it (its shards reused), or, with both damaged, from the card. A damaged or missi
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from pathlib import Path
@@ -36,7 +37,7 @@ from ..dp.forward_ordered_layers import SECONDS_PER_STATE, ordered_groups, state
 from ..i18n.texts import t
 from ..rules.variant import Variant
 from ..store.expected_play_cache import values_digest
-from ..store.files import make_folder, read_json
+from ..store.files import _TEMP, _alive, make_folder, read_json
 from .folder import MAX_JSON, JobError, JobFolder
 from .job_files import file_sha256, read_mark, save_atomic
 from .plan import chunk_budget, chunk_ranges
@@ -83,6 +84,11 @@ def open_forward_job(
 
     job = JobFolder.open(path, variant, "forward", 0, sizing, from_filled=0, extra=extra)
     make_folder(path / "shards")
+    for folder in (path, path / "shards", path / "marks"):  # a killed run's temporary files (a checkpoint: GBs)
+        for entry in folder.glob(".*.tmp"):
+            m = _TEMP.match(entry.name)
+            if m and m["name"].endswith("." + socket.gethostname()) and not _alive(int(m["pid"])):
+                entry.unlink(missing_ok=True)
     return job
 
 
