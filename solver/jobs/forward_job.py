@@ -10,7 +10,8 @@ next layer as the job's checkpoint before that layer's chunks start.
 
     job.json                 identity (variant, rules, version, kind "forward", the card, the value table's
                              SHA-256) and the chunk sizing
-    forward.json             the checkpoints kept: boxes filled -> states, SHA-256s, seconds; the pmf's SHA-256
+    forward.json             the checkpoints kept: boxes filled -> states, SHA-256s, seconds; the pmf's SHA-256;
+                             every layer's states and points-so-far values (for status and benchmarks)
     states-KK.npy            a checkpoint's states: (S, 5) int64 (mask, upper, joker_scored, lo, length)
     mass-KK.npy              and their points-so-far vectors, one after another (float64)
     shards/layer-KK-chunk-NNNNN.npy    a chunk's groups: int64 [counts per state, keys, shifts, probs' bits]
@@ -136,6 +137,7 @@ def save_checkpoint(job: JobFolder, n_filled: int, layer: Layer, seconds: float,
     }
     data = record(job)
     data["checkpoints"][str(n_filled)] = entry
+    data.setdefault("layers", {})[str(n_filled)] = {"states": entry["states"], "values": int(layer.data.shape[0])}
     data["states_done"] = int(data.get("states_done", 0)) + processed
     data["seconds_done"] = round(float(data.get("seconds_done", 0.0)) + seconds, 3)
     for k in [k for k in data["checkpoints"] if int(k) < n_filled - 1]:
