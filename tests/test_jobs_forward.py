@@ -173,6 +173,7 @@ def test_a_folder_of_another_card_kind_or_table_is_refused_in_one_line(k7, tmp_p
 
 
 def cli_run(tmp_path, *args):
+    (tmp_path / "tables").mkdir(parents=True, exist_ok=True)  # the pmf cache is written into an existing folder
     return CliRunner().invoke(cli, ["--tables", str(tmp_path / "tables"), "--no-progress", "--lang", "en", *args])
 
 
@@ -183,6 +184,9 @@ def test_cli_job_dir_status_and_refusals(k7, tmp_path):
     assert json.loads(job.stdout)["pmf"] == json.loads(plain.stdout)["pmf"]
     status = cli_run(tmp_path, "solve", "--status", str(tmp_path / "j"))
     assert status.exit_code == 0 and "finished (mean " in status.stdout, status.output
+    again = cli_run(tmp_path, "distribution", "kniffel7", "--card", CARD, "--json", "--job-dir", str(tmp_path / "j2"))
+    assert again.exit_code == 0 and not (tmp_path / "j2").exists()  # from the cache
+    assert json.loads(again.stdout)["pmf"] == json.loads(job.stdout)["pmf"]
     for args, text in (
         (["kniffel7", "--card", OTHER, "--job-dir", str(tmp_path / "j")], "holds a build of kniffel7 forward"),
         (["kniffel7", "--workers", "2"], "go with --job-dir"),
@@ -192,6 +196,20 @@ def test_cli_job_dir_status_and_refusals(k7, tmp_path):
     ):
         res = cli_run(tmp_path, "distribution", *args)
         assert res.exit_code == 2 and res.stderr.count("\n") == 1 and text in res.stderr, (args, res.output)
+
+
+def test_empty_card_with_a_shipped_pmf_runs_no_job(k7, tmp_path, monkeypatch):
+    """Only a shipped pmf skips the long pass: with one (of this table), --job-dir starts no job."""
+    import solver.chances.distribution as dist
+    import solver.store.shipped_pmf as shipped
+
+    fake = np.zeros(301)
+    fake[300] = 1.0
+    for module in (dist, shipped):
+        monkeypatch.setattr(module, "shipped_pmf", lambda variant, digest, directory=None: fake)
+    res = cli_run(tmp_path, "distribution", "kniffel7", "--json", "--job-dir", str(tmp_path / "j"))
+    assert res.exit_code == 0 and json.loads(res.stdout)["mean"] == 300.0, res.output
+    assert not (tmp_path / "j").exists()
 
 
 def test_status_of_a_job_under_way(k7, tmp_path):

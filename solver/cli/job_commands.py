@@ -129,14 +129,19 @@ def check_forward_job(variant, job_dir: str | None, workers, scheduler) -> bool:
 
 def distribution_by_job(variant, settings: Settings, values, card, job_dir: str, workers, scheduler) -> None:
     """Kniffel 7's forward pass from the card as a resumable job in job_dir (solver/jobs/forward_job.py), on
-    threads or Dask; its pmf goes into the cache that `distribution` then reads (as an in-process pass's)."""
+    threads or Dask; its pmf goes into the cache that `distribution` then reads (as an in-process pass's). No job
+    when the answer is at hand (the shipped pmf of the empty card, or the cache)."""
     from ..chances.distribution import check_card
     from ..jobs.forward_job import open_forward_job, run_forward_job
-    from ..store.expected_play_cache import store_rest, values_digest
+    from ..store.expected_play_cache import cached_rest, store_rest, values_digest
+    from ..store.shipped_pmf import shipped_pmf
 
     check_card(variant, values, card)
-    if card.full:
-        return
+    digest = values_digest(values)
+    if card.full or (not card.filled and shipped_pmf(variant, digest) is not None):
+        return  # the answer is at hand: shipped (the empty card) ...
+    if cached_rest(variant, settings.tables_dir, digest, card.state) is not None:
+        return  # ... or cached by an earlier pass
     job = open_forward_job(variant, Path(job_dir), values, card.state, card_text=card.format())
     executor = _executor(settings, workers, scheduler)
     desc = t("progress_job", variant=variant.name, kind=t("job_kind_forward"))
@@ -145,7 +150,7 @@ def distribution_by_job(variant, settings: Settings, values, card, job_dir: str,
             pmf = run_forward_job(job, variant, settings.tables_dir, values, executor, bar.update)
     finally:
         executor.close()
-    store_rest(variant, settings.tables_dir, values_digest(values), card.state, pmf)
+    store_rest(variant, settings.tables_dir, digest, card.state, pmf)
 
 
 def job_status(path: Path) -> None:
