@@ -56,8 +56,9 @@ def layers(path: Path) -> None:
         states, values = reached[k]["states"], reached[k]["values"]
         mb = (states * 40 + values * 8) / 1e6
         print(f"{k:>6} {bound:>12} {bound_mb} {states:>9} {values:>12} {values / states:>12.1f} {mb:>13.2f}")
-    if data.get("states_done"):
-        print(f"pace: {data['seconds_done'] / data['states_done']:.4f} s wall a state ({data['states_done']} states)")
+    built = data.get("states_built", data.get("states_done"))  # a record of before states_built: states done
+    if built:
+        print(f"pace: {data['seconds_done'] / built:.4f} s wall a state built ({built} states)")
 
 
 def main() -> None:

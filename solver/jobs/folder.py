@@ -148,8 +148,10 @@ class JobFolder:
             job = cls.read(path)
             got = {k: job.manifest.get(k) for k in want}
             if got != want or job.from_filled != from_filled:
-                found = f"{got['variant']} {got['kind']} (N {got['n_max']}, version {got['solver_version']})"
-                wanted = f"{variant.name} {kind} (N {n_max}, version {__version__})"
+                pairs = ((got["n_max"], got["kind"]), (n_max, kind))
+                n_got, n_want = (f"N {x}, " if k == "target" else "" for x, k in pairs)  # N: a target table's
+                found = f"{got['variant']} {got['kind']} ({n_got}version {got['solver_version']})"
+                wanted = f"{variant.name} {kind} ({n_want}version {__version__})"
                 if got["format"] != JOB_FORMAT:  # an older layout of the folder's files: not read
                     found, wanted = f"{found}, job format {got['format']}", f"{wanted}, job format {JOB_FORMAT}"
                 if job.from_filled != from_filled:

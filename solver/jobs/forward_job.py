@@ -124,9 +124,12 @@ def _save_record(job: JobFolder, data: dict) -> None:
     save_atomic(job.path / RECORD, (json.dumps(data, sort_keys=True) + "\n").encode())
 
 
-def save_checkpoint(job: JobFolder, n_filled: int, layer: Layer, seconds: float, processed: int = 0) -> None:
-    """The layer as the job's checkpoint (atomically), recorded with the states processed to reach it and the
-    seconds it took (summed, for the status's pace); the checkpoint and shards two layers back go."""
+def save_checkpoint(
+    job: JobFolder, n_filled: int, layer: Layer, seconds: float, processed: int = 0, built: int = 0
+) -> None:
+    """The layer as the job's checkpoint (atomically), recorded with the states processed to reach it, those
+    whose groups this run built and the seconds it took (summed: the status's pace is seconds a state built);
+    the checkpoint and shards two layers back go."""
     states = np.column_stack([layer.mask, layer.upper, layer.joker_scored, layer.lo, np.diff(layer.ptr)])
     names = _names(n_filled)
     entry = {
@@ -140,6 +143,7 @@ def save_checkpoint(job: JobFolder, n_filled: int, layer: Layer, seconds: float,
     data.setdefault("layers", {})[str(n_filled)] = {"states": entry["states"], "values": int(layer.data.shape[0])}
     data["states_done"] = int(data.get("states_done", 0)) + processed
     data["seconds_done"] = round(float(data.get("seconds_done", 0.0)) + seconds, 3)
+    data["states_built"] = int(data.get("states_built", 0)) + built
     for k in [k for k in data["checkpoints"] if int(k) < n_filled - 1]:
         del data["checkpoints"][k]
     _save_record(job, data)
@@ -251,12 +255,12 @@ def run_forward_job(job: JobFolder, variant: Variant, tables_dir: Path, values: 
         t0 = time.perf_counter()
         entry = record(job)["checkpoints"][str(k)]
         ranges = layer_chunks(job, entry["states"])
-        shards = _layer_shards(job, variant, tables_dir, executor, k, ranges, entry["states_sha256"], progress)
+        shards, built = _layer_shards(job, variant, tables_dir, executor, k, ranges, entry["states_sha256"], progress)
         counts, key, shift, prob = (np.concatenate([s[i] for s in shards]) for i in range(4))
         src = np.repeat(np.arange(entry["states"], dtype=np.int64), counts)
         layer = advance(values, layer, (key, shift, prob, src), slot)
         k += 1
-        save_checkpoint(job, k, layer, time.perf_counter() - t0, entry["states"])
+        save_checkpoint(job, k, layer, time.perf_counter() - t0, entry["states"], built)
     pmf = layer_pmf(layer)
     data = record(job)
     data["pmf_sha256"] = save_atomic(pmf_path, pmf)
@@ -268,10 +272,12 @@ def run_forward_job(job: JobFolder, variant: Variant, tables_dir: Path, values: 
 
 
 def _layer_shards(job, variant, tables_dir, executor, k, ranges, states_sha256, progress) -> list:
-    """Every chunk's groups of layer k: the shards that still match are read, the others built (twice at most:
-    a shard damaged between its task and its reading is built again once, then it is one line)."""
+    """(every chunk's groups of layer k, the states whose groups were built): the shards that still match are
+    read, the others built (twice at most: a shard damaged between its task and its reading is built again
+    once, then it is one line)."""
     shards: list = [None] * len(ranges)
     counted = set()
+    built = 0
 
     def count(i: int) -> None:
         if progress is not None and i not in counted:
@@ -290,8 +296,9 @@ def _layer_shards(job, variant, tables_dir, executor, k, ranges, states_sha256, 
             if shards[i] is None
         ]
         if not tasks:
-            return shards
+            return shards, built
         executor.run(run_forward_chunk, tasks, lambda task, _digest: count(task.chunk))
+        built += sum(task.last - task.first for task in tasks)
     raise JobError(t("job_shard_damaged", path=job.path / _names(k, tasks[0].chunk)[0]))
 
 
@@ -316,8 +323,8 @@ def forward_status(job: JobFolder) -> list[str]:
         t("job_forward_status", **shown, layers_done=k - first, layers=n_boxes - first, chunks_left=left,
           chunks=len(ranges), filled=k)
     ]  # fmt: skip
-    if data.get("states_done"):
-        rate = data["seconds_done"] / data["states_done"]
+    if data.get("states_built"):
+        rate = data["seconds_done"] / data["states_built"]
         states_left = max(m["states_bound"] - data["states_done"], 0)
         hours = f"{states_left * rate / 3600:.1f}"
         lines.append(t("job_forward_status_time", hours=hours, rate=f"{rate:.4f}", states=states_left))
