@@ -45,6 +45,7 @@ def main() -> int:
     try:
         job = open_forward_job(KNIFFEL7, args.job_dir, values, (0, 0, 0), card_text="-")
         print("\n".join(forward_status(job)), flush=True)
+        executor: DaskExecutor | ThreadExecutor
         if args.scheduler:
             executor = DaskExecutor.connect(args.scheduler)
         else:

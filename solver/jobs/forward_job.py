@@ -169,7 +169,8 @@ def load_checkpoint(job: JobFolder, n_filled: int, entry: dict) -> Layer | None:
     states = np.load(job.path / names[0], allow_pickle=False)
     data = np.load(job.path / names[1], allow_pickle=False)
     ptr = np.concatenate([[0], np.cumsum(states[:, 4])]).astype(np.int64)
-    return Layer(*(np.ascontiguousarray(states[:, i]) for i in range(4)), ptr, data)
+    mask, upper, joker_scored, lo = (np.ascontiguousarray(states[:, i]) for i in range(4))
+    return Layer(mask, upper, joker_scored, lo, ptr, data)
 
 
 def _context(task: ForwardTask, want: str):
@@ -236,7 +237,8 @@ def _start(job: JobFolder, n_filled: int):
         layer = load_checkpoint(job, k, checkpoints[str(k)])
         if layer is not None:
             return layer, k
-    layer = start_layer(*job.manifest["card"], 0)
+    mask, upper, joker_scored = job.manifest["card"]
+    layer = start_layer(mask, upper, joker_scored, 0)
     save_checkpoint(job, n_filled, layer, 0.0)
     return layer, n_filled
 
@@ -271,7 +273,7 @@ def run_forward_job(job: JobFolder, variant: Variant, tables_dir: Path, values: 
     return pmf
 
 
-def _layer_shards(job, variant, tables_dir, executor, k, ranges, states_sha256, progress) -> list:
+def _layer_shards(job, variant, tables_dir, executor, k, ranges, states_sha256, progress) -> tuple[list, int]:
     """(every chunk's groups of layer k, the states whose groups were built): the shards that still match are
     read, the others built (twice at most: a shard damaged between its task and its reading is built again
     once, then it is one line)."""
