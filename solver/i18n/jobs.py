@@ -45,7 +45,7 @@ EN_JOBS = {
     "job_forward_identical": "{variant}: --job-dir, --workers and --scheduler are for the distribution of dice told apart (kniffel7); {variant}'s takes seconds without",
     "job_forward_needs_dir": "--workers and --scheduler go with --job-dir DIR (the folder that makes the pass resumable)",
     "job_forward_status": "{path}: {variant} {kind} from the card {card}: {layers_done}/{layers} layers done, {chunks_left} chunks of {chunks} left in layer {filled}",
-    "job_forward_status_time": "  about {hours} hours left at the pace so far ({rate} s of wall time a state, about {states} states left)",
+    "job_forward_status_time": "  at most about {hours} hours left at the pace so far ({rate} s of wall time a state built; at most {states} states left, a bound)",
     "job_forward_finished": "{path}: {variant} {kind} from the card {card}: finished (mean {mean})",
     "opt_distribution_job_dir": "Kniffel 7: run the forward pass as a resumable job in DIR (a rerun continues where it stopped).",
     "opt_distribution_workers": "With --job-dir: on a Dask LocalCluster of N one-thread workers (pip install 'kniffel[cluster]').",
