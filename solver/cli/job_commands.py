@@ -1,5 +1,6 @@
 """`kniffel solve VARIANT --workers N | --scheduler tcp://HOST:8786 | --job-dir DIR` (a layer-parallel build,
-solver/jobs) and `kniffel solve --status DIR`: the same table files the normal solve writes, bit for bit."""
+solver/jobs) and `kniffel solve --status DIR`: the same table files the normal solve writes, bit for bit; and
+`kniffel distribution kniffel7 --job-dir DIR [--workers N | --scheduler ADDRESS]`: its forward pass as a job."""
 
 from __future__ import annotations
 
@@ -101,6 +102,57 @@ def solve_ordered_target_job(variant, settings: Settings, workers, scheduler, jo
     click.echo(t("job_ordered_done", variant=variant.name, **done))
 
 
+def forward_job_options(command):
+    """`distribution`'s --job-dir, --workers and --scheduler (Kniffel 7's forward pass as a job)."""
+    command = click.option("--scheduler", metavar="ADDRESS")(command)
+    command = click.option("--workers", type=click.IntRange(1))(command)
+    return click.option("--job-dir", type=click.Path())(command)  # a str: '' is refused (a Path would be '.')
+
+
+def check_forward_job(variant, job_dir: str | None, workers, scheduler) -> bool:
+    """Whether `distribution` runs its pass as a job; JobError (one line) for options that do not go together."""
+    from ..jobs.folder import JobError
+
+    if job_dir is None and not workers and not scheduler:
+        return False
+    for option, value, key in (("--job-dir", job_dir, "option_empty_folder"), ("--scheduler", scheduler, "")):
+        if value == "":
+            raise JobError(t(key or "option_empty_address", option=option))
+    if variant.identical_dice:
+        raise JobError(t("job_forward_identical", variant=variant.name))
+    if workers and scheduler:
+        raise JobError(t("job_both"))
+    if job_dir is None:
+        raise JobError(t("job_forward_needs_dir"))
+    return True
+
+
+def distribution_by_job(variant, settings: Settings, values, card, job_dir: str, workers, scheduler) -> None:
+    """Kniffel 7's forward pass from the card as a resumable job in job_dir (solver/jobs/forward_job.py), on
+    threads or Dask; its pmf goes into the cache that `distribution` then reads (as an in-process pass's). No job
+    when the answer is at hand (the shipped pmf of the empty card, or the cache)."""
+    from ..chances.distribution import check_card
+    from ..jobs.forward_job import open_forward_job, run_forward_job
+    from ..store.expected_play_cache import cached_rest, store_rest, values_digest
+    from ..store.shipped_pmf import shipped_pmf
+
+    check_card(variant, values, card)
+    digest = values_digest(values)
+    if card.full or (not card.filled and shipped_pmf(variant, digest) is not None):
+        return  # the answer is at hand: shipped (the empty card) ...
+    if cached_rest(variant, settings.tables_dir, digest, card.state) is not None:
+        return  # ... or cached by an earlier pass
+    job = open_forward_job(variant, Path(job_dir), values, card.state, card_text=card.format())
+    executor = _executor(settings, workers, scheduler)
+    desc = t("progress_job", variant=variant.name, kind=t("job_kind_forward"))
+    try:
+        with progress_bar(settings, job.manifest["states_bound"], desc, "state", unit_scale=True) as bar:
+            pmf = run_forward_job(job, variant, settings.tables_dir, values, executor, bar.update)
+    finally:
+        executor.close()
+    store_rest(variant, settings.tables_dir, digest, card.state, pmf)
+
+
 def job_status(path: Path) -> None:
     """Per job folder in `path` (itself, or its ev/ and target/): layers done, chunks left, time left."""
     from ..jobs.folder import MANIFEST, JobError, JobFolder
@@ -110,6 +162,11 @@ def job_status(path: Path) -> None:
         raise JobError(t("job_status_none", path=path))
     for folder in found:
         job = JobFolder.read(folder)
+        if job.manifest["kind"] == "forward":
+            from ..jobs.forward_job import forward_status
+
+            click.echo("\n".join(forward_status(job)))
+            continue
         m, done = job.manifest, job.done()
         left = [layer for layer in job.plan if layer["filled"] not in done]
         chunks = sum(len(layer["chunks"]) for layer in left)

@@ -28,6 +28,7 @@ from .base import (
     lang_option,
     progress_bar,
 )
+from .job_commands import check_forward_job, distribution_by_job, forward_job_options
 from .settings import _variant_or_default
 
 LONG_PASS_SECONDS = 2.0  # a forward pass estimated to take longer is announced, with a progress bar
@@ -157,9 +158,10 @@ def _print_simulation(variant, games, seed, seconds, meta, out, score_counts, as
 @click.option("--keep-one", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--plot", type=click.Path(dir_okay=False), default=None)
+@forward_job_options
 @lang_option
 @click.pass_context
-def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
+def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot, job_dir, workers, scheduler):
     """Exact final-score distribution of optimal play from a card (forward pass, not simulation)."""
     from ..chances import distribution as dist
 
@@ -169,8 +171,11 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot):
     parsed = parse_card(variant, card)
     dist.check_thresholds(variant, at_least)
     plt = _plot_backend(Path(plot)) if plot else None  # checked before computing
+    as_job = check_forward_job(variant, job_dir, workers, scheduler)
     settings = _settings(ctx)
     values, _ = get_table(variant, settings)
+    if as_job:  # the pass as a resumable job: its pmf lands in the cache read below
+        distribution_by_job(variant, settings, values, parsed, job_dir, workers, scheduler)
     with _forward_progress(settings, variant, values, [parsed], "progress_distribution") as progress:
         result = dist.distribution(variant, values, parsed, at_least, progress=progress, directory=settings.tables_dir)
     if plt is not None:

@@ -59,7 +59,8 @@ class JobError(KniffelError):
     """A job folder that cannot be used, or a scheduler that does not answer."""
 
 
-def identity(variant: Variant, kind: str, n_max: int, from_filled: int) -> dict:
+def identity(variant: Variant, kind: str, n_max: int, from_filled: int, extra: dict | None = None) -> dict:
+    """What a job folder is a build of; extra: a kind's own fields (a forward job's card and value table)."""
     identity = {
         "format": JOB_FORMAT,
         "variant": variant.name,
@@ -70,7 +71,7 @@ def identity(variant: Variant, kind: str, n_max: int, from_filled: int) -> dict:
     }
     if from_filled:  # only the layers with at least this many boxes filled (Kniffel 7's end game)
         identity["from_filled"] = from_filled
-    return identity
+    return {**identity, **(extra or {})}
 
 
 def _number(value) -> bool:
@@ -79,7 +80,7 @@ def _number(value) -> bool:
 
 def _manifest_ok(manifest: dict) -> bool:
     """job.json as written: its identity's fields, and a plan of layers (boxes filled, chunks, cost)."""
-    if not (isinstance(manifest.get("variant"), str) and manifest.get("kind") in ("ev", "target")):
+    if not (isinstance(manifest.get("variant"), str) and manifest.get("kind") in ("ev", "target", "forward")):
         return False
     if not (isinstance(manifest.get("n_max"), int) and isinstance(manifest.get("from_filled", 0), int)):
         return False
@@ -130,28 +131,41 @@ class JobFolder:
 
     @classmethod
     def open(
-        cls, path: Path, variant: Variant, kind: str, n_max: int, make_plan, lengths=None, from_filled: int = 0
+        cls,
+        path: Path,
+        variant: Variant,
+        kind: str,
+        n_max: int,
+        make_plan,
+        lengths=None,
+        from_filled: int = 0,
+        extra: dict | None = None,
     ) -> JobFolder:
         """The job folder of this build: made (with make_plan()) when new, else checked to be of the same
-        variant, rules, solver version, kind, N and first layer."""
-        want = identity(variant, kind, n_max, from_filled)
+        variant, rules, solver version, kind, N, first layer and extra fields (identity)."""
+        want = identity(variant, kind, n_max, from_filled, extra)
         if (path / MANIFEST).exists():
             job = cls.read(path)
             got = {k: job.manifest.get(k) for k in want}
             if got != want or job.from_filled != from_filled:
-                found = f"{got['variant']} {got['kind']} (N {got['n_max']}, version {got['solver_version']})"
-                wanted = f"{variant.name} {kind} (N {n_max}, version {__version__})"
+                pairs = ((got["n_max"], got["kind"]), (n_max, kind))
+                n_got, n_want = (f"N {x}, " if k == "target" else "" for x, k in pairs)  # N: a target table's
+                found = f"{got['variant']} {got['kind']} ({n_got}version {got['solver_version']})"
+                wanted = f"{variant.name} {kind} ({n_want}version {__version__})"
                 if got["format"] != JOB_FORMAT:  # an older layout of the folder's files: not read
                     found, wanted = f"{found}, job format {got['format']}", f"{wanted}, job format {JOB_FORMAT}"
                 if job.from_filled != from_filled:
                     found, wanted = f"{found} >= {job.from_filled}", f"{wanted} >= {from_filled}"
+                for key in [k for k in extra or {} if got[k] != want[k]]:  # the card, the value table
+                    found, wanted = f"{found}, {key} {got[key]}", f"{wanted}, {key} {want[key]}"
                 raise JobError(t("job_other", path=path, found=found, wanted=wanted))
             if lengths is not None and file_sha256(path / LENGTHS) != job.manifest.get("lengths_sha256"):
                 raise JobError(t("job_damaged", path=path / LENGTHS))
             return job
         make_folder(path)
         make_folder(path / "marks")
-        manifest = {**want, "plan": make_plan()}
+        plan = make_plan()
+        manifest = {**want, **(plan if isinstance(plan, dict) else {"plan": plan})}
         if lengths is not None:
             manifest["lengths_sha256"] = save_atomic(path / LENGTHS, lengths)
         save_atomic(path / MANIFEST, (json.dumps(manifest) + "\n").encode())

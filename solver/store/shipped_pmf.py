@@ -1,11 +1,13 @@
 """The final-score distribution from the empty card of a variant whose forward pass takes hours (Kniffel 7),
 shipped in the package beside its value table: solver/data/<variant>.pmf.npy and its stamp
-<variant>.pmf.json (the SHA-256 of the value table's bytes it was computed from, when, how long).
-Written by scripts/ship_distribution.py; read only when the stamp names the values in use.
+<variant>.pmf.json (the SHA-256 of the value table's bytes it was computed from, the SHA-256 of the pmf file,
+when, how long). Written by scripts/ship_distribution.py; read only when the stamp names the values in use and
+the pmf file still has its checksum.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import time
@@ -36,7 +38,10 @@ def shipped_pmf(variant: Variant, values_sha256: str, directory: Path = SHIPPED)
         stamp = read_json(stamp_path, MAX_BYTES, t("word_file"), KniffelError)
         if not isinstance(stamp, dict) or stamp.get("values_sha256") != values_sha256:
             return None
-        pmf = np.load(io.BytesIO(bytes(read_bounded(npy, MAX_BYTES, t("word_file"), KniffelError))))
+        raw = bytes(read_bounded(npy, MAX_BYTES, t("word_file"), KniffelError))
+        if hashlib.sha256(raw).hexdigest() != stamp.get("pmf_sha256"):
+            return None
+        pmf = np.load(io.BytesIO(raw), allow_pickle=False)
     except (KniffelError, ValueError, OSError):
         return None
     ok = pmf.ndim == 1 and pmf.dtype == np.float64 and abs(float(pmf.sum()) - 1.0) < 1e-9 and (pmf >= 0).all()
@@ -54,6 +59,7 @@ def write_shipped_pmf(
         "variant": variant.name,
         "values_sha256": values_sha256,
         "table_sha256": table_sha256,
+        "pmf_sha256": hashlib.sha256(buf.getvalue()).hexdigest(),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "seconds": round(float(seconds), 1),
         "mean": float(np.arange(pmf.shape[0]) @ pmf),
