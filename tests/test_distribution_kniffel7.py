@@ -64,8 +64,7 @@ def test_choices_are_the_tie_rules_for_every_roll(k7, text):
     mask, upper, joker_scored = parse_card(KNIFFEL7, text).state
     _, after_second, after_first = dp.ordered_keep_values(engine, values, mask, upper, joker_scored)
     after_first[tab.rolls] = after_second[tab.rolls]  # keeping every die after roll 1: stopping
-    best, pick_r = fo._work(engine, tab)[1:3]
-    chosen = np.empty(tab.rolls.shape[0], dtype=np.int64)
+    _, best, pick_r, _, _, chosen, _, _ = fo._work(engine, tab)  # the pass's own buffers (uint8 picks): its types
     fo._choices(after_first, tab, best, pick_r, chosen)
     assert np.array_equal(chosen, scan_choices(after_first, tab)[0]), text
     _, kept = fo._second_values(mask, joker_scored, upper, engine.rules, engine.ordered, values)

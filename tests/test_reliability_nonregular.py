@@ -143,45 +143,52 @@ API = textwrap.dedent(
     from solver.store import expected_play_cache, tables
     from solver.errors import KniffelError
     from solver.rules.presets import KNIFFEL
-    d = Path(sys.argv[1])
     values = np.zeros((8192, 64, 2))
-    try:
-        print(repr({call}))
-    except KniffelError as exc:
-        print("refused:", exc)
+    for folder, call in zip(sys.argv[1::2], sys.argv[2::2]):  # each call on its own folder, one line each
+        d = Path(folder)
+        try:
+            print(repr(eval(call)), flush=True)
+        except KniffelError as exc:
+            print("refused:", exc, flush=True)
     """
 )
+READERS = [  # best-effort caches: a FIFO or device is no cache (None, False or computed anew), never a hang
+    ("kniffel.expected-play.json", "expected_play_cache.cached_rest(KNIFFEL, d, 'x', (0, 0, 0))", "None"),
+    (
+        "kniffel.expected-play.json",
+        "expected_play_cache.has_state(d / 'kniffel.expected-play.json', 'x', (0, 0, 0))",
+        "False",
+    ),
+    (
+        "kniffel.target.json",
+        "target_quick.answers_from_disk(KNIFFEL, d, (0,0,0), next_layer=False, expected_play=False)",
+        "False",
+    ),
+    ("kniffel.npy", "win._table_file_sha256(KNIFFEL, d, 'x')", "None"),
+    ("kniffel.m2.json", "tables.moments_ready(KNIFFEL, d)", "False"),
+    ("kniffel.m2.json", "tables.load_moments(KNIFFEL, d, values)", "None"),
+    (".kniffel.checkpoint.json", "tables.load_checkpoint(KNIFFEL, d)", "refused: checkpoint"),
+]
 
 
-@pytest.mark.parametrize(
-    "name, call, answer",
-    [  # best-effort caches: a FIFO or device is no cache (None, False or computed anew), never a hang
-        ("kniffel.expected-play.json", "expected_play_cache.cached_rest(KNIFFEL, d, 'x', (0, 0, 0))", "None"),
-        (
-            "kniffel.expected-play.json",
-            "expected_play_cache.has_state(d / 'kniffel.expected-play.json', 'x', (0, 0, 0))",
-            "False",
-        ),
-        (
-            "kniffel.target.json",
-            "target_quick.answers_from_disk(KNIFFEL, d, (0,0,0), next_layer=False, expected_play=False)",
-            "False",
-        ),
-        ("kniffel.npy", "win._table_file_sha256(KNIFFEL, d, 'x')", "None"),
-        ("kniffel.m2.json", "tables.moments_ready(KNIFFEL, d)", "False"),
-        ("kniffel.m2.json", "tables.load_moments(KNIFFEL, d, values)", "None"),
-        (".kniffel.checkpoint.json", "tables.load_checkpoint(KNIFFEL, d)", "refused: checkpoint"),
-    ],
-)
 @pytest.mark.parametrize("make", [fifo, zero_link], ids=["fifo", "dev-zero"])
-def test_every_reader_of_outside_files_refuses_what_is_not_a_regular_file(tmp_path, name, call, answer, make):
-    d = fake_tables(tmp_path)
-    (d / "kniffel.target.npy").touch()  # so that target_quick reads the target sidecar
-    (d / name).unlink(missing_ok=True)
-    make(d / name)
-    res = child(sys.executable, "-c", API.replace("{call}", call), str(d))
+def test_every_reader_of_outside_files_refuses_what_is_not_a_regular_file(tmp_path, make):
+    """Each reader in READERS on a folder of its own where its file is not a regular file; one child process
+    runs them all in turn (a hang is the child's timeout)."""
+    args = []
+    for i, (name, call, _) in enumerate(READERS):
+        (tmp_path / f"reader-{i}").mkdir()
+        d = fake_tables(tmp_path / f"reader-{i}")
+        (d / "kniffel.target.npy").touch()  # so that target_quick reads the target sidecar
+        (d / name).unlink(missing_ok=True)
+        make(d / name)
+        args += [str(d), call]
+    res = child(sys.executable, "-c", API, *args)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert res.stdout.startswith(answer), res.stdout
+    lines = res.stdout.splitlines()
+    assert len(lines) == len(READERS), res.stdout
+    for line, (name, call, answer) in zip(lines, READERS):
+        assert line.startswith(answer), (name, call, line)
 
 
 def test_second_moments_that_are_a_fifo_are_computed_again_not_waited_on(tmp_path):

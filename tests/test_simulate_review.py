@@ -6,8 +6,9 @@ import random
 
 import pytest
 from click.testing import CliRunner
-from helpers import BruteForce, sub_multisets
+from helpers import BruteForce, quick_only, sub_multisets
 
+from solver import dp
 from solver.advice.advisor import Advisor
 from solver.chances.simulation import simulate, summary, tally
 from solver.cli import cli
@@ -16,11 +17,41 @@ from solver.game.review import decisions
 from solver.rules.presets import PRESETS
 
 NAMES = ["kniffel", "kniffel-meister", "yahtzee", "yahtzee-free-joker", "yatzy", "yatzy6", "kniffel-keep-one"]
+QUICK = {"kniffel", "yahtzee", "generala"}  # the others' whole tables (solved for these tests alone): slow tests
+REDUCED = {  # their rules, quick: a few boxes on all their dice (solved in a moment)
+    "kniffel-meister": (["sixes", "four_of_a_kind", "kniffel", "full_house", "chance"], [(12, 9)]),
+    "yahtzee-free-joker": (["sixes", "yahtzee", "full_house", "large_straight", "chance"], [(12, 5)]),
+    "yatzy": (["sixes", "two_pairs", "four_of_a_kind", "small_straight", "chance"], [(12, 50)]),
+    "yatzy6": (["fives", "three_pairs", "two_triples", "chance"], [(15, 50)]),
+    "kniffel-keep-one": (["ones", "full_house", "small_straight", "kniffel", "chance"], [(2, 35)]),
+}
 
 
 @pytest.fixture(scope="module")
 def tables(solved):
-    return {name: solved(name) for name in NAMES}
+    """tables[name]: the table solved once a run (conftest.py), taken when first asked."""
+
+    class Tables(dict):
+        def __missing__(self, name):
+            self[name] = solved(name)
+            return self[name]
+
+    return Tables()
+
+
+@pytest.fixture(scope="module")
+def reduced():
+    """reduced(name) -> (variant, its table): the preset's rules on REDUCED's boxes, solved once a module."""
+    made = {}
+
+    def get(name):
+        if name not in made:
+            boxes, bonuses = REDUCED[name]
+            v = PRESETS[name].reduced(boxes=boxes, bonuses=bonuses)
+            made[name] = v, dp.solve(v)[0]
+        return made[name]
+
+    return get
 
 
 @pytest.fixture(scope="module")
@@ -29,13 +60,24 @@ def kniffel_dir(tables_of):
     return tables_of("kniffel")
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", quick_only(NAMES, QUICK))
 def test_simulated_mean_matches_table(name, tables):
     """5,000 games: the mean's standard error is 0.6-0.8 points, so a policy 3 points off the table fails."""
     v = PRESETS[name]
     s = summary(tally(v, tables[name], 5_000, seed=11))
     assert abs(s["mean"] - tables[name][0, 0, 0]) < 3 * s["stderr"], s["mean"]
     assert s["games"] == 5_000 and 30 < s["std"] < 70
+    assert sum(b["mean"] for b in s["boxes"].values()) <= s["mean"]
+
+
+@pytest.mark.parametrize("name", sorted(REDUCED))
+def test_simulated_mean_matches_table_on_the_rules_of_each_preset(name, reduced):
+    """The presets whose whole tables are slow tests: their rules (Meisterschaftsregel, free joker, Yatzy's
+    boxes, six dice, keep one) on a few boxes, 5,000 games against the table, as above."""
+    v, values = reduced(name)
+    s = summary(tally(v, values, 5_000, seed=11))
+    assert abs(s["mean"] - values[0, 0, 0]) < 3 * s["stderr"], (s["mean"], values[0, 0, 0])
+    assert s["games"] == 5_000 and 0 < s["std"] < 70
     assert sum(b["mean"] for b in s["boxes"].values()) <= s["mean"]
 
 
@@ -52,9 +94,9 @@ def test_simulation_is_reproducible_and_batch_independent(tables, monkeypatch):
     assert (a.scores != c.scores).any()
 
 
-def test_simulate_cli_json(tables_of):
+def test_simulate_cli_json(kniffel_dir):
     res = CliRunner().invoke(
-        cli, ["--tables", str(tables_of("yatzy")), "--no-progress", "simulate", "yatzy", "-n", "500", "--json"]
+        cli, ["--tables", str(kniffel_dir), "--no-progress", "simulate", "kniffel", "-n", "500", "--json"]
     )
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
@@ -207,13 +249,19 @@ def _decisions_from_every_option(game, advisor):
     return out
 
 
-@pytest.mark.parametrize("name", ["kniffel", "yahtzee", "yatzy", "generala", "kniffel-keep-one"])
-def test_review_values_each_decision_as_every_option_does(name, solved):
+@pytest.mark.parametrize(
+    "name, small",
+    [
+        *quick_only([(name, False) for name in ("kniffel", "yahtzee", "yatzy", "generala", "kniffel-keep-one")], QUICK),
+        *((name, True) for name in ("yatzy", "kniffel-keep-one")),
+    ],
+)
+def test_review_values_each_decision_as_every_option_does(name, small, solved, reduced):
     """decisions (Advisor.decision: one kernel call, two Options made) gives the Options, losses and tie-rule
     bests that ranking every option gives, on games full of mistakes (stops before the last roll included;
-    Generala's servida after roll 1; a joker in yahtzee)."""
-    v = PRESETS[name]
-    adv = Advisor(v, solved(name))
+    Generala's servida after roll 1; a joker in yahtzee). small: the preset's rules on REDUCED's boxes."""
+    v, values = reduced(name) if small else (PRESETS[name], solved(name))
+    adv = Advisor(v, values)
     for seed in range(3):
         rng = random.Random(seed)
         game, _ = play(v, adv, seed=seed, mistakes={n: rng.choice([0, 1, 2, 5]) for n in range(80)})

@@ -3,6 +3,7 @@ dice or the index tables of dice told apart, its upper-total states), and which 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..rules.dice import KeepLattice, keep_lattice, multisets
@@ -31,12 +32,11 @@ def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None
     faces = variant.faces
     if len(faces) < 3 or any(len(die) != 6 for die in variant.dice):
         raise ValueError(f"{variant.name}: the kernels need six-sided dice")
-    rolls = [tuple(f for f, c in zip(faces, m) for _ in range(c)) for m in multisets(variant.n_dice, len(faces))]
-    rules = rules_arrays(variant, rolls)
+    rules = _rules(variant)
     if ordered is None:
         ordered = not variant.identical_dice
     if not ordered:
-        return Engine(variant, rules, keep_lattice(variant.n_dice, len(faces)), upper_states(variant), None)
+        return Engine(variant, rules, keep_lattice(variant.n_dice, len(faces)), _upper(variant), None)
     if variant.min_keep_last_reroll:
         raise RuleError(f"{variant.name}: the keep-a-die house rule is only solved for identical dice")
     if variant.has_first_roll_points:
@@ -46,4 +46,24 @@ def make_engine(variant: Variant, allow_slow: bool = False, ordered: bool | None
             f"{variant.name}: its table takes about half an hour to build; build it once with "
             f"`kniffel solve {variant.name}` (resumable)"
         )
-    return Engine(variant, rules, None, upper_states(variant), ordered_dice(variant))
+    return Engine(variant, rules, None, _upper(variant), _ordered(variant))
+
+
+# An engine's arrays are a pure function of the variant and only read (by the kernels, as by the caches that keep
+# engines: chances/ordered_chances.py, dp/forward_ordered.py), so each is built once a process for the last few
+# variants: Kniffel 7's took 0.4 s a make_engine, paid again by every command and request.
+@lru_cache(maxsize=8)
+def _rules(variant: Variant) -> Rules:
+    faces = variant.faces
+    rolls = [tuple(f for f, c in zip(faces, m) for _ in range(c)) for m in multisets(variant.n_dice, len(faces))]
+    return rules_arrays(variant, rolls)
+
+
+@lru_cache(maxsize=8)
+def _upper(variant: Variant) -> UpperStates:
+    return upper_states(variant)
+
+
+@lru_cache(maxsize=4)
+def _ordered(variant: Variant) -> OrderedDice:
+    return ordered_dice(variant)
