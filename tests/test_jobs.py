@@ -18,7 +18,7 @@ from solver.dp.target import solve_target
 from solver.dp.target_layout import item_lengths, target_layout
 from solver.jobs.build import ev_table, open_job, run_job, save_target_table, target_table
 from solver.jobs.executors import ThreadExecutor
-from solver.jobs.folder import JobError
+from solver.jobs.folder import JobError, manifest_digest
 from solver.jobs.plan import chunk_ranges, layer_name, make_plan
 from solver.rules.presets import PRESETS
 
@@ -241,7 +241,8 @@ def test_job_folder_of_an_older_format_refused(tmp_path):
     """A job folder of format 2 (shards assembled by the driver) is not read: one line naming the format."""
     open_job(VARIANT, "ev", tmp_path / "job", chunk_seconds=1e9)
     manifest = json.loads((tmp_path / "job" / "job.json").read_text())
-    (tmp_path / "job" / "job.json").write_text(json.dumps({**manifest, "format": 2}))
+    older = {**manifest, "format": 2}
+    (tmp_path / "job" / "job.json").write_text(json.dumps({**older, "manifest_sha256": manifest_digest(older)}))
     with pytest.raises(JobError, match="job format 2, not of .* job format 3") as exc:
         open_job(VARIANT, "ev", tmp_path / "job")
     assert "\n" not in str(exc.value)
@@ -256,9 +257,32 @@ def test_other_job_folder_refused(tmp_path):
     with pytest.raises(JobError, match="not of kniffel-reduced target"):
         open_job(VARIANT, "target", tmp_path / "job", n_max=N)
     manifest = json.loads((tmp_path / "job" / "job.json").read_text())
-    (tmp_path / "job" / "job.json").write_text(json.dumps({**manifest, "solver_version": "0.0.1"}))
+    older = {**manifest, "solver_version": "0.0.1"}
+    (tmp_path / "job" / "job.json").write_text(json.dumps({**older, "manifest_sha256": manifest_digest(older)}))
     with pytest.raises(JobError, match="version 0.0.1"):
         open_job(VARIANT, "ev", tmp_path / "job")
+
+
+def test_a_changed_job_json_that_still_parses_is_refused_not_built(built, tmp_path):
+    """job.json's chunk bounds changed (a flipped digit, an edit): the build would leave a gap in the table
+    without a word. Its own checksum refuses it in one line, through the API and `solve --status`; a manifest
+    written before the checksum existed (none in it) is read as it was."""
+    open_job(VARIANT, "target", tmp_path / "job", n_max=N, chunk_seconds=2e-5)
+    path = tmp_path / "job" / "job.json"
+    manifest = json.loads(path.read_text())
+    chunks = manifest["plan"][0]["chunks"]
+    assert len(chunks) > 1
+    changed = json.loads(json.dumps(manifest))
+    changed["plan"][0]["chunks"][1][0] += 1  # the second chunk starts one state later: a gap
+    path.write_text(json.dumps(changed))
+    with pytest.raises(JobError, match="job.json is damaged") as exc:
+        open_job(VARIANT, "target", tmp_path / "job", n_max=N)
+    assert "\n" not in str(exc.value)
+    result = CliRunner().invoke(cli, ["--lang", "en", "solve", "--status", str(tmp_path / "job")])
+    assert result.exit_code == 2 and "job.json is damaged" in result.output and "Traceback" not in result.output
+    path.write_text(json.dumps({k: v for k, v in manifest.items() if k != "manifest_sha256"}))
+    run_job(open_job(VARIANT, "target", tmp_path / "job", n_max=N), VARIANT, ThreadExecutor(2))
+    assert same_bits(target_table(open_job(VARIANT, "target", tmp_path / "job", n_max=N), VARIANT)[0], built[1][0])
 
 
 def cli_run(tables_dir, *args):

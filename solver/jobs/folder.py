@@ -74,6 +74,13 @@ def identity(variant: Variant, kind: str, n_max: int, from_filled: int, extra: d
     return {**identity, **(extra or {})}
 
 
+def manifest_digest(manifest: dict) -> str:
+    """The SHA-256 of job.json's fields but this one (keys sorted): a change that still parses, such as a digit
+    of a chunk's bounds, would otherwise build a table with a gap or an overlap and no word said."""
+    body = {k: v for k, v in manifest.items() if k != "manifest_sha256"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
 def _number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -127,6 +134,9 @@ class JobFolder:
             raise JobError(t("job_none", path=path))
         if not _manifest_ok(manifest):
             raise JobError(t("job_file_damaged", path=path / MANIFEST))
+        digest = manifest.get("manifest_sha256")  # none in the folders written before it: read as they were
+        if digest is not None and digest != manifest_digest(manifest):
+            raise JobError(t("job_file_damaged", path=path / MANIFEST))
         return cls(path, manifest)
 
     @classmethod
@@ -168,6 +178,7 @@ class JobFolder:
         manifest = {**want, **(plan if isinstance(plan, dict) else {"plan": plan})}
         if lengths is not None:
             manifest["lengths_sha256"] = save_atomic(path / LENGTHS, lengths)
+        manifest["manifest_sha256"] = manifest_digest(manifest)
         save_atomic(path / MANIFEST, (json.dumps(manifest) + "\n").encode())
         return cls(path, manifest)
 
