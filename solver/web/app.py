@@ -65,9 +65,10 @@ from .work import KERNELS, RETRY_AFTER_S, DistributionCache, Jobs, Unavailable, 
 
 STATIC = Path(__file__).resolve().parent / "static"
 WEB_PASS_SECONDS = 60.0  # longer Kniffel 7 work (forward pass, exact target play) is left to the CLI
-# Kniffel 7 cards this free fit WEB_PASS_SECONDS (worst estimates at 0.035 s a state, 2 threads: 5 free 1,323 states,
-# 23 s; 6 free 3,620 states, 63 s: benchmarks/chart_free_boxes.py); only the hint of the message, the estimate decides
-CHART_FREE_BOXES = 5
+# Kniffel 7 cards this free fit WEB_PASS_SECONDS (worst estimates at SECONDS_PER_STATE 0.025 s, 2 threads: 6 free
+# 3,620 states, 45 s; 7 free 9,630 states, 120 s: benchmarks/chart_free_boxes.py); only the hint of the message, the
+# estimate decides
+CHART_FREE_BOXES = 6
 HEADERS = {
     "Cache-Control": "no-store",
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
