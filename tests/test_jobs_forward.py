@@ -219,6 +219,21 @@ def test_status_of_a_job_under_way(k7, tmp_path):
     assert "1/4 layers done" in res.stdout and "hours left at the pace so far" in res.stdout, res.stdout
 
 
+@pytest.mark.parametrize("damage", ["deleted", "fifo"])
+def test_status_of_a_finished_job_whose_pmf_is_gone_or_a_fifo(k7, tmp_path, damage):
+    """The finished job's pmf.npy deleted, or a FIFO in its place: --status neither fails with a traceback nor
+    waits on the FIFO; it reads only a pmf that has its checksum, and the rerun computes it again."""
+    path = tmp_path / "job"
+    run(path, k7)
+    (path / fj.PMF).unlink()
+    if damage == "fifo":
+        os.mkfifo(path / fj.PMF)
+    res = cli_run(path, "solve", "--status", str(path))
+    assert res.exit_code == 0 and "Traceback" not in res.output and "layers done" in res.stdout, res.output
+    (path / fj.PMF).unlink(missing_ok=True)
+    assert same_bits(run(path, k7), k7[2])
+
+
 def test_shipped_pmf_is_read_only_with_its_checksum(tmp_path):
     pmf = np.array([0.25, 0.0, 0.75])
     stamp = write_shipped_pmf(KNIFFEL7, pmf, "abc", "def", 1.5, tmp_path)

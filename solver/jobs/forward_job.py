@@ -35,7 +35,7 @@ import numpy as np
 
 from ..dp.forward import Layer, advance, layer_pmf, next_keys, start_layer
 from ..dp.forward_ordered_layers import SECONDS_PER_STATE, ordered_groups, state_bound
-from ..i18n.texts import t
+from ..i18n.texts import count_text, t
 from ..rules.variant import Variant
 from ..store.expected_play_cache import values_digest
 from ..store.files import _TEMP, _alive, make_folder, read_json
@@ -311,8 +311,8 @@ def forward_status(job: JobFolder) -> list[str]:
     shown = dict(path=job.path, variant=m["variant"], kind=t("job_kind_forward"), card=m.get("card_text") or "-")
     first, n_boxes = bin(m["card"][0]).count("1"), None
     checkpoints = {int(k): v for k, v in data["checkpoints"].items()}
-    if data.get("pmf_sha256") is not None:
-        pmf = np.load(job.path / PMF, allow_pickle=False)
+    if data.get("pmf_sha256") is not None and file_sha256(job.path / PMF) == data["pmf_sha256"]:
+        pmf = np.load(job.path / PMF, allow_pickle=False)  # checked first: a FIFO or a cut file is never read
         return [t("job_forward_finished", **shown, mean=f"{float(np.arange(pmf.shape[0]) @ pmf):.6f}")]
     from ..rules.presets import find_variant
 
@@ -329,7 +329,7 @@ def forward_status(job: JobFolder) -> list[str]:
         rate = data["seconds_done"] / data["states_built"]
         states_left = max(m["states_bound"] - data["states_done"], 0)
         hours = f"{states_left * rate / 3600:.1f}"
-        lines.append(t("job_forward_status_time", hours=hours, rate=f"{rate:.4f}", states=states_left))
+        lines.append(t("job_forward_status_time", hours=hours, rate=f"{rate:.4f}", states=count_text(states_left)))
     else:
         lines.append(t("job_status_no_time"))
     return lines
