@@ -35,7 +35,7 @@ import numpy as np
 
 from ..dp.forward import Layer, advance, layer_pmf, next_keys, start_layer
 from ..dp.forward_ordered_layers import SECONDS_PER_STATE, ordered_groups, state_bound
-from ..i18n.texts import count_text, t
+from ..i18n.texts import count_text, number, t
 from ..rules.variant import Variant
 from ..store.expected_play_cache import values_digest
 from ..store.files import _TEMP, _alive, make_folder, read_json
@@ -328,8 +328,10 @@ def forward_status(job: JobFolder) -> list[str]:
     if data.get("states_built"):
         rate = data["seconds_done"] / data["states_built"]
         states_left = max(m["states_bound"] - data["states_done"], 0)
-        hours = f"{states_left * rate / 3600:.1f}"
-        lines.append(t("job_forward_status_time", hours=hours, rate=f"{rate:.4f}", states=count_text(states_left)))
+        hours = number(states_left * rate / 3600, ".1f")
+        lines.append(
+            t("job_forward_status_time", hours=hours, rate=number(rate, ".4f"), states=count_text(states_left))
+        )
     else:
         lines.append(t("job_status_no_time"))
     return lines
