@@ -14,7 +14,7 @@ import numpy as np
 
 from ..advice.cards import Card
 from ..dp import make_engine
-from ..dp.compile import require_jit
+from ..dp.compile import require_jit, thread_count
 from ..dp.forward import forward_pmf
 from ..dp.forward_ordered_layers import SECONDS_PER_STATE, ordered_pmf, state_bound
 from ..errors import KniffelError
@@ -137,10 +137,8 @@ def _ordered_rest(variant: Variant, values: np.ndarray, card: Card, engine, prog
     if rest is None and directory is not None:
         rest = cached_rest(variant, directory, digest, card.state)
     if rest is None:
-        import numba
-
         engine = engine or make_engine(variant, allow_slow=True)
-        rest = ordered_pmf(engine, values, *card.state, 0, numba.get_num_threads(), progress)
+        rest = ordered_pmf(engine, values, *card.state, 0, thread_count(), progress)
         if directory is not None:
             store_rest(variant, directory, digest, card.state, rest)
     return rest
@@ -158,10 +156,8 @@ def pmf_work(variant: Variant, values: np.ndarray, card: Card, directory: Path |
         return 0, 0.0
     if directory is not None and cached_rest(variant, directory, digest, card.state) is not None:
         return 0, 0.0
-    import numba
-
     states = state_bound(make_engine(variant, allow_slow=True), *card.state)
-    return states, states * SECONDS_PER_STATE / numba.get_num_threads()
+    return states, states * SECONDS_PER_STATE / thread_count()
 
 
 def expected_play_at_least(

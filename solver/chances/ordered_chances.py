@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numba
 import numpy as np
 
 from ..advice.advisor import Advisor
 from ..advice.cards import Card
 from ..advice.ordered import OrderedAdvisor
 from ..dp import make_engine
+from ..dp.compile import thread_count
 from ..dp.engine import Engine
 from ..dp.ordered_target import target_keep_values
 from ..i18n.texts import t as _t
@@ -67,7 +67,7 @@ def targets_from(
         return None
     engine = _engine(variant)
     pl = plan(engine, card.state, needs)
-    seconds = pl.seconds(numba.get_num_threads())
+    seconds = pl.seconds(thread_count())
     if seconds > (LIMIT_SECONDS if limit is None else limit):  # read at the call: tests and the page change it
         return None
     progress = on_plan(pl, seconds) if on_plan is not None else None

@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..dp import make_engine, ordered_play_work, play_ordered_turn, ranked_sub_keeps, simulate_turn
-from ..dp.compile import require_jit
+from ..dp.compile import require_jit, thread_count
 from ..rules.variant import Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
@@ -190,9 +190,7 @@ def _ordered_turns(variant: Variant, values: np.ndarray):
     states per kernel call."""
     engine = make_engine(variant, allow_slow=True)
     assert engine.ordered is not None
-    import numba
-
-    works = [ordered_play_work(engine) for _ in range(numba.get_num_threads())]
+    works = [ordered_play_work(engine) for _ in range(thread_count())]
     cap = variant.upper_cap
 
     def play_turn(g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng):

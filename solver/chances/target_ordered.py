@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
+from ..dp.compile import thread_count
 from ..dp.engine import Engine
 from ..dp.entries import _box_options
 from ..dp.ordered import ORDERED_COLUMNS
@@ -183,7 +183,7 @@ def _layer_calls(pl: Plan, layer: list[State], index, states: TargetStates) -> t
 def compute(engine: Engine, pl: Plan, progress=None, threads: int | None = None) -> OrderedTargets:
     """Every planned (state, need) probability, last layer first; progress(columns) as calls finish."""
     index, states = _arrays(engine, pl)
-    n_threads = threads or numba.get_num_threads()
+    n_threads = threads or thread_count()
     work = [ordered_work(engine.ordered) for _ in range(n_threads)]
     for layer in reversed(pl.layers):
         cols, dest = _layer_calls(pl, layer, index, states)
