@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import numba_setup
 from ..rules.variant import Variant
-from .compile import require_jit
+from .compile import require_jit, thread_count
 from .engine import Engine, make_engine
 from .layers import _fill_equivalent, solve_layer
 from .moments import NO_KEEPS, _solve_lane, _solve_layer
@@ -55,9 +55,7 @@ def solve_with_moments(
             progress(solved)
     m2 = values.copy() if identical else None  # NaN, and 0.0 at the full card
     subs = ranked_sub_keeps(engine.lattice) if identical else None
-    import numba
-
-    work = None if identical else [ordered_work(engine.ordered) for _ in range(numba.get_num_threads())]
+    work = None if identical else [ordered_work(engine.ordered) for _ in range(thread_count())]
     for n_filled in range(first_layer, -1, -1):
         if identical:
             masks, jokers_scored = solve_layer(engine, n_filled, values, _solve_layer, engine.lattice, subs, m2)
