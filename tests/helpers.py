@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from naive import NaiveSolver
 
+from solver.advice.advisor import TIE
 from solver.advice.cards import Card, box_values
 from solver.dp.states import layer_items
 from solver.rules.presets import PRESETS
@@ -96,6 +97,14 @@ class BruteForce:
 
     def keep_value_after_first(self, kept):
         return sum(p * self.after_second(d) for d, p in self.outcomes(tuple(sorted(kept))))
+
+
+def tie_rule_keep(options):
+    """The advisor's keep options (dice told apart) under the tie rule of tests/naive.py: within TIE of the best,
+    most dice kept, then the smallest tuple of kept die indices."""
+    best = max(o.expected_final_score for o in options)
+    tied = [o.keep_dice for o in options if o.expected_final_score >= best - TIE]
+    return min(tied, key=lambda dice: (-len(dice), dice))
 
 
 def sub_multisets(dice):

@@ -57,6 +57,7 @@ def scan_choices(vals, tables_):
     "text",
     [ENDGAMES[0], pytest.param(ENDGAMES[2], marks=pytest.mark.slow), pytest.param("", marks=pytest.mark.slow)],
 )
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_choices_are_the_tie_rules_for_every_roll(k7, text):
     """After roll 1 and roll 2, every one of the 6^7 rolls picks what a scan of its 128 keeps picks."""
     values, _, engine = k7
@@ -74,6 +75,7 @@ def test_choices_are_the_tie_rules_for_every_roll(k7, text):
     assert np.array_equal(chosen, picks) and np.array_equal(roll_values[tab.rolls], best), text
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 @pytest.mark.parametrize("text", [*ENDGAMES[:2], *(pytest.param(c, marks=pytest.mark.slow) for c in ENDGAMES[2:])])
 def test_mean_is_the_tables(k7, text):
     values, _, engine = k7
@@ -92,6 +94,7 @@ def mini():
     return v, values
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_mean_is_the_tables_from_every_card_of_a_small_variant(mini):
     v, values = mini
     engine = dp.make_engine(v)
@@ -132,6 +135,7 @@ def run(tmp_path, *args):
     return CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "--lang", "en", *args])
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_cli_announces_a_long_pass_then_caches_it(tmp_path, monkeypatch, k7):
     from solver.cli import statistics_commands
 
@@ -188,6 +192,7 @@ def naive_pmf(naive, filled, size):
 @pytest.mark.parametrize(
     "text,untied", [NAIVE_CARDS[0], *(pytest.param(*c, marks=pytest.mark.slow) for c in NAIVE_CARDS[1:])]
 )
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_against_the_brute_force_reference(k7, naive7, monkeypatch, text, untied):
     """tests/naive_kniffel7.py, written apart: the same mean; the same pmf where no tie moves mass, and
     everywhere once the reference breaks ties among keeps as the advisor does (its own order differs
@@ -210,6 +215,7 @@ def test_against_the_brute_force_reference(k7, naive7, monkeypatch, text, untied
     assert np.abs(ref[: pmf.shape[0]] - pmf).max() < 1e-12 and ref[pmf.shape[0] :].sum() == 0
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_ctrl_c_leaves_no_cache(tmp_path, k7):
     """Ctrl-C during the pass (here: from its progress callback) stops it and writes nothing."""
     values, _, engine = k7
@@ -223,6 +229,7 @@ def test_ctrl_c_leaves_no_cache(tmp_path, k7):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_table_standings_wait_for_late_cards(k7):
     """`play --players`: the chances of winning come once the passes are short, and then exactly."""
     from solver.errors import KniffelError

@@ -169,6 +169,7 @@ ORDERED = [
 ]
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 @pytest.mark.parametrize("boxes,n_dice,bonuses", ORDERED)
 def test_dice_told_apart_match_naive(boxes, n_dice, bonuses):
     variant = PRESETS["kniffel7"].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
@@ -190,6 +191,7 @@ SUPER = [
 ]
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 @pytest.mark.parametrize("boxes,n_dice,bonuses", SUPER)
 def test_super_points_on_dice_told_apart_match_naive(boxes, n_dice, bonuses):
     variant = PRESETS["kniffel7"].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
@@ -223,6 +225,7 @@ def test_super_points_on_dice_told_apart_match_naive(boxes, n_dice, bonuses):
         ("yatzy", ["fives", "two_pairs", "yatzy"]),
     ],
 )
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_ordered_kernel_equals_multiset_kernel_on_identical_dice(name, boxes):
     """Both kernels on the same identical dice: every state of the table agrees."""
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=4, bonuses=[(10, 35)])

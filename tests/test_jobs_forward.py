@@ -67,6 +67,7 @@ def stop_in_layer(path, k7, layer: int, after: int):
         run(path, k7, ThreadExecutor(1), 1e-6, progress)
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 @pytest.mark.parametrize("chunk_seconds", [1e-6, 0.05, 1e6])  # one state a chunk, a few, one chunk a layer
 def test_job_equals_in_process_bit_for_bit(k7, tmp_path, chunk_seconds):
     pmf = run(tmp_path / "job", k7, chunk_seconds=chunk_seconds)
@@ -75,6 +76,7 @@ def test_job_equals_in_process_bit_for_bit(k7, tmp_path, chunk_seconds):
     assert sorted(p.name for p in (tmp_path / "job").iterdir()) == [fj.RECORD, "job.json", "marks", fj.PMF, "shards"]
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_chunks_of_a_layer_by_its_state_count(k7, tmp_path):
     values, state, _ = k7
     job = fj.open_forward_job(KNIFFEL7, tmp_path, values, state)
@@ -84,6 +86,7 @@ def test_chunks_of_a_layer_by_its_state_count(k7, tmp_path):
     assert big[0] == (0, 2400) and big[-1][1] == 100_000 and len(big) == 42
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_interrupted_run_resumes_reusing_its_shards(k7, tmp_path, monkeypatch):
     stop_in_layer(tmp_path, k7, 1, 5)
     done = sorted(p.name for p in (tmp_path / "marks").iterdir())
@@ -99,6 +102,7 @@ def test_interrupted_run_resumes_reusing_its_shards(k7, tmp_path, monkeypatch):
     )  # the shards found whole are not built again
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_sigkill_mid_layer_resumes_to_the_same_bits(k7, tmp_path):
     """A child process runs the job and is killed (SIGKILL) once it is inside a layer with shards written;
     the rerun here gives the same bits."""
@@ -135,6 +139,7 @@ fj.run_forward_job(job, KNIFFEL7, tables.tables_dir(), values, ThreadExecutor(1)
     assert same_bits(run(tmp_path / "job", k7, ThreadExecutor(1), 1e-6), k7[2])
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 @pytest.mark.parametrize("damage", ["delete shard", "truncate shard", "garble mark", "checkpoint", "two checkpoints"])
 def test_damaged_files_are_rebuilt(k7, tmp_path, damage):
     stop_in_layer(tmp_path, k7, 2, 4)
@@ -156,6 +161,7 @@ def test_damaged_files_are_rebuilt(k7, tmp_path, damage):
     assert same_bits(run(tmp_path, k7, ThreadExecutor(2), 1e-6), k7[2])
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_a_folder_of_another_card_kind_or_table_is_refused_in_one_line(k7, tmp_path):
     values, state, _ = k7
     fj.open_forward_job(KNIFFEL7, tmp_path, values, state)
@@ -177,6 +183,7 @@ def cli_run(tmp_path, *args):
     return CliRunner().invoke(cli, ["--tables", str(tmp_path / "tables"), "--no-progress", "--lang", "en", *args])
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_cli_job_dir_status_and_refusals(k7, tmp_path):
     plain = cli_run(tmp_path / "plain", "distribution", "kniffel7", "--card", CARD, "--json")
     job = cli_run(tmp_path, "distribution", "kniffel7", "--card", CARD, "--json", "--job-dir", str(tmp_path / "j"))
@@ -198,6 +205,7 @@ def test_cli_job_dir_status_and_refusals(k7, tmp_path):
         assert res.exit_code == 2 and res.stderr.count("\n") == 1 and text in res.stderr, (args, res.output)
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_empty_card_with_a_shipped_pmf_runs_no_job(k7, tmp_path, monkeypatch):
     """Only a shipped pmf skips the long pass: with one (of this table), --job-dir starts no job."""
     import solver.chances.distribution as dist
@@ -212,6 +220,7 @@ def test_empty_card_with_a_shipped_pmf_runs_no_job(k7, tmp_path, monkeypatch):
     assert not (tmp_path / "j").exists()
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_status_of_a_job_under_way(k7, tmp_path):
     stop_in_layer(tmp_path, k7, 1, 3)
     res = cli_run(tmp_path, "solve", "--status", str(tmp_path))
@@ -219,6 +228,7 @@ def test_status_of_a_job_under_way(k7, tmp_path):
     assert "1/4 layers done" in res.stdout and "hours left at the pace so far" in res.stdout, res.stdout
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 @pytest.mark.parametrize("damage", ["deleted", "fifo"])
 def test_status_of_a_finished_job_whose_pmf_is_gone_or_a_fifo(k7, tmp_path, damage):
     """The finished job's pmf.npy deleted, or a FIFO in its place: --status neither fails with a traceback nor

@@ -60,6 +60,7 @@ def last_layer(tmp_path_factory):
     return target_table(job, KNIFFEL7)
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_many_chunks_equal_one_chunk(last_layer, tmp_path):
     job = build(tmp_path / "one", LAST, N, chunk_seconds=1e9)
     assert len(job.plan[0]["chunks"]) == 1
@@ -68,10 +69,12 @@ def test_many_chunks_equal_one_chunk(last_layer, tmp_path):
     assert not np.isnan(flat).any()
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_equal_to_on_demand_computation(last_layer):
     check_against_on_demand(*last_layer, from_filled=LAST, n_max=N, per_layer=8)
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_other_first_layer_refused(last_layer, tmp_path):
     """The folder's manifest names its first layer: another is refused (no layer need be built for that)."""
     open_job(KNIFFEL7, "target", tmp_path / "job", n_max=2, chunk_seconds=1e9, from_filled=LAST)
@@ -101,6 +104,7 @@ def test_default_n_is_the_highest_score():
     assert max_score(KNIFFEL7) == 910  # the empty card's max_remaining (measured; docs/cluster.md)
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_cli_builds_and_tells_status(tmp_path):
     def run(*args):
         return CliRunner().invoke(cli, ["--tables", str(tmp_path), "--lang", "en", "--no-progress", *args])

@@ -76,6 +76,7 @@ def subsets(n):
     return [tuple(d for d in range(n) if m >> d & 1) for m in range(1 << n)]
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_keep_advice_matches_brute_force(mini):
     v, values, adv = mini
     for card, dice in [
@@ -92,6 +93,7 @@ def test_keep_advice_matches_brute_force(mini):
                 assert abs(o.expected_final_score - expected) < 1e-9, (roll, o.text)
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_keep_text_names_the_dice(mini):
     v, _, adv = mini
     best = adv.keep_options(Card(v), (7, 7, 4, 2), 1)[0]
@@ -99,6 +101,7 @@ def test_keep_text_names_the_dice(mini):
     assert best.as_dict(v)["keep_dice"] == ["blue", "green"]
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_box_advice_and_value_agree(mini):
     v, values, adv = mini
     card = Card(v, {v.box_index("fours"): 8})
@@ -108,6 +111,7 @@ def test_box_advice_and_value_agree(mini):
     assert abs(opts[0].expected_final_score - brute.final((7, 7, 4, 1))) < 1e-9
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_game_with_dice_told_apart_reviews_lossless(mini):
     from test_simulate_review import play
 
@@ -162,6 +166,7 @@ def test_committed_table_start_value(k7_table):
     assert values[0, 0, 0] == meta["start_value"]
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_committed_table_is_consistent_with_the_kernel(k7_table):
     """Recompute sampled states from their successors with the kernel: the stored values match bit for bit
     (the table is the kernel's own output; a faster kernel must not change a bit of it)."""
@@ -179,6 +184,7 @@ def test_committed_table_is_consistent_with_the_kernel(k7_table):
         checked += 1
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_advise_kniffel7_through_the_cli():
     from click.testing import CliRunner
 
@@ -211,6 +217,7 @@ def test_committed_table_matches_naive_last_turns(k7_table):
         assert abs(float(values[card.state]) - expected) < 1e-9, (free, card.format())
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_interrupted_solve_resumes_from_its_checkpoint(tmp_path, monkeypatch, capsys):
     """`kniffel solve` of dice told apart writes a checkpoint after each layer; interrupted, it
     continues from the last one to the same table."""

@@ -61,10 +61,12 @@ def check_against_naive(free, needs, every=True, **changed):
         assert got >= by_mean - 1e-12, (free, target)
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_one_box_chance_matches_naive():
     check_against_naive(["chance"], [5, 15, 25, 35, 45])
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_two_boxes_with_a_bonus_to_reach_match_naive():  # quick: two needs
     check_against_naive(["sevens", "super_kniffel"], [40, 100], every=False, sixes=12)
 
@@ -84,6 +86,7 @@ def test_three_boxes_with_super_points_match_naive():
     check_against_naive(["fives", "four_of_a_kind", "chance"], [30, 60, 90, 120], super_kniffel=60)
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_a_straight_alone_agrees_with_max_expected_play():
     """One free box with one possible score: playing for the target is playing for the mean."""
     filled, card = card_without(["straight_six"])
@@ -95,6 +98,7 @@ def test_a_straight_alone_agrees_with_max_expected_play():
     assert found.probability(card.state, 41) == 0.0
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_chances_from_the_cli(tmp_path):
     _, card = card_without(["chance", "super_kniffel"])
     res = run(tmp_path, "chances", "kniffel7", "--card", card.format(), "--target", "300", "--json")
@@ -106,6 +110,7 @@ def test_chances_from_the_cli(tmp_path):
     assert got["probability_expected_play"] == pytest.approx(by_mean, abs=1e-9)
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_advise_target_ranks_by_the_exact_keep_probabilities(tmp_path):
     """The best keep's probability is at most the turn's, and the box options after roll 3 are the exact
     probabilities of the cards they lead to."""
@@ -150,6 +155,7 @@ def run(tdir, *args):
     return CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", "--lang", "en", *args])
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_web_chances_and_advise_target_equal_the_cli(tmp_path):
     pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (test extra)")
@@ -200,6 +206,7 @@ def test_simulate_target_from_the_cli(tmp_path):
     assert out["games"] == 3 and out["endgame_free"] == 3 and 0 <= out["p_reached"] <= 1
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_advise_opponent_with_a_full_card_is_the_chance_of_beating_its_points(tmp_path):
     filled, card = card_without(["chance", "super_kniffel"])
     opponent = ",".join(f"{k}={v}" for k, v in {**FULL, "chance": 33}.items())
@@ -213,6 +220,7 @@ def test_advise_opponent_with_a_full_card_is_the_chance_of_beating_its_points(tm
     assert out["best"]["win"] >= max(o["win"] for o in out["options"]) - 1e-12
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_win_advice_at_a_table_of_kniffel7_players(tmp_path):
     """A reduced Kniffel 7 (3 boxes, 4 dice told apart), two players, every advice taken: the win advice
     against the leader, then for the target in the last turn, computed from each card."""

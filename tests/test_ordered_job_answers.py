@@ -19,6 +19,8 @@ from solver.jobs.executors import ThreadExecutor
 from solver.jobs.folder import JobError
 from solver.rules.presets import KNIFFEL7, PRESETS
 
+pytestmark = pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
+
 LAST = len(KNIFFEL7.boxes) - 1
 N = 6
 FULL = dict(ones=3, twos=6, threes=9, fours=12, fives=15, sixes=18, sevens=28, four_of_a_kind=30, five_of_a_kind=0,
@@ -72,7 +74,7 @@ def check_equal_to_on_demand(job_dir, advisor, text, targets):
                 assert a.as_dict(all_options=True) == b.as_dict(all_options=True), (text, target, dice, roll)
 
 
-@pytest.mark.parametrize("free", [pytest.param("five_of_a_kind", marks=pytest.mark.slow), "super_kniffel", "ones"])
+@pytest.mark.parametrize("free", ["five_of_a_kind", "super_kniffel", "ones"])
 def test_one_box_free_equals_the_on_demand_computation(job_dir, advisor, free):
     text = card_without(free)
     points = parse_card(KNIFFEL7, text).points
@@ -139,7 +141,6 @@ def test_wrong_or_damaged_job_folders_one_line_exit_2(job_dir, tmp_path):
         assert res.stderr.count("\n") == 1 and res.stdout == "" and "Traceback" not in res.output
 
 
-@pytest.mark.slow
 def test_two_boxes_free_equal_the_on_demand_computation(tmp_path, advisor):
     """Layers 12-13 at needs 1..2: a card with two boxes free. (Three boxes free, layer 11 as well, agreed too
     when tried, 384 s wall at load 5-7 with the test this file had beside it: too long for `.ci/run`.)"""

@@ -21,6 +21,7 @@ def kdir(tables_of):
     return tables_of("kniffel", "yahtzee")
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_kniffel7_keep_is_by_face_value_and_echoed_by_colour(tmp_path):
     child = spawn(REPO / "tables", tmp_path, "kniffel7")  # Kniffel 7's table ships with the package
     child.expect(r"Wurf 1, alle 7 Würfel \(blau grün lila gelb rot schwarz weiß\):")

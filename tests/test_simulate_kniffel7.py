@@ -6,7 +6,7 @@ import random
 import numba
 import numpy as np
 import pytest
-from helpers import random_card
+from helpers import random_card, tie_rule_keep
 
 from solver import dp
 from solver.advice.advisor import TIE
@@ -14,6 +14,8 @@ from solver.advice.ordered import OrderedAdvisor
 from solver.chances.simulation import simulate, summary, tally
 from solver.rules.presets import PRESETS
 from solver.store import solving, tables
+
+pytestmark = pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 
 KNIFFEL7 = PRESETS["kniffel7"]
 
@@ -37,14 +39,6 @@ def _situations(values, n, seed):
         yield card, dice
 
 
-def _tie_rule_keep(options):
-    """The advisor's options, tie rule of tests/naive.py: within TIE of the best, most dice kept, then
-    the smallest tuple of kept die indices."""
-    best = max(o.expected_final_score for o in options)
-    tied = [o.keep_dice for o in options if o.expected_final_score >= best - TIE]
-    return min(tied, key=lambda dice: (-len(dice), dice))
-
-
 def _bits(dice):
     return sum(1 << d for d in dice)
 
@@ -66,7 +60,7 @@ def test_keep_values_are_the_advisors_bit_for_bit(k7):
                 expected[bits] = table[pa]
             expected[-1] = final[advisor._roll_row(dice)]
             assert np.array_equal(vals, expected), (card.format(), dice, roll)
-            assert choice == _bits(_tie_rule_keep(advisor.keep_options(card, dice, roll)))
+            assert choice == _bits(tie_rule_keep(advisor.keep_options(card, dice, roll)))
 
 
 def test_decisions_equal_the_advisors_best_options(k7):
@@ -76,14 +70,14 @@ def test_decisions_equal_the_advisors_best_options(k7):
         mask, upper, joker_scored = card.state
         for roll in (1, 2):
             choice, _ = dp.ordered_turn_choice(engine, values, mask, upper, joker_scored, dice, roll)
-            assert choice == _bits(_tie_rule_keep(advisor.keep_options(card, dice, roll))), (card.format(), dice)
+            assert choice == _bits(tie_rule_keep(advisor.keep_options(card, dice, roll))), (card.format(), dice)
         box, _ = dp.ordered_turn_choice(engine, values, mask, upper, joker_scored, dice, 3)
         options = advisor.box_options(card, dice)
         best = max(o.expected_final_score for o in options)
         assert box == min(o.box for o in options if o.expected_final_score >= best - TIE), (card.format(), dice)
 
 
-@pytest.mark.parametrize("games", [100, pytest.param(400, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("games", [100, 400])
 def test_mean_agrees_with_the_table(k7, games):
     values, meta, _, _ = k7
     s = summary(tally(KNIFFEL7, values, games, seed=2026))

@@ -448,6 +448,7 @@ K7_ENDGAME = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,sevens=21,four_o
 K7_ENDGAME += "double_triple=25,straight_five=30,chance=28"
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_kniffel7_distribution_equals_cli_json(client, tdir):
     """Dice told apart: the chart's distribution from a late card, as the CLI gives it."""
     res = get(client, "/api/distribution", variant="kniffel7", card=K7_ENDGAME)

@@ -37,6 +37,7 @@ def client(tdir):
         yield c
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 @pytest.mark.parametrize("card,roll,target", [(CARD_10, 1, 300), (CARD_12, 2, 300)])
 def test_advise_target_equals_cli_json(client, tdir, card, roll, target):
     """Exact target play from the card: the CLI's answer, ranked by the chance of reaching the target."""
@@ -47,6 +48,7 @@ def test_advise_target_equals_cli_json(client, tdir, card, roll, target):
     assert res.json()["target"] == target and "keep_dice" in res.json()["best"]  # dice by colour
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_chances_equals_cli_json(client, tdir):
     res = get(client, "/api/chances", variant="kniffel7", card=CARD_12, target=300)
     assert res.status_code == 200, res.text
@@ -55,6 +57,7 @@ def test_chances_equals_cli_json(client, tdir):
     assert want["probability_expected_play"] <= want["probability"] + 1e-12  # the target play is never worse
 
 
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
 def test_beyond_the_pages_minute_answers_what_is_exact_with_one_line(client, tdir, monkeypatch):
     """Where exact target play takes longer than the page waits: the chance playing for the mean (exact from the
     distribution here) and a one-line note in the reader's language; the advice ranked by expected score."""
