@@ -173,9 +173,15 @@ def test_a_huge_simulation_runs_in_bounded_memory_and_stops_at_ctrl_c(tmp_path):
         resource.setrlimit(resource.RLIMIT_AS, (4_000_000 * 1024, 4_000_000 * 1024))
 
     command = [str(KNIFFEL), "--tables", str(tmp_path), "--lang", "en", "simulate", "kniffel", "-n", "100000000"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=four_gb)
+    env = {**os.environ, "PYTHONFAULTHANDLER": "1"}  # SIGABRT dumps every thread's stack (below)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=four_gb, env=env)
     time.sleep(15)  # loading, the first batches
     assert proc.poll() is None, proc.stderr.read().decode()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # seen once in .ci/run's slow suite (2026-12-06), not reproduced: say where
+        proc.send_signal(signal.SIGABRT)
+        _, err = proc.communicate(timeout=30)
+        pytest.fail("no exit 60 s after Ctrl-C; its threads:\n" + err.decode()[-6000:])
     assert proc.returncode == 130 and err.decode().splitlines()[-1] == "kniffel: interrupted", err.decode()
