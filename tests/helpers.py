@@ -1,6 +1,7 @@
 """Helpers shared by the tests (no test module imports another): brute-force advice from a table."""
 
 import itertools
+import signal
 from functools import cache, lru_cache
 from math import factorial
 
@@ -97,6 +98,12 @@ class BruteForce:
 
     def keep_value_after_first(self, kept):
         return sum(p * self.after_second(d) for d, p in self.outcomes(tuple(sorted(kept))))
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """In the child before it starts (preexec_fn): SIGINT as a terminal delivers it. A test run started in the
+    background (or by pytest-xdist) ignores SIGINT, and children inherit that, so Ctrl-C would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def tie_rule_keep(options):

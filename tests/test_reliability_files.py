@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from helpers import ERROR_PREFIX
+from helpers import ERROR_PREFIX, ctrl_c_as_at_a_terminal
 
 from solver import dp
 from solver.cli import cli
@@ -257,12 +257,6 @@ def test_sigkill_during_saves_leaves_a_whole_file_and_the_next_write_cleans_up(t
     tables.save(KNIFFEL, values, tmp_path, states=0, seconds=0.0)
     Game.load(tmp_path / "game.json").save(tmp_path / "game.json")
     assert not list(tmp_path.glob(".*.tmp")), "stale temp files of the killed process remain"
-
-
-def ctrl_c_as_at_a_terminal() -> None:
-    """In the child before it starts: SIGINT as a terminal delivers it. A test run started in the
-    background (or by pytest-xdist) ignores SIGINT, and children inherit that, so Ctrl-C would do nothing."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 SLOW_SAVE = textwrap.dedent(

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ERROR_PREFIX
+from helpers import ERROR_PREFIX, ctrl_c_as_at_a_terminal
 
 KNIFFEL = Path(sys.executable).with_name("kniffel")
 
@@ -171,17 +171,15 @@ def test_a_huge_simulation_runs_in_bounded_memory_and_stops_at_ctrl_c(tmp_path):
 
     def four_gb():
         resource.setrlimit(resource.RLIMIT_AS, (4_000_000 * 1024, 4_000_000 * 1024))
+        ctrl_c_as_at_a_terminal()
 
     command = [str(KNIFFEL), "--tables", str(tmp_path), "--lang", "en", "simulate", "kniffel", "-n", "100000000"]
-    env = {**os.environ, "PYTHONFAULTHANDLER": "1"}  # SIGABRT dumps every thread's stack (below)
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=four_gb, env=env)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=four_gb)
     time.sleep(15)  # loading, the first batches
     assert proc.poll() is None, proc.stderr.read().decode()
     proc.send_signal(signal.SIGINT)
     try:
         out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:  # seen once in .ci/run's slow suite (2026-12-06), not reproduced: say where
-        proc.send_signal(signal.SIGABRT)
-        _, err = proc.communicate(timeout=30)
-        pytest.fail("no exit 60 s after Ctrl-C; its threads:\n" + err.decode()[-6000:])
+    finally:
+        proc.kill()  # a child that outlives the test would play its 10^8 games on
     assert proc.returncode == 130 and err.decode().splitlines()[-1] == "kniffel: interrupted", err.decode()

@@ -3,14 +3,13 @@ game; the ranked end of a table game; Ctrl-C says where the game is; the resume 
 `bonus=35` on a Yahtzee card is the upper bonus."""
 
 import json
-import signal
 import sys
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import child_env
+from helpers import child_env, ctrl_c_as_at_a_terminal
 
 from solver.advice.cards import parse_card
 from solver.cli import cli
@@ -156,9 +155,14 @@ def test_ctrl_c_in_play_says_where_the_game_is_saved(kdir, tmp_path, lang, saved
     f = tmp_path / "g.json"
     args = ["--tables", str(kdir), "--no-progress", "--lang", lang, "play", "kniffel", "--save", str(f)]
     env = child_env(LANG="C.UTF-8", PATH="/usr/bin:/bin", TERM="xterm")
-    default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731  (a run in the background ignores it)
     child = pexpect.spawn(
-        KNIFFEL_BIN, args, env=env, encoding="utf-8", timeout=120, dimensions=(40, 200), preexec_fn=default_sigint
+        KNIFFEL_BIN,
+        args,
+        env=env,
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(40, 200),
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     child.expect(r"\d dice:|\d Würfel:")
     child.sendline("11111")
