@@ -18,21 +18,12 @@ from solver.store import tables
 os.environ.pop("LANGUAGE", None)
 
 
-def _allow_heavy_interpreted_work() -> None:
-    """With KNIFFEL_JIT=0 the tool refuses heavy work (dp.compile.require_jit: hours in plain Python). The
-    interpreted Kniffel 7 cases (tests/test_kniffel7_interpreted.py) run it on small variants, where it takes
-    seconds; with KNIFFEL_TESTS_INTERPRETED=1 the refusal is lifted, in every module that imported it, whenever
-    it imported it (the function's code is replaced, not one module's name for it)."""
+# With KNIFFEL_JIT=0 the tool refuses heavy work (dp.compile.require_jit: hours in plain Python). The interpreted
+# Kniffel 7 cases (tests/test_kniffel7_interpreted.py) run it on small variants, where it takes seconds.
+if os.environ.get("KNIFFEL_JIT") == "0" and os.environ.get("KNIFFEL_TESTS_INTERPRETED") == "1":
     from solver.dp import compile as dp_compile
 
-    def allow(what: str, **fields) -> None:
-        return None
-
-    dp_compile.require_jit.__code__ = allow.__code__
-
-
-if os.environ.get("KNIFFEL_JIT") == "0" and os.environ.get("KNIFFEL_TESTS_INTERPRETED") == "1":
-    _allow_heavy_interpreted_work()
+    dp_compile.HEAVY_WORK_INTERPRETED = True
 
 
 def pytest_configure(config):

@@ -114,6 +114,12 @@ def tie_rule_keep(options):
     return min(tied, key=lambda dice: (-len(dice), dice))
 
 
+def tie_rule_box(options):
+    """The advisor's box options under the tie rule: within TIE of the best, the first box."""
+    best = max(o.expected_final_score for o in options)
+    return min(o.box for o in options if o.expected_final_score >= best - TIE)
+
+
 def sub_multisets(dice):
     seen = set()
     for r in range(len(dice) + 1):

@@ -116,10 +116,14 @@ def thread_count() -> int:
     return numba.get_num_threads()
 
 
+# True only in the tests' interpreted child (tests/conftest.py): heavy work on tiny variants takes seconds there
+HEAVY_WORK_INTERPRETED = False
+
+
 def require_jit(what: str, **fields) -> None:
     """Refuse heavy work while the kernels are interpreted (KNIFFEL_JIT=0): it would take hours. `what`: the
     catalogue's key of the work (jit_solve, jit_simulate, ...), its fields."""
-    if not numba_setup.JIT:
+    if not numba_setup.JIT and not HEAVY_WORK_INTERPRETED:
         raise KniffelError(t("jit_needed", what=t(what, **fields)))
 
 
