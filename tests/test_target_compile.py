@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from solver.cli import advise_commands, cli, statistics_commands, target_compile, waits
+from solver.cli import advise_commands, cli, statistics_commands, tables_commands, target_compile, waits
 from solver.rules.presets import PRESETS
 
 
@@ -44,6 +44,7 @@ class _Stop(Exception):
         ["advise", "kniffel", "11223", "--opponent", "einser=3"],
         ["simulate", "kniffel", "--target", "200"],
         ["simulate", "kniffel", "--versus"],
+        ["solve", "kniffel", "--target"],
     ],
 )
 def test_every_command_that_builds_the_target_table_starts_the_compile_before_the_value_table(
@@ -55,8 +56,8 @@ def test_every_command_that_builds_the_target_table_starts_the_compile_before_th
     def stop(*_args, **_kwargs):
         raise _Stop
 
-    for module in (advise_commands, statistics_commands):
-        for name in ("_advisor", "get_table"):
+    for module in (advise_commands, statistics_commands, tables_commands):
+        for name in ("_advisor", "get_table", "solve_table"):
             monkeypatch.setattr(module, name, stop, raising=False)
     res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "--lang", "en", *args])
     assert isinstance(res.exception, _Stop), res.output

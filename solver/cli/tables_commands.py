@@ -10,6 +10,7 @@ import click
 from ..i18n.texts import choose_language, count_text, set_language, t
 from ..rules.presets import PRESETS, find_variant
 from ..store import tables
+from . import target_compile
 from .base import _settings, _speak, _table, cli, lang_option, solve_table, solve_target_table
 
 
@@ -88,6 +89,8 @@ def solve(
                 variant, settings, with_target=with_target, workers=workers, scheduler=scheduler, job_dir=job_dir
             )
         else:
+            if with_target:
+                target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
             _, meta = solve_table(variant, settings)
         if not as_json:
             path, states = tables.paths(variant, settings.tables_dir)[0], count_text(meta["states"])
