@@ -16,10 +16,6 @@ from ..dp.ordered import ORDERED_COLUMNS
 from ..dp.ordered_target import TargetStates, target_calls
 from ..dp.target_layout import TargetLayout
 
-# one core's seconds per (state, need) column of the distinct-dice target kernel (benchmarks/README.md:
-# 8 columns a call, about 16 ms a call on one quiet core; 3.6-3.8 ms a column at load 6-7)
-SECONDS_PER_COLUMN = 2e-3
-
 
 def _items_states(engine: Engine, layout: TargetLayout, masks, jokers_scored, base: int, first_state: int):
     """Per item: (mask, joker_scored, solved upper totals, offset of its block in prob, its first state)."""
