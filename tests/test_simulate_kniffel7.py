@@ -74,12 +74,11 @@ def test_decisions_equal_the_advisors_best_options(k7):
         assert box == tie_rule_box(advisor.box_options(card, dice)), (card.format(), dice)
 
 
-@pytest.mark.parametrize("games", [100, 400])
-def test_mean_agrees_with_the_table(k7, games):
+def test_mean_agrees_with_the_table(k7):
     values, meta, _, _ = k7
-    s = summary(tally(KNIFFEL7, values, games, seed=2026))
+    s = summary(tally(KNIFFEL7, values, 400, seed=2026))
     assert abs(s["mean"] - meta["start_value"]) < 3 * s["stderr"], s
-    assert s["games"] == games and 0 < s["std"] < 100
+    assert s["games"] == 400 and 0 < s["std"] < 100
 
 
 def test_same_seed_same_games_whatever_the_threads(k7):
