@@ -75,13 +75,6 @@ class Option:
         return d
 
 
-def format_dice(variant: Variant, dice) -> str:
-    """'3 3 5 1 6', or for named dice 'blue 2, green 3, ...'."""
-    if variant.die_names:
-        return ", ".join(f"{name} {face}" for name, face in zip(variant.die_names, dice))
-    return " ".join(map(str, dice))
-
-
 def _faces_text(faces) -> str:
     return " ".join(str(f) for f in faces)
 

@@ -14,7 +14,6 @@ import numpy as np
 
 from ..dp import Engine, layer_items
 
-KINDS = ("ev", "target")
 # seconds of one core per cost unit, measured (benchmarks/README.md): ev, one state with its second moments:
 # kniffel's 310,654 states in 0.338 s on two threads, about 2.2 us; target, one (upper total, need) column:
 # kniffel N 100, 31.0 M columns in 16.2-16.7 s of CPU at load 17-21, about 0.54 us; target with dice told
