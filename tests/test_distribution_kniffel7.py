@@ -155,13 +155,55 @@ def test_cli_announces_a_long_pass_then_caches_it(tmp_path, monkeypatch, k7):
     assert players[0]["win"] == pytest.approx(players[1]["win"]) and players[0]["expected_final_score"] == out["mean"]
 
 
-def test_empty_card_uses_the_shipped_pmf_of_its_table(k7):
+def test_the_empty_cards_pmf_ships_with_its_table(tmp_path, k7):
+    """solver/data holds the empty card's pmf (scripts/ship_distribution.py), stamped with the shipped table's
+    digest (a table solved again makes it stale: this fails until the pmf is computed again). Its mean is the
+    table's start value, and `distribution` and `odds kniffel7` from empty cards answer from it, with no pass."""
     values = k7[0]
     pmf = shipped_pmf(KNIFFEL7, values_digest(values))
-    if pmf is None:
-        pytest.skip("no pmf shipped yet (scripts/ship_distribution.py)")
-    assert abs(np.arange(pmf.shape[0]) @ pmf - values[0, 0, 0]) < 1e-9
+    assert pmf is not None, "solver/data/kniffel7.pmf.*: missing, damaged or of another table"
+    assert abs(np.arange(pmf.shape[0]) @ pmf - values[0, 0, 0]) < 1e-9 and abs(pmf.sum() - 1.0) < 1e-12
     assert dist.pmf_work(KNIFFEL7, values, Card(KNIFFEL7)) == (0, 0.0)
+    res = run(tmp_path, "distribution", "kniffel7", "--json")
+    assert res.exit_code == 0 and res.stderr == "", res.output
+    out = json.loads(res.stdout)
+    assert out["mean"] == pytest.approx(values[0, 0, 0], abs=1e-9)
+    assert np.allclose(out["pmf"], pmf[: len(out["pmf"])], rtol=0, atol=1e-15)
+    odds = run(tmp_path, "odds", "kniffel7", "--card", "", "--card", "", "--json")
+    assert odds.exit_code == 0 and odds.stderr == "", odds.output
+    players = json.loads(odds.stdout)["players"]
+    assert players[0]["win"] == pytest.approx(players[1]["win"]) and 0.45 < players[0]["win"] < 0.5
+
+
+def interval_cells(expected, observed, least):
+    """Consecutive scores pooled into intervals of at least `least` expected games (the last interval takes
+    the rest): the cells of a chi-square test."""
+    cells, e, o = [], 0.0, 0
+    for x, y in zip(expected, observed):
+        e, o = e + x, o + y
+        if e >= least:
+            cells.append((e, o))
+            e, o = 0.0, 0
+    cells[-1] = (cells[-1][0] + e, cells[-1][1] + o)
+    return np.array(cells).T
+
+
+@pytest.mark.slow  # Kniffel 7 compiled (quick: test_kniffel7_interpreted.py)
+def test_the_shipped_pmf_agrees_with_the_simulation(k7):
+    """2,000 simulated games of Kniffel 7 from the empty card (fixed seed) against the shipped pmf: no game
+    ends where the pmf has no mass; chi-square over score intervals of at least 40 expected games."""
+    values = k7[0]
+    pmf = shipped_pmf(KNIFFEL7, values_digest(values))
+    assert pmf is not None
+    n = 2000
+    counts = tally(KNIFFEL7, values, n, seed=11).score_counts
+    top = max(pmf.shape[0], counts.shape[0])
+    expected, observed = np.pad(pmf, (0, top - pmf.shape[0])) * n, np.pad(counts, (0, top - counts.shape[0]))
+    assert observed[expected == 0].sum() == 0
+    cells_expected, cells_observed = interval_cells(expected, observed, 40.0)
+    chi2 = float(((cells_observed - cells_expected) ** 2 / cells_expected).sum())
+    dof = cells_expected.shape[0] - 1
+    assert dof >= 30 and chi2 < dof + 4 * np.sqrt(2 * dof), (chi2, dof)
 
 
 NAIVE_CARDS = [

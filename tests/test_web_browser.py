@@ -225,9 +225,12 @@ def test_kniffel7_coloured_dice(server, browser, tmp_path):
     kept = page.locator("#dice .die.kept")
     expect(kept).to_have_count(len(want["best"]["keep_dice"]))
     assert [kept.nth(i).get_attribute("data-colour") for i in range(kept.count())] == want["best"]["keep_dice"]
-    # the empty card's exact distribution takes hours: one line says why and when the chart comes
-    expect(page.locator("#chart-note")).to_contain_text("no chart for this card")
-    expect(page.locator("#chart")).to_be_hidden()
+    # the empty card's distribution ships with the package (solver/data/kniffel7.pmf.npy): its chart at once
+    chart = api(server, "/api/distribution", variant="kniffel7", card="")
+    expect(page.locator("#chart svg")).to_have_attribute(
+        "aria-label", f"Final score distribution: mean {chart['mean']:.2f}, median {chart['median']}"
+    )
+    expect(page.locator("#chart-note")).to_be_hidden()
     page.screenshot(path=str(tmp_path / "phone-kniffel7.png"), full_page=True)
     page.select_option("#lang", "fr")  # the colours in the reader's language, the advice's names unchanged
     settled(page)
