@@ -17,12 +17,8 @@ from ..dp.engine import Engine
 from ..dp.entries import _box_options
 from ..dp.ordered import ORDERED_COLUMNS
 from ..dp.ordered_layer import on_threads, ordered_work
-from ..dp.ordered_target import TargetStates, target_calls
+from ..dp.ordered_target import SECONDS_PER_COLUMN, TargetStates, target_calls
 from ..dp.rules import P_CAP, P_EXTRA
-
-# one core's time per (state, need) column, for estimates only: the worst cards with 3 and 4 free boxes took
-# 3.0-3.1 ms of CPU a column on two threads of a quiet machine (benchmarks/bench_target_kniffel7.py, 2026-12-06)
-SECONDS_PER_COLUMN = 0.003
 
 State = tuple[int, int, int]  # (mask, capped upper total, joker_scored)
 

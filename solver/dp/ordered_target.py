@@ -18,6 +18,11 @@ from .entries import _box_options, _free_boxes
 from .ordered import ORDERED_COLUMNS, _keep_values_from_final, _turn_from_final
 from .rules import P_CAP, P_EXTRA
 
+# one core's time per (state, need) column, for estimates and job chunks only: the worst cards with 3 and 4
+# free boxes took 3.0-3.1 ms of CPU a column on two threads of a quiet machine
+# (benchmarks/bench_target_kniffel7.py, 2026-12-06)
+SECONDS_PER_COLUMN = 0.003
+
 
 class TargetStates:
     """Where the caller keeps the probabilities of the states it computes (see the module's doc)."""

@@ -13,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..dp import Engine, layer_items
+from ..dp.ordered_target import SECONDS_PER_COLUMN
 
 # seconds of one core per cost unit, measured (benchmarks/README.md): ev, one state with its second moments:
 # kniffel's 310,654 states in 0.338 s on two threads, about 2.2 us; target, one (upper total, need) column:
 # kniffel N 100, 31.0 M columns in 16.2-16.7 s of CPU at load 17-21, about 0.54 us; target with dice told
-# apart (Kniffel 7): one (state, need) column of the distinct-dice kernel, about 2 ms
-SECONDS_PER_UNIT = {"ev": 2.2e-6, "target": 0.54e-6, "ordered target": 2e-3}
+# apart (Kniffel 7): one (state, need) column of the distinct-dice kernel (its own figure)
+SECONDS_PER_UNIT = {"ev": 2.2e-6, "target": 0.54e-6, "ordered target": SECONDS_PER_COLUMN}
 CHUNK_SECONDS = 60.0
 LAYER_CHUNKS = 16
 MIN_CHUNK_SECONDS = 1.0
