@@ -4,11 +4,16 @@ kernels' compile time goes.
     .venv/bin/python benchmarks/bench_compile.py              # the scenario below, fresh caches, one table
     .venv/bin/python benchmarks/bench_compile.py --kernels 25  # and the kernels that cost most to compile
     .venv/bin/python benchmarks/bench_compile.py --one -- solve kniffel   # one command in this process
+    .venv/bin/python benchmarks/bench_compile.py --prewarm wait   # with the background compile, waited for
 
 Each command of the scenario runs in a fresh process; they share one new Numba cache folder and one new
 tables folder, in order (advise reads the table that solve wrote), as a new user would run them. A row: wall
 seconds, CPU seconds of the process, and the CPU seconds its thread spent compiling (the outermost compiles
 only: a kernel's compile includes its callees'). Compile CPU is the figure to read on a busy machine.
+
+--prewarm: the background compile of a new install (solver/cli/prewarm.py) is off by default here (each command
+compiles its own kernels: the kernels' compile cost); `wait`: on, and the scenario waits after the first command
+until it has finished (a user reading the first answer), `race`: on, the commands back to back.
 """
 
 from __future__ import annotations
@@ -83,9 +88,18 @@ def run_one(argv: list[str], report: Path | None) -> None:
         report.write_text(json.dumps(figures))
 
 
-def run_scenario(n_kernels: int, show_repeats: bool) -> None:
+def wait_for_prewarm(cache: Path, started: float) -> None:
+    """Until the background compile's lock is gone: say when that was, from the first command's start."""
+    while any(cache.glob("*/kniffel-prewarm.pid")):
+        time.sleep(0.2)
+    print(f"{'(background compile finished)':<40} {time.perf_counter() - started:7.1f}", flush=True)
+
+
+def run_scenario(n_kernels: int, show_repeats: bool, prewarm: str) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-compile-"))
     env = dict(os.environ, NUMBA_CACHE_DIR=str(work / "numba"), KNIFFEL_TABLES=str(work / "tables"))
+    env["KNIFFEL_PREWARM"] = "0" if prewarm == "off" else "1"
+    first_start = time.perf_counter()
     print(f"{'command':<40} {'wall s':>7} {'CPU s':>7} {'compile CPU s':>14} {'compiles':>9}")
     all_kernels: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     repeats: dict[str, list[str]] = {}
@@ -104,6 +118,8 @@ def run_scenario(n_kernels: int, show_repeats: bool) -> None:
         data = json.loads(report.read_text())
         n = sum(int(row[0]) for row in data["kernels"].values())
         print(f"{label:<40} {wall:7.1f} {cpu:7.1f} {data['compile']:14.1f} {n:9d}", flush=True)
+        if prewarm == "wait" and label == SCENARIO[0][0]:
+            wait_for_prewarm(work / "numba", first_start)
         total_compile += data["compile"]
         for name, row in data["kernels"].items():
             for i in range(3):
@@ -143,12 +159,13 @@ def main() -> None:
     parser.add_argument("--repeats", action="store_true", help="list kernels compiled for several signatures")
     parser.add_argument("--one", action="store_true", help="run one CLI command (after --) in this process")
     parser.add_argument("--report", type=Path, help="with --one: write the figures here as JSON")
+    parser.add_argument("--prewarm", choices=["off", "wait", "race"], default="off", help="the background compile")
     parser.add_argument("argv", nargs="*")
     args = parser.parse_args()
     if args.one:
         run_one(args.argv, args.report)
     else:
-        run_scenario(args.kernels, args.repeats)
+        run_scenario(args.kernels, args.repeats, args.prewarm)
 
 
 if __name__ == "__main__":

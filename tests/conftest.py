@@ -16,6 +16,9 @@ from solver.store import tables
 # The tests choose their language by LANG, LC_ALL or --lang; a desktop's LANGUAGE list (en_US:en, de_DE:de) would
 # come before LANG, as in gettext, and change what they read. A test that means LANGUAGE sets it itself.
 os.environ.pop("LANGUAGE", None)
+# No background compile from the commands the tests run (solver/cli/prewarm.py): the warm-up below compiles the same
+# groups once for the workers; a test that means the background compile sets KNIFFEL_PREWARM itself.
+os.environ["KNIFFEL_PREWARM"] = "0"
 
 
 # With KNIFFEL_JIT=0 the tool refuses heavy work (dp.compile.require_jit: hours in plain Python). The interpreted

@@ -11,6 +11,7 @@ import click
 from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.presets import find_variant
+from . import waits
 from .base import _settings, cli, lang_option
 from .streams import error_line
 
@@ -83,6 +84,8 @@ def serve(ctx, host, port):
         except ValueError:  # the stream was closed (an in-process caller that has moved on): nobody to tell
             pass
 
+    if waits.prewarm_others(("solve", "advice")):  # the page's other answers (chart, odds, targets) compile meanwhile
+        say(t("wait_prewarm"))
     app = create_app(
         _settings(ctx).tables_dir,
         allowed_hosts=[*LOOPBACK_HOSTS, host] if loopback else None,

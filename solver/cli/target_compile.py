@@ -14,6 +14,8 @@ import atexit
 import subprocess
 import sys
 
+from . import prewarm
+
 # the child's work (not `-m`: the package imports this module before running it as __main__, which Python warns of)
 _CHILD = "import sys; from solver.cli.target_compile import compile_kernels; compile_kernels(sys.argv[1])"
 _child: list[subprocess.Popen] = []  # the compile started by start(), until wait() has seen it end
@@ -39,6 +41,7 @@ def start(variant, tables_dir) -> None:
     except OSError:  # no second process: the build compiles the kernels itself
         return
     _child.append(child)
+    prewarm.BUSY.add("target")  # the background compile of a new install leaves these to it
     atexit.register(_stop, child)
 
 
@@ -46,6 +49,7 @@ def wait() -> None:
     """Before the target build: let the child finish writing the compiled kernels (nothing when none runs)."""
     while _child:
         _child.pop().wait()
+    prewarm.BUSY.discard("target")
 
 
 def _stop(child: subprocess.Popen) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from ..i18n.texts import t
+from . import prewarm
 
 SAY_FROM = 2.0  # seconds: a shorter wait passes without a word
 TICK = 1.0  # seconds between two counts of the heartbeat after the line before a compile
@@ -81,12 +82,20 @@ def cold(kind: str) -> bool:
     return not any(Path(folder).rglob(f"{module}.{kernel}-*.nbi"))
 
 
+def prewarm_others(kinds: tuple[str, ...]) -> bool:
+    """Start the background compile of the kernels of the other kinds of work that are not in the cache yet (a new
+    install: solver/cli/prewarm.py), while this command compiles those of `kinds`; whether it started."""
+    return prewarm.wanted() and prewarm.start([kind for kind in COMPILES if cold(kind)], kinds)
+
+
 def compiling(*kinds: str) -> None:
     """Say so when the work ahead compiles kernels first (once after an install); on a terminal, then count
     the seconds until the command writes anything (compiling has no progress bar of its own)."""
     seconds = sum(COMPILES[kind][2] for kind in kinds if cold(kind))
     if seconds >= SAY_FROM:
         say("wait_compiling", time=about(seconds))
+        if prewarm_others(kinds):
+            say("wait_prewarm")
         if _live():
             _Heartbeat().start()
 

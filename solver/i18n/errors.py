@@ -101,6 +101,7 @@ EN_ERRORS = {
     "serve_port_denied": "port {port} needs administrator rights (ports below 1024); give one from 1024 to 65535 with --port",
     "notice_target": "no target table for {variant} yet, building it once (saved to {path})",
     "wait_compiling": "compiling the kernels first (once after an install, about {time}) ...",
+    "wait_prewarm": "the other kernels compile in the background meanwhile, once (about a minute and a half of one core; KNIFFEL_PREWARM=0 turns this off)",
     "wait_solve": "solving {variant}: about {time} with {threads} threads ...",
     "wait_target": "building the target table of {variant}: about {time} with {threads} threads ...",
     "wait_seconds": "{n} s",
