@@ -90,7 +90,9 @@ def run_one(argv: list[str], report: Path | None) -> None:
 
 def wait_for_prewarm(cache: Path, started: float) -> None:
     """Until the background compile's lock is gone: say when that was, from the first command's start."""
-    while any(cache.glob("*/kniffel-prewarm.pid")):
+    from solver.cli import prewarm
+
+    while any(prewarm.running(lock.parent) for lock in cache.glob(f"*/{prewarm.LOCK}")):
         time.sleep(0.2)
     print(f"{'(background compile finished)':<40} {time.perf_counter() - started:7.1f}", flush=True)
 

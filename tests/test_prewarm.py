@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -22,60 +22,93 @@ ALL = list(waits.COMPILES)  # every kind cold
 
 
 class FakeChild:
-    """What subprocess.Popen returns, without a process: its pid is a live one (this test's) unless told."""
+    """What subprocess.Popen returns, without a process; it holds the lock's descriptor as the child would."""
 
-    def __init__(self, pid: int):
-        self.pid = pid
+    def __init__(self, fd: int):
+        self.fd = os.dup(fd)
+
+    def end(self) -> None:
+        os.close(self.fd)
 
 
 @pytest.fixture
 def started(tmp_path, monkeypatch):
-    """Every kind cold (for the CLI), prewarm on, the cache folder tmp_path; the list of commands Popen was given."""
+    """Every kind cold (for the CLI), prewarm on, the cache folder tmp_path; the children Popen made."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv(prewarm.ENV, "1")
     monkeypatch.setattr(waits, "cold", lambda kind: True)
     monkeypatch.setattr(prewarm, "BUSY", set())
-    calls: list[list[str]] = []
+    monkeypatch.setattr(prewarm, "_started", [])
+    children: list[FakeChild] = []
 
     def popen(command, **kwargs):
-        calls.append(command)
         assert kwargs["env"][prewarm.ENV] == "0" and "start_new_session" not in kwargs  # same session, own group
-        assert kwargs.get("process_group") == 0 or kwargs.get("preexec_fn") is os.setpgrp
-        return FakeChild(os.getpid())
+        assert kwargs["process_group"] == 0 and command[1] == "-P"  # not the current folder's modules
+        (fd,) = kwargs["pass_fds"]
+        assert command[4] == str(fd)
+        child = FakeChild(fd)
+        child.args = command
+        children.append(child)
+        return child
 
     monkeypatch.setattr(prewarm, "subprocess", SimpleNamespace(Popen=popen, DEVNULL=subprocess.DEVNULL))
-    return calls
+    yield children
+    for child in children:
+        try:
+            child.end()
+        except OSError:
+            pass
 
 
-def dead_pid() -> int:
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    return int(done.stdout)
-
-
-def test_the_first_start_takes_the_lock_and_a_second_waits_for_it(started, tmp_path):
+def test_the_first_start_holds_the_lock_until_its_child_ends(started, tmp_path):
     assert prewarm.start(ALL, ("solve",))
-    assert (tmp_path / prewarm.LOCK).read_text() == str(os.getpid())  # the child's pid
+    assert prewarm.running(tmp_path)
     assert not prewarm.start(ALL, ("forward",))  # the first still runs
     assert len(started) == 1
+    started[0].end()  # however it ends (done, killed): the lock ends with it
+    assert not prewarm.running(tmp_path)
+    assert prewarm.start(ALL, ("forward",)) and len(started) == 2
 
 
 def test_the_groups_this_command_compiles_come_last(started):
     prewarm.start(ALL, ("solve",))
-    assert started[0][-2:] == ["play", "identical"]
-    (Path(os.environ["NUMBA_CACHE_DIR"]) / prewarm.LOCK).unlink()
+    assert started[0].args[-2:] == ["play", "identical"]
+    started[0].end()
     prewarm.start(ALL, ("simulate",))
-    assert started[1][-2:] == ["identical", "play"]
+    assert started[1].args[-2:] == ["identical", "play"]
 
 
-def test_a_lock_whose_process_is_gone_is_taken_over(started, tmp_path):
-    (tmp_path / prewarm.LOCK).write_text(str(dead_pid()))
-    assert prewarm.start(ALL, ("solve",)) and len(started) == 1
-
-
-@pytest.mark.parametrize("text", ["", "garbage", "-5"])
-def test_a_damaged_lock_is_taken_over(started, tmp_path, text):
+@pytest.mark.parametrize("text", ["", "garbage", "-5", "99999999999999999999", "4000000"])
+def test_what_a_lock_file_says_does_not_matter(started, tmp_path, text):
+    """Only the flock counts: a lock file left by a killed child, or garbage in it, is no lock."""
     (tmp_path / prewarm.LOCK).write_text(text)
     assert prewarm.start(ALL, ("solve",)) and len(started) == 1
+
+
+def test_a_lock_that_cannot_be_opened_starts_nothing_and_the_command_goes_on(started, tmp_path):
+    (tmp_path / prewarm.LOCK).mkdir()
+    assert not prewarm.start(ALL, ("solve",))
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--no-progress", "--lang", "en", "solve", "generala"])
+    assert res.exit_code == 0 and "background" not in res.stderr, res.output
+    assert started == []
+
+
+def test_many_at_once_start_one(tmp_path):
+    """Commands racing for the lock in processes of their own, all at the same instant: one takes it."""
+    script = (
+        "import sys, time; from pathlib import Path; from solver.cli import prewarm;"
+        "time.sleep(max(0.0, float(sys.argv[2]) - time.time())); fd = prewarm._take_lock(Path(sys.argv[1]));"
+        "print('took' if fd is not None else 'no', flush=True); time.sleep(2)"
+    )
+    at = str(time.time() + 5)
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(tmp_path / prewarm.LOCK), at], stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
+    outs = [racer.communicate(timeout=60)[0].strip() for racer in racers]
+    assert sorted(outs) == ["no", "no", "no", "took"]
 
 
 def test_nothing_starts_when_off_or_warm(started, monkeypatch):
@@ -90,7 +123,7 @@ def test_nothing_starts_when_off_or_warm(started, monkeypatch):
 def test_a_kind_another_process_compiles_comes_last(started, monkeypatch):
     monkeypatch.setattr(prewarm, "BUSY", {"target"})  # target_compile's child
     assert not prewarm.start(["target"], ())
-    assert prewarm.start(ALL, ("simulate",)) and started[0][-2:] == ["identical", "play"]
+    assert prewarm.start(ALL, ("simulate",)) and started[0].args[-2:] == ["identical", "play"]
 
 
 def test_no_second_process_leaves_no_lock(started, monkeypatch, tmp_path):
@@ -99,19 +132,17 @@ def test_no_second_process_leaves_no_lock(started, monkeypatch, tmp_path):
 
     monkeypatch.setattr(prewarm, "subprocess", SimpleNamespace(Popen=fail, DEVNULL=subprocess.DEVNULL))
     assert not prewarm.start(ALL, ("solve",))
-    assert not (tmp_path / prewarm.LOCK).exists()
+    assert not prewarm.running(tmp_path)
 
 
-def test_the_child_removes_its_own_lock_only(tmp_path, monkeypatch):
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+def test_the_child_writes_its_pid_into_the_lock_it_holds(tmp_path, monkeypatch):
     monkeypatch.setattr(prewarm, "_yield_to_others", lambda: None)
-    lock = tmp_path / prewarm.LOCK
-    lock.write_text(str(os.getpid()))
-    prewarm.main([])
-    assert not lock.exists()
-    lock.write_text("1")  # another process's
-    prewarm.main([])
-    assert lock.read_text() == "1"
+    monkeypatch.setattr(prewarm, "run_groups", lambda names, folder: None)
+    fd = os.open(tmp_path / prewarm.LOCK, os.O_CREAT | os.O_RDWR)
+    os.write(fd, b"a longer text than any pid")
+    prewarm.main(fd, [])
+    os.close(fd)
+    assert (tmp_path / prewarm.LOCK).read_text() == str(os.getpid())
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -124,8 +155,10 @@ def test_the_cli_says_so_once_started(tmp_path, monkeypatch, started, lang):
 
 
 @pytest.mark.slow
-def test_after_the_background_compile_nothing_compiles(tmp_path):
-    """A fresh cache: `solve generala` starts it, and when it is done every kind of work is warm."""
+def test_a_real_background_compile_and_its_groups(tmp_path):
+    """A fresh cache: `solve generala` starts the child, at idle priority, holding the lock; killed, it leaves no
+    lock. Then its groups, run at normal priority (the child's own pace depends on how busy the machine is): every
+    kind of work is warm after them."""
     cache, tables = tmp_path / "cache", tmp_path / "tables"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "KNIFFEL_TABLES": str(tables), prewarm.ENV: "1"}
     kniffel = [sys.executable, "-m", "solver.cli", "--no-progress", "--lang", "en"]
@@ -133,10 +166,20 @@ def test_after_the_background_compile_nothing_compiles(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "compile in the background" in done.stderr
     (lock,) = cache.glob(f"*/{prewarm.LOCK}")
-    deadline = time.monotonic() + 600
-    while lock.exists() and time.monotonic() < deadline:
-        time.sleep(1)
-    assert not lock.exists()
+    deadline = time.monotonic() + 60
+    while not lock.read_text().isdigit() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    pid = int(lock.read_text())
+    assert prewarm.running(lock.parent)
+    assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while prewarm.running(lock.parent) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not prewarm.running(lock.parent)  # the lock ended with it
+    groups = "import sys; from solver.cli.prewarm import run_groups; run_groups(sys.argv[1:])"
+    warm = subprocess.run([sys.executable, "-P", "-c", groups, "identical", "play"], env=env, timeout=900)
+    assert warm.returncode == 0
     probe = "import json; from solver.cli import waits; print(json.dumps({k: waits.cold(k) for k in waits.COMPILES}))"
     cold = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
     assert json.loads(cold.stdout) == {kind: False for kind in waits.COMPILES}, cold.stderr

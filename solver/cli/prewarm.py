@@ -1,16 +1,18 @@
 """The other kernels compiled in the background on a new install (issue 27: no wait a new user notices).
 
-The first command that compiles kernels (waits.compiling) also starts one background process, niced, that
+The first command that compiles kernels (waits.compiling) also starts one background process, at idle priority, that
 compiles the kernels of every other kind of work into the Numba cache (about a minute and a half of one
 core, once after an install): the next command that solves, advises, plays, simulates or builds a target
 table then loads them from the cache instead of compiling them first. Small variants keep the work short: a
 kernel compiles for its arguments' types, the same for every preset with identical dice (Kniffel 7's
 kernels are not here: its table ships, its first uses compile them).
 
-One at a time: the process's id is kept in a lock file in the cache folder, taken with O_EXCL; a lock whose
-process is gone is taken over. Killing the process at any moment is harmless (Numba writes each cache entry
-under a temporary name, then renames it). KNIFFEL_PREWARM=0 turns it off (the tests do; their warm-up runs the
-same groups itself, tests/conftest.py).
+One at a time: the child holds an flock on a lock file in the cache folder (taken by the command before it
+starts the child, which inherits the locked descriptor), so the lock ends with the child however it ends, and
+a second command finds it taken. Killing the child at any moment is harmless (Numba writes each cache entry
+under a temporary name, then renames it). POSIX and Python 3.11 or later (flock; a child in a process group of
+its own without preexec_fn); elsewhere each command compiles its own kernels, as before. KNIFFEL_PREWARM=0 turns
+it off (the tests do; their warm-up runs the same groups itself, tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from pathlib import Path
 
 import numpy as np
 
-LOCK = "kniffel-prewarm.pid"
+LOCK = "kniffel-prewarm.lock"  # holds the child's pid, for information only
 BUSY: set[str] = set()  # kinds whose kernels another process of this command compiles (target_compile.py)
 ENV = "KNIFFEL_PREWARM"
-# the child's work (not `-m`: solver.cli imports this module, which Python warns of when it then runs as __main__)
-_CHILD = "import sys; from solver.cli.prewarm import main; main(sys.argv[1:])"
+# the child's work (not `-m`: solver.cli imports this module, which Python warns of when it then runs as __main__;
+# -P: not the current folder on sys.path, where a folder named solver or numpy would be imported instead)
+_CHILD = "import sys; from solver.cli.prewarm import main; main(int(sys.argv[1]), sys.argv[2:])"
+_started: list[subprocess.Popen] = []  # kept: a dropped Popen of a running child warns (ResourceWarning)
 
 
 def _identical(tables: str) -> None:
@@ -83,50 +87,47 @@ def _play(tables: str) -> None:
 GROUPS = {"identical": (_identical, ("solve", "advice", "forward")), "play": (_play, ("target", "simulate"))}
 
 
-def run_groups(names: list[str]) -> None:
-    """Compile the groups' kernels, in this order, with a throwaway tables folder."""
-    with tempfile.TemporaryDirectory(prefix="kniffel-prewarm-") as tables:
+def run_groups(names: list[str], folder: str | None = None) -> None:
+    """Compile the groups' kernels, in this order, with a throwaway tables folder (in `folder`)."""
+    with tempfile.TemporaryDirectory(prefix="kniffel-prewarm-", dir=folder) as tables:
         for name in names:
             GROUPS[name][0](tables)
 
 
 def wanted() -> bool:
-    """Whether a background compile may start: compiled kernels with a disk cache, and not turned off."""
+    """Whether a background compile may start: compiled kernels with a disk cache, flock and process groups
+    (POSIX, Python 3.11 or later), and not turned off."""
     from .. import numba_setup
 
+    if sys.platform == "win32" or sys.version_info < (3, 11):
+        return False
     off = os.environ.get(ENV, "1").strip() == "0"
     return not off and numba_setup.JIT and numba_setup.CACHE_ENABLED and bool(os.environ.get("NUMBA_CACHE_DIR"))
 
 
-def _alive(pid: int) -> bool:
+def _take_lock(lock: Path) -> int | None:
+    """An open descriptor of the lock file holding its flock, or None when another process holds it (or the
+    file cannot be opened: a folder, another user's)."""
+    import fcntl
+
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process holds the number: not ours, but alive
-        return True
-    return True
+        fd = os.open(lock, os.O_CREAT | os.O_RDWR, 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
-def _take_lock(lock: Path) -> bool:
-    """The lock file made for this process, atomically; a lock of a process that is gone is removed first."""
-    for _ in range(2):
-        try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-        except FileExistsError:
-            try:
-                pid = int(lock.read_text().strip() or "0")
-            except (OSError, ValueError):
-                pid = 0
-            if pid > 0 and _alive(pid):
-                return False
-            lock.unlink(missing_ok=True)  # stale: its process died (killed, machine restarted)
-            continue
-        except OSError:
-            return False
-        with os.fdopen(fd, "w") as f:
-            f.write(str(os.getpid()))
-        return True
+def running(folder: Path) -> bool:
+    """Whether a background compile holds the lock of the cache folder `folder` (benchmarks, tests)."""
+    fd = _take_lock(folder / LOCK)
+    if fd is None:
+        return (folder / LOCK).exists()
+    os.close(fd)
     return False
 
 
@@ -135,11 +136,7 @@ def _apart() -> dict:
     a process group of its own, but in this session. A new session would be a new scheduling group under Linux's
     autogroup, which the scheduler shares the cores with equally, whatever the child's priority (measured: 25 s
     more for `chances kniffel --target 300` beside it, benchmarks/README.md)."""
-    if sys.platform == "win32":
-        return {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.IDLE_PRIORITY_CLASS}
-    if sys.version_info >= (3, 11):
-        return {"process_group": 0}
-    return {"preexec_fn": os.setpgrp}
+    return {"process_group": 0}
 
 
 def start(cold: list[str], compiling_now: tuple[str, ...] = ()) -> bool:
@@ -149,23 +146,25 @@ def start(cold: list[str], compiling_now: tuple[str, ...] = ()) -> bool:
     compiling_now = (*compiling_now, *BUSY)
     if not wanted() or not [kind for kind in cold if kind not in compiling_now]:
         return False
-    lock = Path(os.environ["NUMBA_CACHE_DIR"]) / LOCK
-    if not _take_lock(lock):
+    fd = _take_lock(Path(os.environ["NUMBA_CACHE_DIR"]) / LOCK)
+    if fd is None:
         return False
     order = sorted(GROUPS, key=lambda name: any(kind in compiling_now for kind in GROUPS[name][1]))
     try:
         child = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, *order],
+            [sys.executable, "-P", "-c", _CHILD, str(fd), *order],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env={**os.environ, ENV: "0"},  # its own commands start none
+            pass_fds=(fd,),  # the child holds the lock from here on, until it ends
             **_apart(),
         )
     except OSError:  # no second process: each command compiles what it needs, as without this module
-        lock.unlink(missing_ok=True)
         return False
-    lock.write_text(str(child.pid))
+    finally:
+        os.close(fd)
+    _started.append(child)
     return True
 
 
@@ -177,19 +176,17 @@ def _yield_to_others() -> None:
     except (AttributeError, OSError):
         try:
             os.nice(19)
-        except OSError:
+        except (AttributeError, OSError):
             pass
 
 
-def main(names: list[str]) -> None:
-    """The background process: niced, the groups in order, then the lock removed (if it is still ours)."""
-    lock = Path(os.environ.get("NUMBA_CACHE_DIR", ".")) / LOCK
+def main(lock_fd: int, names: list[str]) -> None:
+    """The background process: its pid into the lock it holds (for whoever looks), then the groups in order at idle
+    priority; the lock ends with the process."""
     try:
-        _yield_to_others()
-        run_groups(names)
-    finally:
-        try:
-            if lock.read_text().strip() == str(os.getpid()):
-                lock.unlink()
-        except OSError:
-            pass
+        os.ftruncate(lock_fd, 0)
+        os.pwrite(lock_fd, str(os.getpid()).encode(), 0)
+    except OSError:
+        pass
+    _yield_to_others()
+    run_groups(names, os.environ.get("NUMBA_CACHE_DIR"))

@@ -16,8 +16,9 @@ import sys
 
 from . import prewarm
 
-# the child's work (not `-m`: the package imports this module before running it as __main__, which Python warns of)
-_CHILD = "import sys; from solver.cli.target_compile import compile_kernels; compile_kernels(sys.argv[1])"
+# the child's work (not `-m`: the package imports this module before running it as __main__, which Python warns of;
+# the current folder off sys.path first, where a folder named solver or numpy would be imported instead)
+_CHILD = "import sys; del sys.path[0]; from solver.cli.target_compile import compile_kernels as c; c(sys.argv[1])"
 _child: list[subprocess.Popen] = []  # the compile started by start(), until wait() has seen it end
 
 
