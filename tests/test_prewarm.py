@@ -93,22 +93,22 @@ def test_a_lock_that_cannot_be_opened_starts_nothing_and_the_command_goes_on(sta
     assert started == []
 
 
-def test_many_at_once_start_one(tmp_path):
-    """Commands racing for the lock in processes of their own, all at the same instant: one takes it."""
+def test_other_processes_find_the_lock_taken(tmp_path):
+    """One process holds the lock; three others, started together while it does, all fail to take it (flock is
+    atomic: no window between a check and a take, which the first version's pid file had)."""
     script = (
-        "import sys, time; from pathlib import Path; from solver.cli import prewarm;"
-        "time.sleep(max(0.0, float(sys.argv[2]) - time.time())); fd = prewarm._take_lock(Path(sys.argv[1]));"
-        "print('took' if fd is not None else 'no', flush=True); time.sleep(2)"
+        "import sys; from pathlib import Path; from solver.cli import prewarm;"
+        "fd = prewarm._take_lock(Path(sys.argv[1])); print('took' if fd is not None else 'no', flush=True);"
+        "sys.stdin.read()"
     )
-    at = str(time.time() + 5)
-    racers = [
-        subprocess.Popen(
-            [sys.executable, "-c", script, str(tmp_path / prewarm.LOCK), at], stdout=subprocess.PIPE, text=True
-        )
-        for _ in range(4)
-    ]
+    command = [sys.executable, "-c", script, str(tmp_path / prewarm.LOCK)]
+    holder = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "took"
+    racers = [subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True) for _ in range(3)]
     outs = [racer.communicate(timeout=60)[0].strip() for racer in racers]
-    assert sorted(outs) == ["no", "no", "no", "took"]
+    holder.communicate("", timeout=60)
+    assert outs == ["no"] * 3
+    assert not prewarm.running(tmp_path)  # released with its holder
 
 
 def test_nothing_starts_when_off_or_warm(started, monkeypatch):
