@@ -131,14 +131,6 @@ def running(folder: Path) -> bool:
     return False
 
 
-def _apart() -> dict:
-    """Popen's arguments for a child that Ctrl-C on this command does not stop (later commands need its work):
-    a process group of its own, but in this session. A new session would be a new scheduling group under Linux's
-    autogroup, which the scheduler shares the cores with equally, whatever the child's priority (measured: 25 s
-    more for `chances kniffel --target 300` beside it, benchmarks/README.md)."""
-    return {"process_group": 0}
-
-
 def start(cold: list[str], compiling_now: tuple[str, ...] = ()) -> bool:
     """Start the background compile when some kind of work (waits.COMPILES) is in `cold`, not compiled by this
     command nor by another process (BUSY), and no background compile runs yet; the groups of the kinds compiled
@@ -158,7 +150,10 @@ def start(cold: list[str], compiling_now: tuple[str, ...] = ()) -> bool:
             stderr=subprocess.DEVNULL,
             env={**os.environ, ENV: "0"},  # its own commands start none
             pass_fds=(fd,),  # the child holds the lock from here on, until it ends
-            **_apart(),
+            # its own process group, so that Ctrl-C on this command does not stop it (later commands need its work),
+            # but this session: a new one would be its own scheduling group under Linux's autogroup, which gets an
+            # equal share of the cores whatever its priority (25 s more for `chances kniffel --target 300` beside it)
+            process_group=0,
         )
     except OSError:  # no second process: each command compiles what it needs, as without this module
         return False
