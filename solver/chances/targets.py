@@ -104,8 +104,8 @@ def check_target(variant: Variant, card: Card, target: int) -> None:
 
 
 def _check_identical_dice(variant: Variant) -> None:
-    """Dice told apart (Kniffel 7): a target table would hold about 1.45 million turn states x hundreds of
-    needs, about a day and a half with the current kernel."""
+    """Dice told apart (Kniffel 7): no target table in the tables folder; it is a job (solve --job-dir), and
+    chances/advise --target answer from the card (ordered_chances.py)."""
     if not variant.identical_dice:
         raise TargetError(text_of("target_told_apart", variant=variant.name))
 
