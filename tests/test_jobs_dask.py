@@ -126,3 +126,43 @@ def test_kniffel7_end_game_on_two_workers_equals_threads(cluster, tmp_path):
         run_job(job, kniffel7, executor)
         flats.append(target_table(job, kniffel7)[0])
     assert same_bits(flats[0], flats[1])
+
+
+@pytest.mark.slow  # two real job processes with a LocalCluster each (about 10 s each)
+@pytest.mark.parametrize("how", ["ctrl-c", "kill"])
+def test_a_stopped_job_is_one_line_and_leaves_no_process(tmp_path, how):
+    """Ctrl-C at a terminal (SIGINT to the whole foreground group: the LocalCluster's workers too) or `kill` of
+    the command (SIGTERM): `kniffel: interrupted`, exit code 130, nothing else on stderr (the workers printed
+    tracebacks, and the resource tracker a warning of leaked semaphores), and no process of the job left."""
+    from helpers import ctrl_c_as_at_a_terminal
+
+    jobs = tmp_path / "jobs"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver.cli", "--tables", str(tmp_path), "--lang", "en", "--no-progress"]
+        + ["solve", "kniffel", "--workers", "1", "--job-dir", str(jobs)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a group of its own, as a terminal's foreground job
+        preexec_fn=ctrl_c_as_at_a_terminal,
+    )
+    deadline = time.monotonic() + 120
+    while not (jobs / "ev" / "job.json").exists():  # the cluster is up and the job has started
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    time.sleep(1)
+    if how == "ctrl-c":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (130, "kniffel: interrupted\n"), err
+    for _ in range(100):  # the workers and the resource tracker end with the command
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("processes of the stopped job are still running")
+    assert not (tmp_path / "kniffel.npy").exists()

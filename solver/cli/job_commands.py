@@ -4,7 +4,10 @@ solver/jobs) and `kniffel solve --status DIR`: the same table files the normal s
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -15,15 +18,35 @@ from .base import _cache_opening_pmf, progress_bar
 from .settings import Settings
 
 
+@contextmanager
 def _executor(settings: Settings, workers: int | None, scheduler: str | None):
+    """The job's executor, closed on the way out. `kill` (SIGTERM) meanwhile stops the job as Ctrl-C does: the
+    executor is closed (a LocalCluster's workers and semaphores) instead of the command dying with them open,
+    which left Python's resource tracker warning of leaked semaphores."""
     from ..dp.compile import thread_count
     from ..jobs.executors import DaskExecutor, ThreadExecutor
 
-    if scheduler:
-        return DaskExecutor.connect(scheduler)  # fails within seconds, before any work
-    if workers:
-        return DaskExecutor.local(workers)
-    return ThreadExecutor(settings.threads or thread_count())
+    main = threading.current_thread() is threading.main_thread()  # signal handlers are the main thread's
+    previous = signal.signal(signal.SIGTERM, _terminated) if main else None
+    try:
+        executor: DaskExecutor | ThreadExecutor
+        if scheduler:
+            executor = DaskExecutor.connect(scheduler)  # fails within seconds, before any work
+        elif workers:
+            executor = DaskExecutor.local(workers)
+        else:
+            executor = ThreadExecutor(settings.threads or thread_count())
+        try:
+            yield executor
+        finally:
+            executor.close()
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminated(signum, frame):
+    raise KeyboardInterrupt
 
 
 def _run(variant, settings: Settings, job, executor) -> float:
@@ -54,8 +77,7 @@ def solve_by_job(variant, settings: Settings, *, with_target: bool, workers, sch
         target_paths = target_tables.target_paths(variant, settings.tables_dir)
         tables.check_writable_folder(settings.tables_dir, target_paths)
     folder = job_dir or settings.tables_dir / "jobs" / variant.name
-    executor = _executor(settings, workers, scheduler)
-    try:
+    with _executor(settings, workers, scheduler) as executor:
         from .. import dp
 
         job = open_job(variant, "ev", folder / "ev")
@@ -70,8 +92,6 @@ def solve_by_job(variant, settings: Settings, *, with_target: bool, workers, sch
             seconds = _run(variant, settings, job, executor)
             tmeta = save_target_table(job, variant, settings.tables_dir, seconds=seconds)
             _cache_opening_pmf(variant, values, settings)
-    finally:
-        executor.close()
     return meta, tmeta
 
 
@@ -91,12 +111,9 @@ def solve_ordered_target_job(variant, settings: Settings, workers, scheduler, jo
     if n_max is None:  # the highest score (Kniffel 7: 910, the empty card's max_remaining), without the 12 s pass
         n_max = max_score(variant)
     folder = (job_dir or settings.tables_dir / "jobs" / variant.name) / "target"
-    executor = _executor(settings, workers, scheduler)
-    try:
+    with _executor(settings, workers, scheduler) as executor:
         job = open_job(variant, "target", folder, n_max=n_max, from_filled=from_filled)
         seconds = _run(variant, settings, job, executor)
-    finally:
-        executor.close()
     size = count_text(target_table(job, variant)[1].size)
     done = dict(filled=from_filled, n=n_max, size=size, path=folder, seconds=f"{seconds:.1f}")
     click.echo(t("job_ordered_done", variant=variant.name, **done))
@@ -143,13 +160,10 @@ def distribution_by_job(variant, settings: Settings, values, card, job_dir: str,
     if cached_rest(variant, settings.tables_dir, digest, card.state) is not None:
         return  # ... or cached by an earlier pass
     job = open_forward_job(variant, Path(job_dir), values, card.state, card_text=card.format())
-    executor = _executor(settings, workers, scheduler)
     desc = t("progress_job", variant=variant.name, kind=t("job_kind_forward"))
-    try:
+    with _executor(settings, workers, scheduler) as executor:
         with progress_bar(settings, job.manifest["states_bound"], desc, "state", unit_scale=True) as bar:
             pmf = run_forward_job(job, variant, settings.tables_dir, values, executor, bar.update)
-    finally:
-        executor.close()
     store_rest(variant, settings.tables_dir, digest, card.state, pmf)
 
 

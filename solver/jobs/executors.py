@@ -38,6 +38,17 @@ QUIET = {
 }
 
 
+# Ctrl-C at a terminal goes to every process of the foreground group, a LocalCluster's workers too: each
+# printed a traceback. A worker now leaves at once and silently (a Dask preload, run in each worker's main
+# thread, restarted ones included; its chunk's shard is written under a temp name, so nothing is half-written);
+# ignoring it instead kept the driver waiting about 10 s for a worker busy in a kernel.
+QUIET_CTRL_C = """import os, signal
+
+def dask_setup(worker):
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+"""
+
+
 class ThreadExecutor:
     def __init__(self, threads: int):
         self.threads = max(1, threads)
@@ -81,6 +92,7 @@ class DaskExecutor:
                 processes=True,
                 dashboard_address=":0",  # a free port: two clusters on one machine do not collide
                 silence_logs=logging.ERROR,
+                preload=[QUIET_CTRL_C],
             )
         return cls(distributed.Client(cluster), cluster)
 
