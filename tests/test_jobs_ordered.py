@@ -12,10 +12,11 @@ from solver import dp
 from solver.chances import target_ordered
 from solver.chances.distribution import max_score
 from solver.cli import cli
+from solver.dp.ordered_target import SECONDS_PER_COLUMN
 from solver.dp.target_layout import item_lengths, max_remaining
 from solver.jobs.build import open_job, run_job, target_table
 from solver.jobs.executors import ThreadExecutor
-from solver.jobs.folder import JobError
+from solver.jobs.folder import JobError, JobFolder
 from solver.jobs.task import job_engine
 from solver.rules.presets import PRESETS
 
@@ -125,3 +126,28 @@ def test_two_layers_equal_to_on_demand_computation(tmp_path):
     """Layers 13 and 12 filled (the second reads the first's file), N 4: about a minute of CPU."""
     job = build(tmp_path / "job", LAST - 1, 4, chunk_seconds=5)
     check_against_on_demand(*target_table(job, KNIFFEL7), from_filled=LAST - 1, n_max=4, per_layer=6)
+
+
+def test_a_job_says_what_is_left_and_how_long_before_it_starts(tmp_path, monkeypatch):
+    """Issue 27: a wait of hours is announced. The line for Kniffel 7's end game at N 910: every chunk of the
+    four layers, the CPU by the plan's measured seconds a column, the wall on the executor's cores."""
+    import solver.jobs.build
+
+    def stopped(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver.jobs.build, "run_job", stopped)
+    job_dir = tmp_path / "jobs"
+    args = ["--tables", str(tmp_path), "--lang", "en", "--threads", "2", "--no-progress"]
+    res = CliRunner().invoke(cli, [*args, "solve", "kniffel7", "--target", "--job-dir", str(job_dir)])
+    assert res.exit_code == 130, res.output
+    job = JobFolder.read(job_dir / "target")
+    chunks = sum(len(layer["chunks"]) for layer in job.plan)
+    hours = sum(layer["cost"] for layer in job.plan) * SECONDS_PER_COLUMN / 3600
+    assert len(job.plan) == 4 and hours > 10
+    said = res.stderr.splitlines()[0]
+    assert said == (
+        f"kniffel: kniffel7: target table job in {job_dir / 'target'}: {chunks:,} chunks left in 4 layers, "
+        f"about {round(hours)} h of CPU, about {round(hours / 2)} h on 2 cores; stop it at any time: the same "
+        "command continues"
+    )

@@ -70,7 +70,8 @@ def test_kniffel7s_solve_says_its_minutes(capsys, lang):
 
 
 def test_about_rounds_as_an_estimate():
-    assert [waits.about(s) for s in (3, 38, 89, 1634)] == ["5 s", "40 s", "90 s", "27 min"]
+    seconds = (3, 38, 89, 1634, 7199, 7200, 49_000)
+    assert [waits.about(s) for s in seconds] == ["5 s", "40 s", "90 s", "27 min", "120 min", "2 h", "14 h"]
 
 
 @pytest.mark.parametrize("kind", sorted(waits.COMPILES))

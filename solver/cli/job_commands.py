@@ -14,6 +14,7 @@ import click
 
 from ..i18n.texts import count_text, t
 from ..store import tables
+from . import waits
 from .base import _cache_opening_pmf, progress_bar
 from .settings import Settings
 
@@ -50,10 +51,28 @@ def _terminated(signum, frame):
 
 
 def _run(variant, settings: Settings, job, executor) -> float:
-    """Run the job with a progress bar over its cost; the seconds it took."""
+    """Run the job with a progress bar over its cost, after a line saying what is left and about how long it
+    takes (from half a minute of work); the seconds it took."""
     from ..jobs.build import run_job, total_cost
+    from ..jobs.plan import unit_seconds
 
-    desc = t("progress_job", variant=variant.name, kind=t(f"job_kind_{job.manifest['kind']}"))
+    kind = t(f"job_kind_{job.manifest['kind']}")
+    done = job.done()
+    left = [
+        chunk[2]
+        for layer in job.plan
+        if layer["filled"] not in done
+        for i, chunk in enumerate(layer["chunks"])
+        if not job.chunk_written(layer["filled"], i)
+    ]
+    cpu = sum(left) * unit_seconds(job.manifest["kind"], ordered=not variant.identical_dice)
+    if cpu >= 30:
+        layers = sum(layer["filled"] not in done for layer in job.plan)
+        cores = executor.cores()
+        times = dict(cpu=waits.about(cpu), wall=waits.about(cpu / cores))
+        fields = dict(path=job.path, chunks=count_text(len(left)), layers=layers, cores=cores, **times)
+        waits.say("job_start", variant=variant.name, kind=kind, **fields)
+    desc = t("progress_job", variant=variant.name, kind=kind)
     t0 = time.perf_counter()
     with progress_bar(settings, total_cost(job), desc, "cost", unit_scale=True) as bar:
         run_job(job, variant, executor, bar.update)

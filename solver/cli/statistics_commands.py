@@ -224,7 +224,7 @@ def _forward_progress(settings, variant, values, cards, label: str) -> Iterator[
         return
     import numba
 
-    took = waits.about(seconds) if seconds < 7200 else f"{seconds / 3600:.0f} h"
+    took = waits.about(seconds)
     threads = numba.get_num_threads()
     waits.say("dist_estimate", variant=variant.name, states=count_text(states), time=took, threads=threads)
     with progress_bar(settings, states, t(label, variant=variant.name), "state") as bar:

@@ -48,10 +48,12 @@ def say(msg_id: str, **fields) -> None:
 
 
 def about(seconds: float) -> str:
-    """'40 s', '27 min': a wait's length, rounded as an estimate is."""
+    """'40 s', '27 min', '14 h': a wait's length, rounded as an estimate is."""
     if seconds < 90:
         return t("wait_seconds", n=max(5, int(round(seconds / 5.0)) * 5))
-    return t("wait_minutes", n=int(round(seconds / 60.0)))
+    if seconds < 7200:
+        return t("wait_minutes", n=int(round(seconds / 60.0)))
+    return t("wait_hours", n=int(round(seconds / 3600.0)))
 
 
 def _threads() -> int:

@@ -106,6 +106,7 @@ EN_ERRORS = {
     "wait_target": "building the target table of {variant}: about {time} with {threads} threads ...",
     "wait_seconds": "{n} s",
     "wait_minutes": "{n} min",
+    "wait_hours": "{n} h",
     # -- command lines that do not go together --------------------------------------------------
     "play_one_player": "one player",
     "play_players_fixed": "{path} is a game of {who}; --players cannot change it",

@@ -53,6 +53,9 @@ class ThreadExecutor:
     def __init__(self, threads: int):
         self.threads = max(1, threads)
 
+    def cores(self) -> int:
+        return self.threads
+
     def run(self, fn: Callable, tasks: Iterable, done: Callable) -> None:
         with ThreadPoolExecutor(self.threads) as pool:
             futures = {pool.submit(fn, task): task for task in tasks}
@@ -105,6 +108,10 @@ class DaskExecutor:
         except (OSError, TimeoutError, ValueError) as exc:
             raise JobError(t("job_scheduler", address=address, seconds=CONNECT_TIMEOUT, error=exc)) from None
         return cls(client)
+
+    def cores(self) -> int:
+        """The worker threads connected now (at least 1: a scheduler's workers may still be joining)."""
+        return max(1, sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()))
 
     def run(self, fn: Callable, tasks: Iterable, done: Callable) -> None:
         distributed = _distributed()

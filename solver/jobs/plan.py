@@ -62,6 +62,11 @@ def chunk_budget(layer_seconds: float) -> float:
     return min(CHUNK_SECONDS, max(layer_seconds / LAYER_CHUNKS, MIN_CHUNK_SECONDS))
 
 
+def unit_seconds(kind: str, ordered: bool) -> float:
+    """Seconds of one core a cost unit of a job of `kind` takes (ordered: dice told apart)."""
+    return SECONDS_PER_UNIT["ordered target" if kind == "target" and ordered else kind]
+
+
 def make_plan(
     kind: str, engine: Engine, length: np.ndarray | None, chunk_seconds: float | None = None, from_filled: int = 0
 ) -> list[dict]:
@@ -70,7 +75,7 @@ def make_plan(
     chunk_seconds of work (None: chunk_budget's). shape: the layer file's array (float64; target tables: its
     values, one per cost unit; value tables: (items, 2, cap + 1)); at: where each chunk's values start in it,
     and the layer's size last."""
-    unit = SECONDS_PER_UNIT["ordered target" if kind == "target" and engine.ordered is not None else kind]
+    unit = unit_seconds(kind, ordered=engine.ordered is not None)
     layers = []
     for n_filled in range(len(engine.variant.boxes) - 1, from_filled - 1, -1):
         costs = row_costs(kind, engine, n_filled, length)
