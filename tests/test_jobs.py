@@ -155,6 +155,8 @@ def test_resume_after_interruption_and_damage(built, tmp_path):
     redone = [(t.filled, t.chunk) for t in ran if t.filled == third]
     assert (third, 0) in redone and (third, 1) in redone and (third, 2) not in redone
     assert sum(t.filled == job.plan[1]["filled"] for t in ran) == 0  # the intact finished layer is kept
+    kept = job.plan[2]["chunks"][2][2]  # the CPU recorded is this run's: of the chunks it computed
+    assert reopened.done()[third]["cpu_cost"] == job.plan[2]["cost"] - kept and reopened.done()[third]["cpu"] > 0
     assert same_bits(target_table(reopened, VARIANT)[0], built[1][0])
     assert not list(job.path.glob("*.part")) and not list((job.path / "marks").iterdir())
 
@@ -301,7 +303,14 @@ def test_cli_refuses_another_job_folder_and_tells_status(tmp_path):
     assert res.exit_code == 0, res.output
     chunks = sum(len(layer["chunks"]) for layer in job.plan[1:])
     assert f"kniffel-reduced value table, 1/5 layers done, {chunks - 2} chunks of {chunks} left" in res.output
-    assert "minutes left at the pace so far" in res.output
+    done = job.done()[job.plan[0]["filled"]]  # every chunk of the first layer computed in that run
+    assert done["cpu"] > 0 and done["cpu_cost"] == done["cost"] == job.plan[0]["cost"]
+    rate = done["cpu"] / done["cpu_cost"]
+    assert f"of CPU left at the pace so far ({rate * 1e6:.2f} us of CPU a cost unit" in res.output
+    older = {k: {"sha256": v["sha256"], "seconds": v["seconds"], "cost": v["cost"]} for k, v in job.done().items()}
+    (job.path / "layers.json").write_text(json.dumps({str(k): v for k, v in older.items()}))  # before CPU counts
+    res = cli_run(tmp_path, "solve", "--status", str(tmp_path / "jobs"))
+    assert res.exit_code == 0 and "minutes left at the pace so far" in res.output, res.output
     res = cli_run(tmp_path, "solve", "--status", str(tmp_path))
     assert res.exit_code == 2 and "holds no job folder" in res.stderr and res.stderr.count("\n") == 1
     assert res.stdout == ""

@@ -203,7 +203,9 @@ def job_status(path: Path) -> None:
         m, done = job.manifest, job.done()
         left = [layer for layer in job.plan if layer["filled"] not in done]
         chunks = sum(len(layer["chunks"]) for layer in left)
-        written = [i for layer in left for i in range(len(layer["chunks"])) if job.chunk_written(layer["filled"], i)]
+        to_build = [
+            c[2] for layer in left for i, c in enumerate(layer["chunks"]) if not job.chunk_written(layer["filled"], i)
+        ]
         n = f" N {m['n_max']}" if m["kind"] == "target" else ""
         click.echo(
             t(
@@ -214,14 +216,16 @@ def job_status(path: Path) -> None:
                 n=n,
                 layers_done=len(done),
                 layers=len(job.plan),
-                chunks_left=chunks - len(written),
+                chunks_left=len(to_build),
                 chunks=chunks,
             )
         )
-        cost_done = sum(v["cost"] for v in done.values())
-        if cost_done:
+        cost_done, cpu_cost = (sum(v.get(k, 0) for v in done.values()) for k in ("cost", "cpu_cost"))
+        if cpu_cost:  # the CPU the chunks took (since 2026-12-07): pauses and a busy machine do not count
+            rate = sum(v["cpu"] for v in done.values()) / cpu_cost
+            click.echo(t("job_status_cpu", cpu=waits.about(sum(to_build) * rate), rate=f"{rate * 1e6:.2f}"))
+        elif cost_done:
             rate = sum(v["seconds"] for v in done.values()) / cost_done
-            cost_left = sum(layer["cost"] for layer in left)
-            click.echo(t("job_status_time", minutes=f"{cost_left * rate / 60:.1f}", rate=f"{rate * 1e6:.2f}"))
+            click.echo(t("job_status_time", minutes=f"{sum(to_build) * rate / 60:.1f}", rate=f"{rate * 1e6:.2f}"))
         else:
             click.echo(t("job_status_no_time"))

@@ -29,6 +29,7 @@ EN_JOBS = {
     "job_kind_target": "target table",
     "job_status": "{path}: {variant} {kind}{n}, {layers_done}/{layers} layers done, {chunks_left} chunks of {chunks} left in the next layers",
     "job_status_time": "  about {minutes} minutes left at the pace so far ({rate} us of wall time a cost unit)",
+    "job_status_cpu": "  about {cpu} of CPU left at the pace so far ({rate} us of CPU a cost unit; the wall time: that over the cores that run it)",
     "job_status_no_time": "  no layer finished yet: no estimate",
     "job_file_damaged": "{path} is damaged (not as a build writes it); delete the job folder and start the build again",
     "option_empty_job": "{option} '': give a job folder (one a `kniffel solve ... --job-dir` made)",

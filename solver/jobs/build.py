@@ -57,7 +57,11 @@ def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int]
     kind, n_max, from_filled = job.manifest["kind"], job.manifest["n_max"], job.from_filled
     costs = {(layer["filled"], i): chunk[2] for layer in job.plan for i, chunk in enumerate(layer["chunks"])}
 
-    def chunk_done(task: ChunkTask, _digest: str) -> None:
+    cpu, cpu_cost = [0.0], [0]  # CPU seconds and cost of the chunks this run computed, in the layer under way
+
+    def chunk_done(task: ChunkTask, seconds: float) -> None:
+        cpu[0] += seconds
+        cpu_cost[0] += costs[task.filled, task.chunk]
         if progress is not None:
             progress(costs[task.filled, task.chunk])
 
@@ -69,6 +73,7 @@ def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int]
                 progress(layer["cost"])
             continue
         t0 = time.perf_counter()
+        cpu[0], cpu_cost[0] = 0.0, 0
         job.start_layer(n_filled)
         tasks = []
         for index, (first, last, cost) in enumerate(layer["chunks"]):
@@ -78,7 +83,7 @@ def run_job(job: JobFolder, variant: Variant, executor, progress: Callable[[int]
             else:
                 tasks.append(ChunkTask(str(job.path), variant, kind, n_max, n_filled, index, first, last, from_filled))
         executor.run(run_chunk, tasks, chunk_done)
-        job.finish_layer(n_filled, time.perf_counter() - t0)
+        job.finish_layer(n_filled, time.perf_counter() - t0, cpu=cpu[0], cpu_cost=cpu_cost[0])
 
 
 def total_cost(job: JobFolder) -> int:

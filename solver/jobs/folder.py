@@ -2,7 +2,7 @@
 
     job.json            the manifest: variant, rules fingerprint, solver version, table kind, N, the plan
     lengths.npy         target tables: the item lengths (computed once, on the driver)
-    layers.json         the finished layers: each one's checksum, seconds and cost
+    layers.json         the finished layers: checksum, wall seconds, cost, CPU seconds of the chunks computed
     layer-KK.npy        a finished layer (KK boxes filled)
     layer-KK.npy.part   the layer under way: made by the driver at its full size (a .npy header, then room
                         for every value), each chunk's task writing its values into its own stretch in place
@@ -101,13 +101,15 @@ def _manifest_ok(manifest: dict) -> bool:
 
 
 def _done_ok(done) -> bool:
-    """layers.json as written: boxes filled -> {sha256, seconds, cost}."""
+    """layers.json as written: boxes filled -> {sha256, seconds, cost, cpu, cpu_cost} (the last two since
+    2026-12-07: optional)."""
     return isinstance(done, dict) and all(
         key.isdigit()
         and isinstance(entry, dict)
         and isinstance(entry.get("sha256"), str)
         and _number(entry.get("seconds"))
         and _number(entry.get("cost"))
+        and all(_number(entry[k]) for k in ("cpu", "cpu_cost") if k in entry)
         for key, entry in done.items()
     )
 
@@ -301,10 +303,12 @@ class JobFolder:
         save_atomic(self.mark_path(n_filled, index), (digest + "\n").encode(), durable=False)
         return digest
 
-    def finish_layer(self, n_filled: int, seconds: float) -> None:
+    def finish_layer(self, n_filled: int, seconds: float, cpu: float = 0.0, cpu_cost: int = 0) -> None:
         """Every chunk of the layer has its mark: check the .part file's size, fsync it, rename it into place,
-        record it in layers.json (its checksum from the marks) and remove the marks. A missing mark or a file
-        of another size is JobError (one line): a rerun builds the chunks that no longer match again."""
+        record it in layers.json (its checksum from the marks, the wall seconds of this run's part, and the
+        CPU seconds of the chunks this run computed with their cost: chunks kept from an earlier run count in
+        neither) and remove the marks. A missing mark or a file of another size is JobError (one line): a
+        rerun builds the chunks that no longer match again."""
         layer, header = self._layer(n_filled)
         marks = [self.mark_path(n_filled, i) for i in range(len(layer["chunks"]))]
         part = self.part_path(n_filled)
@@ -326,6 +330,7 @@ class JobFolder:
         fsync_folder(self.path)
         done = {str(k): v for k, v in self.done().items()}
         entry = {"sha256": layer_digest(header, digests), "seconds": round(seconds, 3), "cost": layer["cost"]}
+        entry.update(cpu=round(cpu, 3), cpu_cost=cpu_cost)
         done[str(n_filled)] = entry
         save_atomic(self.path / DONE, (json.dumps(done, sort_keys=True) + "\n").encode())
         for mark in marks:

@@ -12,6 +12,7 @@ the next layer, so which chunk or process computes it changes no bit.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -62,8 +63,10 @@ def job_engine(variant: Variant) -> dp.Engine:
     return dp.make_engine(variant, allow_slow=True)
 
 
-def run_chunk(task: ChunkTask) -> str:
-    """Compute the chunk, write its values into the layer's .part file and its mark; returns their checksum."""
+def run_chunk(task: ChunkTask) -> float:
+    """Compute the chunk, write its values into the layer's .part file and its mark; returns the CPU seconds
+    it took (of its thread: the kernels are serial), which the driver records a layer."""
+    start = time.thread_time()
     folder = JobFolder.read(Path(task.folder))
     engine, shared = _context(task, folder)
     last_layer = task.filled + 1 == len(task.variant.boxes)
@@ -79,7 +82,8 @@ def run_chunk(task: ChunkTask) -> str:
         values = ordered_target_chunk(engine, shared, _THREAD.work, *states, nxt)
     else:
         values = _target_chunk(task, folder, engine, shared, last_layer)
-    return folder.write_chunk(task.filled, task.chunk, values)
+    folder.write_chunk(task.filled, task.chunk, values)
+    return time.thread_time() - start
 
 
 def chunk_states(
