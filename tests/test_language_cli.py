@@ -187,7 +187,7 @@ FULL_KNIFFEL_CARD = ",".join(f"{i}=0" for i in range(1, 13)) + ",chance=17"
     "args, german, english",
     [
         (["chances", "kniffel7", "--target", "0"], "ein Ziel ist ein Endstand von mindestens 1", "at least 1"),
-        (["solve", "kniffel7", "--target"], "keine Zieltabelle für unterscheidbare Würfel", "told apart"),
+        (["solve", "kniffel7", "--target"], "Zieltabelle (unterscheidbare Würfel) entsteht als Auftrag", "told apart"),
         (["distribution", "kniffel7", "--card", "ones=7"], "Einser kann in kniffel7 nicht 7", "Ones cannot hold 7"),
         (["odds", "kniffel7", "--card", "", "--card", "sevens=8"], "Siebener kann in kniffel7 nicht", "cannot hold 8"),
         (["advise", "yahtzee", "12345", "--keep-one"], "gibt es nur für kniffel, nicht für yahtzee", "kniffel only"),

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from solver.cli import cli
 
-MANIFEST = {"variant": "kniffel", "kind": "ev", "n_max": 0, "plan": [{"filled": 13, "chunks": [[0, 1]], "cost": 1}]}
+MANIFEST = {"variant": "kniffel", "kind": "ev", "n_max": 0, "plan": [{"filled": 13, "chunks": [[0, 1, 1]], "cost": 1}]}
 
 
 def run(*args, lang="en", **kwargs):
@@ -21,6 +21,7 @@ def run(*args, lang="en", **kwargs):
     "manifest, layers",
     [
         ({**MANIFEST, "plan": [{"x": 1}]}, None),
+        ({**MANIFEST, "plan": [{"filled": 13, "chunks": [[0, 1]], "cost": 1}]}, None),  # a chunk without its cost
         ({"plan": []}, None),
         ({**MANIFEST, "kind": 3}, None),
         (MANIFEST, [1]),

@@ -86,7 +86,8 @@ def _number(value) -> bool:
 
 
 def _manifest_ok(manifest: dict) -> bool:
-    """job.json as written: its identity's fields, and a plan of layers (boxes filled, chunks, cost)."""
+    """job.json as written: its identity's fields, and a plan of layers (boxes filled, chunks [first, last, cost],
+    cost)."""
     if not (isinstance(manifest.get("variant"), str) and manifest.get("kind") in ("ev", "target", "forward")):
         return False
     if not (isinstance(manifest.get("n_max"), int) and isinstance(manifest.get("from_filled", 0), int)):
@@ -95,6 +96,7 @@ def _manifest_ok(manifest: dict) -> bool:
         isinstance(layer, dict)
         and isinstance(layer.get("filled"), int)
         and isinstance(layer.get("chunks"), list)
+        and all(isinstance(c, list) and len(c) == 3 and all(map(_number, c)) for c in layer["chunks"])
         and _number(layer.get("cost"))
         for layer in manifest["plan"]
     )
