@@ -4,6 +4,7 @@ with the in-process build, resuming after an interruption, a lost or damaged chu
 import json
 import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -328,3 +329,21 @@ def test_save_atomic_writes_what_np_load_reads_back(tmp_path, array):
     if array.flags.c_contiguous:
         np.save(tmp_path / "b.npy", array)
         assert (tmp_path / "a.npy").read_bytes() == (tmp_path / "b.npy").read_bytes()
+
+
+def test_a_stopped_thread_executor_starts_no_more_chunks():
+    """Ctrl-C or kill (here: done() raising) while a layer runs on threads: the chunks under way end, the queued
+    ones never start (the pool's shutdown used to run the whole queue: minutes to hours of a Kniffel 7 layer)."""
+    ran = []
+
+    def chunk(task):
+        ran.append(task)
+        time.sleep(0.01)
+        return task
+
+    def done(task, result):
+        raise Interrupted
+
+    with pytest.raises(Interrupted):
+        ThreadExecutor(2).run(chunk, range(100), done)
+    assert len(ran) <= 4, len(ran)

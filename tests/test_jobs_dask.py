@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -128,12 +129,26 @@ def test_kniffel7_end_game_on_two_workers_equals_threads(cluster, tmp_path):
     assert same_bits(flats[0], flats[1])
 
 
-@pytest.mark.slow  # two real job processes with a LocalCluster each (about 10 s each)
-@pytest.mark.parametrize("how", ["ctrl-c", "kill"])
-def test_a_stopped_job_is_one_line_and_leaves_no_process(tmp_path, how):
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux: /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.slow  # real job processes with a LocalCluster each (about 10 s each)
+@pytest.mark.parametrize("how, when", [("ctrl-c", "layer"), ("kill", "layer"), ("ctrl-c", "start"), ("kill", "start")])
+def test_a_stopped_job_is_one_line_and_leaves_no_process(tmp_path, how, when):
     """Ctrl-C at a terminal (SIGINT to the whole foreground group: the LocalCluster's workers too) or `kill` of
-    the command (SIGTERM): `kniffel: interrupted`, exit code 130, nothing else on stderr (the workers printed
-    tracebacks, and the resource tracker a warning of leaked semaphores), and no process of the job left."""
+    the command (SIGTERM), while a layer runs or while the cluster starts (its workers spawned, the job not
+    begun): `kniffel: interrupted`, exit code 130, nothing else on stderr (the workers printed tracebacks, and
+    the resource tracker a warning of leaked semaphores), and no process of the job left."""
     from helpers import ctrl_c_as_at_a_terminal
 
     jobs = tmp_path / "jobs"
@@ -147,10 +162,16 @@ def test_a_stopped_job_is_one_line_and_leaves_no_process(tmp_path, how):
         preexec_fn=ctrl_c_as_at_a_terminal,
     )
     deadline = time.monotonic() + 120
-    while not (jobs / "ev" / "job.json").exists():  # the cluster is up and the job has started
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.1)
-    time.sleep(1)
+    if when == "start":  # the cluster's processes spawned (the resource tracker, the workers), no job yet
+        while len(_children(proc.pid)) < 2:
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.02)
+        assert not (jobs / "ev" / "job.json").exists()
+    else:
+        while not (jobs / "ev" / "job.json").exists():  # the cluster is up and the job has started
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.1)
+        time.sleep(1)
     if how == "ctrl-c":
         os.killpg(proc.pid, signal.SIGINT)
     else:

@@ -3,6 +3,8 @@ chunked or not, bit for bit the exact on-demand computation of solver/chances/ta
 Both run the same kernel (dp/ordered_target.py) on the same next-state probabilities, column by column, so
 the bits agree, not only to 1e-12."""
 
+import json
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -117,6 +119,14 @@ def test_cli_builds_and_tells_status(tmp_path):
     assert (job_dir / "target" / f"layer-{LAST:02d}.npy").exists()
     res = run("solve", "--status", str(job_dir))
     assert res.exit_code == 0 and "kniffel7 target table N 3, 1/1 layers done" in res.output, res.output
+    again = ["--target", "--job-dir", str(job_dir), "--from-filled", str(LAST), "--n-max", "3", "--json"]
+    res = run("solve", "kniffel7", *again)  # done: answered from the folder, as JSON alone on stdout
+    assert res.exit_code == 0 and res.stderr == "", res.output
+    size = target_table(JobFolder.read(job_dir / "target"), PRESETS["kniffel7"])[1].size
+    assert json.loads(res.stdout) | {"seconds": 0} == {
+        "variant": "kniffel7", "from_filled": LAST, "n_max": 3, "values": size, "path": str(job_dir / "target"),
+        "seconds": 0,
+    }  # fmt: skip
     res = run("solve", "kniffel", "--job-dir", str(job_dir), "--from-filled", "3")
     assert res.exit_code == 2 and "--from-filled and --n-max are for the target table" in res.output
 
@@ -144,10 +154,10 @@ def test_a_job_says_what_is_left_and_how_long_before_it_starts(tmp_path, monkeyp
     job = JobFolder.read(job_dir / "target")
     chunks = sum(len(layer["chunks"]) for layer in job.plan)
     hours = sum(layer["cost"] for layer in job.plan) * SECONDS_PER_COLUMN / 3600
-    assert len(job.plan) == 4 and hours > 10
+    assert len(job.plan) == 4 and hours > 10 and len(res.stderr.splitlines()) == 2  # and `kniffel: interrupted`
     said = res.stderr.splitlines()[0]
     assert said == (
-        f"kniffel: kniffel7: target table job in {job_dir / 'target'}: {chunks:,} chunks left in 4 layers, "
-        f"about {round(hours)} h of CPU, about {round(hours / 2)} h on 2 cores; stop it at any time: the same "
-        "command continues"
+        f"kniffel: kniffel7: target table job in {job_dir / 'target'}: {chunks:,} chunks to build, "
+        f"about {round(hours)} h of CPU, about {round(hours / 2)} h of wall time (cores: 2); stop it at any time: the "
+        "same command continues"
     )

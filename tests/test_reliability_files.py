@@ -275,7 +275,9 @@ SLOW_SAVE = textwrap.dedent(
 )
 
 
-def test_sigint_during_a_table_save_is_one_line_and_leaves_a_whole_table(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_during_a_table_save_waits_for_it(tmp_path, sig):
+    """Ctrl-C: one line, exit 130; `kill`: SIGTERM's own end (-15), after the save, as Ctrl-C: a whole table."""
     proc = subprocess.Popen(
         [sys.executable, "-c", SLOW_SAVE, str(tmp_path)],
         stdout=subprocess.PIPE,
@@ -285,10 +287,13 @@ def test_sigint_during_a_table_save_is_one_line_and_leaves_a_whole_table(tmp_pat
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == b"saving"
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
-    assert err.decode().strip().splitlines()[-1] == "kniffel: interrupted"
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130, err
+        assert err.decode().strip().splitlines()[-1] == "kniffel: interrupted"
+    else:
+        assert proc.returncode == -signal.SIGTERM and err == b"", err
     assert b"Traceback" not in err
     values, meta = tables.load(GENERALA, tmp_path)  # the save finished: Ctrl-C waited for it
     assert abs(meta["start_value"] - 162.4694684) < 1e-6

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from solver.cli import cli
 
-MANIFEST = {"variant": "kniffel", "kind": "ev", "n_max": 0, "plan": [{"filled": 13, "chunks": [[0, 1, 1]], "cost": 1}]}
+LAYER = {"filled": 13, "rows": 1, "chunks": [[0, 1, 1]], "cost": 1, "at": [0, 1]}
+MANIFEST = {"variant": "kniffel", "kind": "ev", "n_max": 0, "plan": [LAYER]}
 
 
 def run(*args, lang="en", **kwargs):
@@ -21,13 +22,24 @@ def run(*args, lang="en", **kwargs):
     "manifest, layers",
     [
         ({**MANIFEST, "plan": [{"x": 1}]}, None),
-        ({**MANIFEST, "plan": [{"filled": 13, "chunks": [[0, 1]], "cost": 1}]}, None),  # a chunk without its cost
+        ({**MANIFEST, "plan": [{**LAYER, "chunks": [[0, 1]]}]}, None),  # a chunk without its cost
+        ({**MANIFEST, "plan": [{**LAYER, "chunks": [[0, 1.5, 1]]}]}, None),  # a bound not a row
+        ({**MANIFEST, "plan": [{**LAYER, "chunks": [[-3, 1, 1]]}]}, None),
+        ({**MANIFEST, "plan": [{**LAYER, "chunks": [[0, 2, 1]]}]}, None),  # beyond the layer's rows
+        ({**MANIFEST, "plan": [{**LAYER, "chunks": [[0, 1, float("inf")]]}]}, None),
+        ({**MANIFEST, "plan": [{**LAYER, "at": [0]}]}, None),  # not one more than the chunks
+        ({**MANIFEST, "plan": [{**LAYER, "at": [1, 0]}]}, None),
+        ({**MANIFEST, "plan": [{**LAYER, "cost": float("nan")}]}, None),
         ({"plan": []}, None),
         ({**MANIFEST, "kind": 3}, None),
         (MANIFEST, [1]),
         (MANIFEST, {"13": {}}),
         (MANIFEST, {"x": {"sha256": "", "seconds": 1, "cost": 1}}),
         (MANIFEST, {"13": {"sha256": "", "seconds": "1", "cost": 1}}),
+        (MANIFEST, {"13": {"sha256": "", "seconds": 1, "cost": 1, "cpu": float("nan"), "cpu_cost": 1}}),
+        (MANIFEST, {"13": {"sha256": "", "seconds": 1, "cost": 1, "cpu": float("inf"), "cpu_cost": 1}}),
+        (MANIFEST, {"13": {"sha256": "", "seconds": 1, "cost": 1, "cpu": -1e6, "cpu_cost": 1}}),
+        (MANIFEST, {"13": {"sha256": "", "seconds": -1, "cost": 1}}),
     ],
 )
 def test_status_of_a_damaged_job_folder_is_one_line(tmp_path, manifest, layers):

@@ -4,6 +4,7 @@ solver/jobs) and `kniffel solve --status DIR`: the same table files the normal s
 
 from __future__ import annotations
 
+import json
 import signal
 import threading
 import time
@@ -23,9 +24,10 @@ from .settings import Settings
 def _executor(settings: Settings, workers: int | None, scheduler: str | None):
     """The job's executor, closed on the way out. `kill` (SIGTERM) meanwhile stops the job as Ctrl-C does: the
     executor is closed (a LocalCluster's workers and semaphores) instead of the command dying with them open,
-    which left Python's resource tracker warning of leaked semaphores."""
+    which left Python's resource tracker warning of leaked semaphores. While it closes (a second or two), a
+    further Ctrl-C or kill is ignored: cut short, Dask's own clean-up at exit waited out a 10 s timeout."""
     from ..dp.compile import thread_count
-    from ..jobs.executors import DaskExecutor, ThreadExecutor
+    from ..jobs.executors import STOPS, DaskExecutor, ThreadExecutor
 
     main = threading.current_thread() is threading.main_thread()  # signal handlers are the main thread's
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None
@@ -40,7 +42,12 @@ def _executor(settings: Settings, workers: int | None, scheduler: str | None):
         try:
             yield executor
         finally:
-            executor.close()
+            handlers = {stop: signal.signal(stop, signal.SIG_IGN) for stop in STOPS} if main else {}
+            try:
+                executor.close()
+            finally:
+                for stop, handler in handlers.items():
+                    signal.signal(stop, handler)
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
@@ -53,25 +60,16 @@ def _terminated(signum, frame):
 def _run(variant, settings: Settings, job, executor) -> float:
     """Run the job with a progress bar over its cost, after a line saying what is left and about how long it
     takes (from half a minute of work); the seconds it took."""
-    from ..jobs.build import run_job, total_cost
+    from ..jobs.build import costs_left, run_job, total_cost
     from ..jobs.plan import unit_seconds
 
     kind = t(f"job_kind_{job.manifest['kind']}")
-    done = job.done()
-    left = [
-        chunk[2]
-        for layer in job.plan
-        if layer["filled"] not in done
-        for i, chunk in enumerate(layer["chunks"])
-        if not job.chunk_written(layer["filled"], i)
-    ]
+    left = costs_left(job)
     cpu = sum(left) * unit_seconds(job.manifest["kind"], ordered=not variant.identical_dice)
     if cpu >= 30:
-        layers = sum(layer["filled"] not in done for layer in job.plan)
         cores = executor.cores()
         times = dict(cpu=waits.about(cpu), wall=waits.about(cpu / cores))
-        fields = dict(path=job.path, chunks=count_text(len(left)), layers=layers, cores=cores, **times)
-        waits.say("job_start", variant=variant.name, kind=kind, **fields)
+        waits.say("job_start", variant=variant.name, kind=kind, path=job.path, count=len(left), cores=cores, **times)
     desc = t("progress_job", variant=variant.name, kind=kind)
     t0 = time.perf_counter()
     with progress_bar(settings, total_cost(job), desc, "cost", unit_scale=True) as bar:
@@ -117,9 +115,12 @@ def solve_by_job(variant, settings: Settings, *, with_target: bool, workers, sch
 ORDERED_FROM_FILLED = 10  # Kniffel 7's end game (up to 4 free boxes): about 20 CPU-hours; the rest is a cluster job
 
 
-def solve_ordered_target_job(variant, settings: Settings, workers, scheduler, job_dir, from_filled, n_max) -> None:
+def solve_ordered_target_job(
+    variant, settings: Settings, workers, scheduler, job_dir, from_filled, n_max, as_json: bool = False
+) -> None:
     """Build the target table of dice told apart (Kniffel 7) by job, its layers with from_filled or more boxes
-    filled and needs 1..n_max, into the job folder's layer files (<job-dir>/target/layer-KK.npy)."""
+    filled and needs 1..n_max, into the job folder's layer files (<job-dir>/target/layer-KK.npy); what was built
+    in a line, or as JSON."""
     from ..chances.distribution import max_score
     from ..jobs.build import open_job, target_table
     from ..jobs.folder import JobError
@@ -133,8 +134,12 @@ def solve_ordered_target_job(variant, settings: Settings, workers, scheduler, jo
     with _executor(settings, workers, scheduler) as executor:
         job = open_job(variant, "target", folder, n_max=n_max, from_filled=from_filled)
         seconds = _run(variant, settings, job, executor)
-    size = count_text(target_table(job, variant)[1].size)
-    done = dict(filled=from_filled, n=n_max, size=size, path=folder, seconds=f"{seconds:.1f}")
+    size = target_table(job, variant)[1].size
+    if as_json:
+        built = dict(variant=variant.name, from_filled=from_filled, n_max=n_max, values=size, path=str(folder))
+        click.echo(json.dumps({**built, "seconds": round(seconds, 3)}))
+        return
+    done = dict(filled=from_filled, n=n_max, size=count_text(size), path=folder, seconds=f"{seconds:.1f}")
     click.echo(t("job_ordered_done", variant=variant.name, **done))
 
 
@@ -188,6 +193,7 @@ def distribution_by_job(variant, settings: Settings, values, card, job_dir: str,
 
 def job_status(path: Path) -> None:
     """Per job folder in `path` (itself, or its ev/ and target/): layers done, chunks left, time left."""
+    from ..jobs.build import costs_left
     from ..jobs.folder import MANIFEST, JobError, JobFolder
 
     found = [p for p in (path, path / "ev", path / "target") if (p / MANIFEST).exists()]
@@ -201,11 +207,8 @@ def job_status(path: Path) -> None:
             click.echo("\n".join(forward_status(job)))
             continue
         m, done = job.manifest, job.done()
-        left = [layer for layer in job.plan if layer["filled"] not in done]
-        chunks = sum(len(layer["chunks"]) for layer in left)
-        to_build = [
-            c[2] for layer in left for i, c in enumerate(layer["chunks"]) if not job.chunk_written(layer["filled"], i)
-        ]
+        chunks = sum(len(layer["chunks"]) for layer in job.plan if layer["filled"] not in done)
+        to_build = costs_left(job)
         n = f" N {m['n_max']}" if m["kind"] == "target" else ""
         click.echo(
             t(
@@ -222,7 +225,7 @@ def job_status(path: Path) -> None:
         )
         cost_done, cpu_cost = (sum(v.get(k, 0) for v in done.values()) for k in ("cost", "cpu_cost"))
         if cpu_cost:  # the CPU the chunks took (since 2026-12-07): pauses and a busy machine do not count
-            rate = sum(v["cpu"] for v in done.values()) / cpu_cost
+            rate = sum(v.get("cpu", 0) for v in done.values()) / cpu_cost
             click.echo(t("job_status_cpu", cpu=waits.about(sum(to_build) * rate), rate=f"{rate * 1e6:.2f}"))
         elif cost_done:
             rate = sum(v["seconds"] for v in done.values()) / cost_done

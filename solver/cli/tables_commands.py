@@ -71,7 +71,7 @@ def solve(
     if ordered_job:
         from .job_commands import solve_ordered_target_job
 
-        solve_ordered_target_job(variants[0], settings, workers, scheduler, job_dir, from_filled, n_max)
+        solve_ordered_target_job(variants[0], settings, workers, scheduler, job_dir, from_filled, n_max, as_json)
         return
     from ..store.target_tables import target_paths
 

@@ -24,7 +24,10 @@ EN_JOBS = {
     "job_ordered_done": "{variant}: target table's layers with {filled} or more boxes filled, needs 1..{n}: {size} values in {path} ({seconds} s)",
     "job_both": "give --workers or --scheduler, not both",
     "progress_job": "{variant}: {kind} job",
-    "job_start": "{variant}: {kind} job in {path}: {chunks} chunks left in {layers} layers, about {cpu} of CPU, about {wall} on {cores} cores; stop it at any time: the same command continues",
+    "job_start": (
+        "{variant}: {kind} job in {path}: {count:,} chunk to build, about {cpu} of CPU, about {wall} of wall time (cores: {cores}); stop it at any time: the same command continues",
+        "{variant}: {kind} job in {path}: {count:,} chunks to build, about {cpu} of CPU, about {wall} of wall time (cores: {cores}); stop it at any time: the same command continues",
+    ),
     "job_kind_ev": "value table",
     "job_kind_target": "target table",
     "job_status": "{path}: {variant} {kind}{n}, {layers_done}/{layers} layers done, {chunks_left} chunks of {chunks} left in the next layers",

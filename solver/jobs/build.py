@@ -90,6 +90,19 @@ def total_cost(job: JobFolder) -> int:
     return sum(layer["cost"] for layer in job.plan)
 
 
+def costs_left(job: JobFolder) -> list[int]:
+    """The cost of each chunk still to build as the folder says (a layer not finished, a chunk without its mark):
+    what --status and a job's first line count; the run itself checks the checksums too, and may build more."""
+    done = job.done()
+    return [
+        chunk[2]
+        for layer in job.plan
+        if layer["filled"] not in done
+        for i, chunk in enumerate(layer["chunks"])
+        if not job.chunk_written(layer["filled"], i)
+    ]
+
+
 def ev_table(job: JobFolder, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
     """(values, second moments) of a finished value-table job, as dp.solve_with_moments returns them."""
     values = np.full(dp.table_shape(variant), np.nan)

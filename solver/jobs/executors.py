@@ -10,8 +10,11 @@ done(task, result) in the calling thread as each finishes; it returns when all h
 from __future__ import annotations
 
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from multiprocessing import resource_tracker
 
 from ..i18n.texts import t
 from .folder import JobError
@@ -40,13 +43,16 @@ QUIET = {
 
 # Ctrl-C at a terminal goes to every process of the foreground group, a LocalCluster's workers too: each
 # printed a traceback. A worker now leaves at once and silently (a Dask preload, run in each worker's main
-# thread, restarted ones included; its chunk's shard is written under a temp name, so nothing is half-written);
-# ignoring it instead kept the driver waiting about 10 s for a worker busy in a kernel.
+# thread, restarted ones included; a chunk cut short has no mark, so the rerun builds it again); ignoring it
+# instead kept the driver waiting about 10 s for a worker busy in a kernel. The workers start with SIGINT and
+# SIGTERM blocked (local(): a Ctrl-C before this preload ran printed their tracebacks too), unblocked here.
 QUIET_CTRL_C = """import os, signal
 
 def dask_setup(worker):
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 """
+STOPS = {signal.SIGINT, signal.SIGTERM}
 
 
 class ThreadExecutor:
@@ -57,10 +63,13 @@ class ThreadExecutor:
         return self.threads
 
     def run(self, fn: Callable, tasks: Iterable, done: Callable) -> None:
-        with ThreadPoolExecutor(self.threads) as pool:
+        pool = ThreadPoolExecutor(self.threads)
+        try:
             futures = {pool.submit(fn, task): task for task in tasks}
             for future in as_completed(futures):
                 done(futures[future], future.result())
+        finally:  # stopped (Ctrl-C, kill, a failed chunk): the chunks under way end, the queued ones never start
+            pool.shutdown(cancel_futures=True)
 
     def close(self) -> None:
         pass
@@ -85,19 +94,39 @@ class DaskExecutor:
         worker, no Numba threading layer needed)."""
         import logging
 
-        distributed = _distributed()
-        import dask
+        # Ctrl-C and kill wait until the cluster is up (a few seconds), then stop it: the main thread blocks
+        # both meanwhile, and so, for good, do the threads it starts (Dask's event loop, which starts the
+        # workers' processes: they begin with both blocked, QUIET_CTRL_C). Multiprocessing's resource tracker
+        # is started first: starting it unblocks both in the thread that does (resource_tracker.ensure_running).
+        main = threading.current_thread() is threading.main_thread()
+        if main:
+            resource_tracker.ensure_running()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS) if main else None
+        try:
+            distributed = _distributed()
+            import dask
 
-        with dask.config.set({TRIM: None, **QUIET}):
-            cluster = distributed.LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",  # a free port: two clusters on one machine do not collide
-                silence_logs=logging.ERROR,
-                preload=[QUIET_CTRL_C],
-            )
-        return cls(distributed.Client(cluster), cluster)
+            with dask.config.set({TRIM: None, **QUIET}):
+                cluster = distributed.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # a free port: two clusters on one machine do not collide
+                    silence_logs=logging.ERROR,
+                    preload=[QUIET_CTRL_C],
+                )
+            executor = cls(distributed.Client(cluster), cluster)
+        except BaseException:
+            if mask is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            raise
+        if mask is not None:
+            try:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a stop held meanwhile arrives here
+            except BaseException:
+                executor.close()
+                raise
+        return executor
 
     @classmethod
     def connect(cls, address: str) -> DaskExecutor:
@@ -111,7 +140,7 @@ class DaskExecutor:
 
     def cores(self) -> int:
         """The worker threads connected now (at least 1: a scheduler's workers may still be joining)."""
-        return max(1, sum(w["nthreads"] for w in self.client.scheduler_info()["workers"].values()))
+        return max(1, sum(self.client.nthreads().values()))
 
     def run(self, fn: Callable, tasks: Iterable, done: Callable) -> None:
         distributed = _distributed()

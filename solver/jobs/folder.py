@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import os
 from pathlib import Path
 
@@ -82,24 +83,41 @@ def manifest_digest(manifest: dict) -> str:
 
 
 def _number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A count or seconds as written: finite and not negative (json reads NaN and Infinity too)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < math.inf
+
+
+def _chunk_ok(chunk) -> bool:
+    """[first, last, cost] as written: rows first..last-1 of the layer, and their cost."""
+    return (
+        isinstance(chunk, list)
+        and len(chunk) == 3
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in chunk[:2])
+        and 0 <= chunk[0] <= chunk[1]
+        and _number(chunk[2])
+    )
+
+
+def _layer_ok(layer) -> bool:
+    """A layer of the plan as written: boxes filled, rows, chunks [first, last, cost] within the rows, cost, and
+    where each chunk's values start in the layer file (at: one more than the chunks, from 0, never back)."""
+    if not (isinstance(layer, dict) and isinstance(layer.get("filled"), int) and _number(layer.get("cost"))):
+        return False
+    chunks, rows, at = layer.get("chunks"), layer.get("rows"), layer.get("at")
+    if not (isinstance(chunks, list) and all(map(_chunk_ok, chunks)) and isinstance(rows, int)):
+        return False
+    if not (isinstance(at, list) and len(at) == len(chunks) + 1 and all(isinstance(x, int) for x in at)):
+        return False
+    return all(chunk[1] <= rows for chunk in chunks) and at[0] == 0 and all(a <= b for a, b in zip(at, at[1:]))
 
 
 def _manifest_ok(manifest: dict) -> bool:
-    """job.json as written: its identity's fields, and a plan of layers (boxes filled, chunks [first, last, cost],
-    cost)."""
+    """job.json as written: its identity's fields, and a plan of layers (_layer_ok)."""
     if not (isinstance(manifest.get("variant"), str) and manifest.get("kind") in ("ev", "target", "forward")):
         return False
     if not (isinstance(manifest.get("n_max"), int) and isinstance(manifest.get("from_filled", 0), int)):
         return False
-    return all(
-        isinstance(layer, dict)
-        and isinstance(layer.get("filled"), int)
-        and isinstance(layer.get("chunks"), list)
-        and all(isinstance(c, list) and len(c) == 3 and all(map(_number, c)) for c in layer["chunks"])
-        and _number(layer.get("cost"))
-        for layer in manifest["plan"]
-    )
+    return all(map(_layer_ok, manifest["plan"]))
 
 
 def _done_ok(done) -> bool:
@@ -111,7 +129,7 @@ def _done_ok(done) -> bool:
         and isinstance(entry.get("sha256"), str)
         and _number(entry.get("seconds"))
         and _number(entry.get("cost"))
-        and all(_number(entry[k]) for k in ("cpu", "cpu_cost") if k in entry)
+        and (all(_number(entry.get(k)) for k in ("cpu", "cpu_cost")) or not {"cpu", "cpu_cost"} & entry.keys())
         for key, entry in done.items()
     )
 
@@ -204,7 +222,8 @@ class JobFolder:
         return np.load(io.BytesIO(data), allow_pickle=False)
 
     def done(self) -> dict[int, dict]:
-        """The finished layers (boxes filled -> sha256, seconds, cost), as recorded."""
+        """The finished layers (boxes filled -> sha256, seconds, cost, and since 2026-12-07 cpu and cpu_cost), as
+        recorded."""
         path = self.path / DONE
         if not path.exists():
             return {}

@@ -13,7 +13,7 @@ nothing is ever trusted.
 * `open_regular(path, limit, what, error)`: every file from outside is opened here: a regular file
   (opened with O_NONBLOCK, so a FIFO is refused rather than waited on) of at most `limit` bytes
   (checked before reading: a sparse 5 GB file or /dev/zero behind a symlink is never read).
-* `no_interrupts()`: Ctrl-C (SIGINT) while inside is held back and raised as KeyboardInterrupt
+* `no_interrupts()`: Ctrl-C (SIGINT) and `kill` (SIGTERM) while inside are held back, and delivered
   when the block ends, so a pair of files (a table and its sidecar) is written as a unit.
 * `read_json(path, limit, what, error, fix)`: a bounded read and a parse that turns every failure
   (too big, not UTF-8, not JSON, nested too deeply) into one `error`, never another exception.
@@ -161,7 +161,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
 @contextmanager
 def no_interrupts() -> Iterator[None]:
-    """Hold back SIGINT until the block ends (main thread only; elsewhere signals go to the main thread)."""
+    """Hold back SIGINT and SIGTERM until the block ends, then deliver them as they would have been (Ctrl-C's
+    KeyboardInterrupt; a job's `kill` handler, or SIGTERM's default end). Main thread only; elsewhere signals
+    go to the main thread."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -171,16 +173,17 @@ def no_interrupts() -> Iterator[None]:
         caught.append(signum)
 
     try:
-        previous = signal.signal(signal.SIGINT, hold)
+        previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
     except ValueError:  # no signals here (an embedded interpreter): nothing to hold back
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        raise KeyboardInterrupt
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    for signum in dict.fromkeys(caught):
+        signal.raise_signal(signum)
 
 
 def _kind(mode: int) -> str:
