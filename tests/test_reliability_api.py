@@ -1,6 +1,8 @@
 """Issue 25, item 7: every public entry point fed junk (Hypothesis) gives a correct answer or KniffelError,
 never another exception; bools are not numbers, floats are not whole numbers, even 3.0."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -67,9 +69,11 @@ def test_state_value_takes_numpy_integers_and_bools_for_the_flag(table):
     assert table.state_value(2048, 0, 1) == table.state_value(2048, 0, True)
 
 
-def test_load_refuses_a_tables_dir_that_is_no_path():
+@pytest.mark.parametrize("folder", [123, "\x00", Path("tables\x00"), b"t\x00"])
+def test_load_refuses_a_tables_dir_that_is_no_path(folder):
+    """A NUL is in no path: Hypothesis found "\x00" raising ValueError (embedded null byte) from Path.resolve."""
     with pytest.raises(solver.KniffelError, match="tables_dir must be a folder path"):
-        solver.load("kniffel", tables_dir=123)
+        solver.load("kniffel", tables_dir=folder, solve=False)
 
 
 @pytest.mark.parametrize("bad", [1e20, [1e20], 10**19, np.uint64(2**64 - 1), [1.0], [True], ["1"]])

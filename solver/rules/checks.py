@@ -40,9 +40,14 @@ def flag(name: str, value) -> bool:
 
 
 def folder(name: str, value) -> str | os.PathLike | None:
-    """A folder path (a non-empty string or os.PathLike), or None for the default."""
-    if value is None or isinstance(value, os.PathLike) or isinstance(value, str) and value:
+    """A folder path (a non-empty string or os.PathLike, without a NUL: no file system has one), or None for
+    the default."""
+    if value is None:
         return value
+    if isinstance(value, os.PathLike | str) and value:
+        path = os.fspath(value)
+        if ("\0" if isinstance(path, str) else b"\0") not in path:
+            return value
     raise RuleError(t("api_folder", name=name, value=shown(value)))
 
 
