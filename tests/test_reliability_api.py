@@ -76,6 +76,12 @@ def test_load_refuses_a_tables_dir_that_is_no_path(folder):
         solver.load("kniffel", tables_dir=folder, solve=False)
 
 
+def test_load_says_a_tables_dir_name_is_too_long():
+    """The file system's refusal (ENAMETOOLONG) in words, not an OSError out of Path.exists."""
+    with pytest.raises(solver.KniffelError, match="the name is too long"):
+        solver.load("kniffel", tables_dir="x" * 5000, solve=False)
+
+
 @pytest.mark.parametrize("bad", [1e20, [1e20], 10**19, np.uint64(2**64 - 1), [1.0], [True], ["1"]])
 def test_batches_refuse_what_has_no_int64(table, bad):
     """Was: 1e20 reported as -9223372036854775808; whole floats and bools were taken as integers."""

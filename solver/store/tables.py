@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import KniffelError
-from ..i18n.texts import os_reason, t
+from ..i18n.texts import os_error_text, os_reason, t
 from ..rules.variant import Variant
 from ..version import __version__
 from .files import (
@@ -76,13 +76,16 @@ def tables_dir(override: str | os.PathLike | None = None) -> Path:
 def check_tables_dir(directory: Path, source: str) -> None:
     """Refuse a tables folder that is a file or a device (or lies under one) before any work."""
     path = Path(directory)
-    for p in (path, *path.parents):
-        if p.exists() and not p.is_dir():
-            if p == path:
-                raise TableError(t("tables_not_folder", source=source, directory=directory))
-            raise TableError(t("tables_under_file", source=source, directory=directory, parent=p))
-        if p.exists():
-            break
+    try:
+        for p in (path, *path.parents):
+            if p.exists() and not p.is_dir():
+                if p == path:
+                    raise TableError(t("tables_not_folder", source=source, directory=directory))
+                raise TableError(t("tables_under_file", source=source, directory=directory, parent=p))
+            if p.exists():
+                break
+    except OSError as exc:  # a name too long for the file system, a loop of links: no folder to use
+        raise TableError(os_error_text(exc)) from None
 
 
 def check_writable_folder(directory: Path, files: tuple[Path, ...] = ()) -> None:
