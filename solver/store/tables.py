@@ -1,15 +1,13 @@
 """State-value tables on disk: <variant>.npy plus a JSON sidecar, and beside it the second moments
 (<variant>.m2.npy and its sidecar, identical dice); checkpoints of long solves.
 
-Everything read back is untrusted. The sidecar is size-bounded, parsed safely and schema-checked;
-it holds the SHA-256 of the table file's bytes, verified on every load (about 50 ms for the 22 MB
-Kniffel 7 table, see benchmarks/README.md), so a flipped bit, a truncated file or an .npz under
-the .npy name is refused with one line naming the file and the fix, never used.
+Everything read back is untrusted. The sidecar is size-bounded, parsed safely and schema-checked; it holds the SHA-256
+of the table file's bytes, verified on every load (about 50 ms for Kniffel 7's 22 MB table), so a flipped bit, a
+truncated file or an .npz under the .npy name is refused with one line naming the file and the fix.
 
-Writing is atomic (solver/store/files.py: temp files, fsync, rename; Ctrl-C held back while a table and
-its sidecar are written). All temp files are complete before the moments, then the table are renamed
-into place, then the sidecar; a process killed between the two renames leaves the new sidecar as a temp file, which
-the next load finds (its checksum matches the table) and completes.
+Writing is atomic (solver/store/files.py: temp files, fsync, rename; Ctrl-C and kill held back while a table and its
+sidecar are written): the moments, then the table are renamed into place, then the sidecar; a process killed between
+the renames leaves the new sidecar as a temp file, which the next load checks and completes.
 """
 
 from __future__ import annotations
@@ -76,16 +74,16 @@ def tables_dir(override: str | os.PathLike | None = None) -> Path:
 def check_tables_dir(directory: Path, source: str) -> None:
     """Refuse a tables folder that is a file or a device (or lies under one) before any work."""
     path = Path(directory)
-    try:
-        for p in (path, *path.parents):
-            if p.exists() and not p.is_dir():
-                if p == path:
-                    raise TableError(t("tables_not_folder", source=source, directory=directory))
-                raise TableError(t("tables_under_file", source=source, directory=directory, parent=p))
-            if p.exists():
-                break
-    except OSError as exc:  # a name too long for the file system, a loop of links: no folder to use
-        raise TableError(os_error_text(exc)) from None
+    for p in (path, *path.parents):
+        try:
+            exists, folder = p.exists(), p.is_dir()
+        except OSError as exc:  # a name too long for the file system: no folder to use
+            raise TableError(os_error_text(exc)) from None
+        if exists and not folder:
+            key = "tables_not_folder" if p == path else "tables_under_file"
+            raise TableError(t(key, source=source, directory=directory, parent=p))
+        if exists:
+            break
 
 
 def check_writable_folder(directory: Path, files: tuple[Path, ...] = ()) -> None:
