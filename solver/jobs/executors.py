@@ -50,7 +50,8 @@ QUIET_CTRL_C = """import os, signal
 
 def dask_setup(worker):
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    if hasattr(signal, "pthread_sigmask"):  # POSIX
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 """
 STOPS = {signal.SIGINT, signal.SIGTERM}
 
@@ -98,7 +99,7 @@ class DaskExecutor:
         # both meanwhile, and so, for good, do the threads it starts (Dask's event loop, which starts the
         # workers' processes: they begin with both blocked, QUIET_CTRL_C). Multiprocessing's resource tracker
         # is started first: starting it unblocks both in the thread that does (resource_tracker.ensure_running).
-        main = threading.current_thread() is threading.main_thread()
+        main = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")  # POSIX
         if main:
             resource_tracker.ensure_running()
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS) if main else None
