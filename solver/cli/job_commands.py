@@ -112,7 +112,7 @@ def solve_by_job(variant, settings: Settings, *, with_target: bool, workers, sch
     return meta, tmeta
 
 
-ORDERED_FROM_FILLED = 10  # Kniffel 7's end game (up to 4 free boxes): about 20 CPU-hours; the rest is a cluster job
+ORDERED_FROM_FILLED = 10  # Kniffel 7's end game (up to 4 free boxes): about 27 CPU-hours; the rest is a cluster job
 
 
 def solve_ordered_target_job(
