@@ -276,6 +276,34 @@ SLOW_SAVE = textwrap.dedent(
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_between_the_renames_of_files_saved_together_waits_for_the_last(tmp_path, monkeypatch, sig):
+    """A table and its sidecar (the target tables' too: no caller needs its own guard) are renamed as one step:
+    a Ctrl-C or kill arriving after the first rename is delivered after the last, never between them."""
+    first, second = tmp_path / "table.npy", tmp_path / "table.json"
+    first.write_bytes(b"old table")
+    second.write_bytes(b"old sidecar")
+    real_replace, renames = os.replace, []
+
+    def replace_then_stop(src, dst):
+        real_replace(src, dst)
+        renames.append(Path(dst).name)
+        if len(renames) == 1:
+            signal.raise_signal(sig)  # SIGTERM: through a handler that raises, as a job's does
+
+    monkeypatch.setattr(files.os, "replace", replace_then_stop)
+    stop = signal.signal(signal.SIGTERM, signal.default_int_handler) if sig == signal.SIGTERM else None
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            files.atomic_write_files([(first, b"new table"), (second, b"new sidecar")])
+    finally:
+        if stop is not None:
+            signal.signal(signal.SIGTERM, stop)
+    assert renames == ["table.npy", "table.json"]
+    assert (first.read_bytes(), second.read_bytes()) == (b"new table", b"new sidecar")
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_stop_during_a_table_save_waits_for_it(tmp_path, sig):
     """Ctrl-C: one line, exit 130; `kill`: SIGTERM's own end (-15), after the save, as Ctrl-C: a whole table."""
     proc = subprocess.Popen(

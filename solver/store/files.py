@@ -130,8 +130,9 @@ def writable_target(path: Path, what: str) -> Path:
 
 def atomic_write_files(items: list[tuple[Path, bytes | Callable[[IO[bytes]], Any]]]) -> None:
     """Files given as bytes or as `write(file)`: every temp file written and fsynced first, then renamed
-    in the given order. A process killed between two renames leaves the later files complete as temp
-    files, so a reader can finish the job (tables.load does, for a table's sidecar)."""
+    in the given order, SIGINT and SIGTERM held back meanwhile (no_interrupts). A process killed between two
+    renames anyway (SIGKILL) leaves the later files complete as temp files, so a reader can finish the job
+    (tables.load does, for a table's sidecar)."""
     targets = [writable_target(Path(path), t("word_file")) for path, _ in items]
     temps: list[Path] = []
     try:
@@ -145,9 +146,10 @@ def atomic_write_files(items: list[tuple[Path, bytes | Callable[[IO[bytes]], Any
                     data(fh)
                 fh.flush()
                 os.fsync(fh.fileno())
-        for (path, _), target, tmp in zip(items, targets, temps):
-            with naming_failures("write", path):
-                os.replace(tmp, target)
+        with no_interrupts():  # the renames as one step: a Ctrl-C or kill between two would pair new and old files
+            for (path, _), target, tmp in zip(items, targets, temps):
+                with naming_failures("write", path):
+                    os.replace(tmp, target)
     finally:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
