@@ -116,6 +116,32 @@ def test_beyond_the_job_one_line_then_the_answer_without_it(job_dir, tmp_path, f
         assert says in with_job.stderr and with_job.stderr.count("\n") == 1
 
 
+def test_the_page_served_with_the_job_answers_from_it_as_the_cli_does(job_dir, tmp_path, monkeypatch):
+    """`kniffel serve --job-dir`: the page's target answers for a card the job holds are the CLI's with --job-dir
+    (exact, though the page's own limit is set so that nothing is computed on demand); a card beyond the
+    job's layers is answered as without it: the chance for the mean and the page's one line."""
+    pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+    from starlette.testclient import TestClient
+
+    from solver.cli.serve_command import served_job
+    from solver.web import app as web_app
+
+    monkeypatch.setattr(web_app, "WEB_PASS_SECONDS", -1.0)  # every on-demand computation "too long"
+    card, beyond = card_without("five_of_a_kind", super_kniffel=0), card_without("chance", "ones")
+    target = parse_card(KNIFFEL7, card).points + N
+    app = web_app.create_app(tmp_path, solve_missing=False, target_job=served_job(str(job_dir)))
+    with TestClient(app) as client:
+        chances = client.get("/api/chances", params=dict(variant="kniffel7", card=card, target=target)).json()
+        query = dict(variant="kniffel7", card=card, dice="2111134", roll=2, target=target, all=1)
+        advice = client.get("/api/advise", params=query).json()
+        far = client.get("/api/chances", params=dict(variant="kniffel7", card=beyond, target=target)).json()
+    base = ["--card", card, "--target", str(target), "--json", "--job-dir", str(job_dir)]
+    assert chances == json.loads(run(tmp_path, "chances", "kniffel7", *base).stdout)
+    assert 0 < chances["probability"] < 1
+    assert advice == json.loads(run(tmp_path, "advise", "kniffel7", "2111134", "--roll", "2", "--all", *base).stdout)
+    assert far["probability"] is None and "\n" not in far["note"]
+
+
 def test_wrong_or_damaged_job_folders_one_line_exit_2(job_dir, tmp_path):
     card = card_without("chance")
     other = tmp_path / "other"

@@ -177,25 +177,28 @@ def ordered_target_advice(
 
 
 def target_answer(
-    table, card: Card, dice, roll: int, target: int, box_now: bool, all_options: bool, limit: float
+    table, card: Card, dice, roll: int, target: int, box_now: bool, all_options: bool, limit: float, found=None
 ) -> dict:
     """The web API's `advise` with a target for dice told apart (table: the api.Table): the target advice's JSON;
-    beyond `limit` seconds of work, the advice for the mean with the chances of the target under "target"."""
-    advice = ordered_target_advice(table.advisor, card, dice, roll, target, box_now, limit=limit)
+    beyond `limit` seconds of work, the advice for the mean with the chances of the target under "target".
+    found: as in ordered_chances (a job's layers: `serve --job-dir`)."""
+    advice = ordered_target_advice(table.advisor, card, dice, roll, target, box_now, limit=limit, found=found)
     if advice is not None:
         return advice.as_dict(all_options=all_options)
     mean = table.advise(card.format(), dice, roll, box_now=box_now).as_dict(all_options=all_options)
     return {**mean, "target": chances_answer(table, card, target, limit)}
 
 
-def chances_answer(table, card: Card, target: int, limit: float) -> dict:
+def chances_answer(table, card: Card, target: int, limit: float, found=None) -> dict:
     """The web API's `chances` for dice told apart (table: the api.Table), as `chances --json`; where the exact
-    figure is beyond `limit` seconds of work, "note": the one line that says what it needs, for the page."""
-    key = (table.variant, card.state, target, limit)
+    figure is beyond `limit` seconds of work, "note": the one line that says what it needs, for the page.
+    found: as in ordered_chances."""
+    key = (table.variant, card.state, target, limit, found is not None)
     if key not in _ANSWERS:  # simulated games are seeded: the same answer again, not a second estimate
         if len(_ANSWERS) >= 16:
             _ANSWERS.clear()
-        _ANSWERS[key] = ordered_chances(table.variant, table.values, card, target, limit=limit).as_dict()
+        answer = ordered_chances(table.variant, table.values, card, target, limit=limit, found=found)
+        _ANSWERS[key] = answer.as_dict()
     chances = dict(_ANSWERS[key])
     if chances["probability"] is None:
         chances["note"] = _t("web_k7_beyond", variant=table.variant.name, most=PLAN_MOST_FREE)

@@ -124,3 +124,22 @@ def job_targets(job: JobFolder, variant: Variant, card: Card, target: int | None
     if at != size:
         raise JobError(t("job_damaged", path=job.path))
     return JobTargets(engine, states, job.path, tuple(layers), int(job.manifest["n_max"]))
+
+
+class ServedJob:
+    """A server's job (`kniffel serve --job-dir`): found(card, target) gives the probabilities of the card's
+    layers when the job holds them, else None (answered as without the job). The layers of the last card are
+    kept, read and checked once: a game's next card is in the same layers or the next ones."""
+
+    def __init__(self, variant: Variant, job: JobFolder):
+        self.variant, self.job = variant, job
+        self._last: tuple[int, JobTargets] | None = None
+
+    def found(self, card: Card, target: int) -> JobTargets | None:
+        if lacking(self.job, self.variant, card, target) is not None:
+            return None
+        filled = len(card.filled)
+        if self._last is None or self._last[0] != filled:
+            self._last = None  # the old layers freed before the new ones are read
+            self._last = filled, job_targets(self.job, self.variant, card, target)
+        return self._last[1]

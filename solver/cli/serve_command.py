@@ -56,12 +56,27 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def served_job(job_dir: str | None):
+    """Kniffel 7's target-table job whose layers answer the page's target requests (--job-dir), or None."""
+    if job_dir is None:
+        return None
+    if job_dir == "":
+        raise KniffelError(t("option_empty_job", option="--job-dir"))
+    from pathlib import Path
+
+    from ..chances.ordered_job import ServedJob, open_target_job
+
+    variant = find_variant("kniffel7")  # the one variant whose dice are told apart: its table is a job
+    return ServedJob(variant, open_target_job(variant, Path(job_dir)))
+
+
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--job-dir", type=click.Path(), default=None)  # a str: '' is refused (a Path would be '.')
 @lang_option
 @click.pass_context
-def serve(ctx, host, port):
+def serve(ctx, host, port, job_dir):
     """The advice page and its JSON API in the browser: http://HOST:PORT/ (needs the web extra)."""
     try:
         import uvicorn
@@ -69,6 +84,7 @@ def serve(ctx, host, port):
         from ..web.app import LOOPBACK_HOSTS, create_app
     except ImportError as exc:
         raise KniffelError(t("serve_web_extra", name=exc.name)) from None
+    target_job = served_job(job_dir)  # a wrong or damaged folder: one line, before the port is taken
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host  # [::1] as in a URL
     sock = listen(host, port)
     loopback = is_loopback(host)
@@ -92,6 +108,7 @@ def serve(ctx, host, port):
         warm_up=page_variant,
         on_slow=lambda: say(t("serve_warming", variant=page_variant.name)),
         on_ready=lambda seconds: say(t("serve_ready", seconds=seconds)),
+        target_job=target_job,
     )
     shown = f"[{host}]" if ":" in host else host
     say(t("serve_serving", url=f"http://{shown}:{port}/"))

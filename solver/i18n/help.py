@@ -99,4 +99,5 @@ EN_HELP = {
     "short_serve": "The advice page in the browser.",
     "opt_serve_host": "Address to listen on (loopback: this machine only).",
     "opt_serve_port": "Port to listen on.",
+    "opt_serve_job_dir": "Kniffel 7's target answers from the built layers of the target-table job in DIR (the --job-dir of `kniffel solve kniffel7 --target`) where they hold the card.",
 }

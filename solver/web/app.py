@@ -13,8 +13,10 @@ Every answer comes from the public API (solver/api.py, solver/reports.py), equal
 Messages come in the language of the request's Accept-Language header (English when it names none of
 de, en, es, fr), as the page sends it.
 
-Kniffel 7's target answers are computed from the card when that takes WEB_PASS_SECONDS at most, else the
-chances carry "note" (the page's one line) and advise --target answers the plain advice, its chances under "target".
+Kniffel 7's target answers come from the built layers of a target-table job where the server was given one
+(`serve --job-dir`) and they hold the card, else are computed from the card when that takes WEB_PASS_SECONDS at
+most, else the chances carry "note" (the page's one line) and advise --target answers the plain advice, its
+chances under "target".
 
 Bad input is HTTP 400 {"error": "<the CLI's one-line message>"}; a table that cannot be had without a long
 solve (Kniffel 7 when neither the tables folder nor the package holds it, and every target table: minutes
@@ -51,6 +53,7 @@ from ..api import Table, as_card
 from ..chances import distribution as dist
 from ..chances import targets
 from ..chances.ordered_chances import chances_answer, check_card, target_answer
+from ..chances.ordered_job import ServedJob
 from ..errors import KniffelError
 from ..game.dice_input import parse_dice
 from ..i18n.texts import language, speaking, t
@@ -209,11 +212,13 @@ def create_app(
     on_slow: Callable[[], None] | None = None,
     on_ready: Callable[[float], None] | None = None,
     jobs: Jobs | None = None,
+    target_job: ServedJob | None = None,
 ) -> Starlette:
     """The app. `allowed_hosts` (the Host header's name) guards a loopback server against DNS rebinding.
     `warm_up`: a variant whose advice (table, second moments, compiled kernels) is made ready when the server
     starts, rather than by the first request (app.state.warm_up; on_slow/on_ready: see work.WarmUp).
-    `jobs`: the queue of long computations (default: work.Jobs(), app.state.jobs)."""
+    `jobs`: the queue of long computations (default: work.Jobs(), app.state.jobs). `target_job`: Kniffel 7's
+    target-table job whose layers answer its target requests where they hold the card."""
     cache = TableCache(tables.tables_dir(tables_dir), solve_missing)
     warming = None if warm_up is None else WarmUp(lambda: cache.with_spread(warm_up), on_slow, on_ready)
     target_cache = TargetTableCache(cache.tables_dir)
@@ -230,6 +235,10 @@ def create_app(
         """work() at once in the event loop when its table is ready (microseconds to milliseconds: no thread
         hop, nothing to wait behind), else as a job (the table is loaded, or solved, first)."""
         return work() if ready else await queued(request, lambda _checkpoint: work())
+
+    def from_job(variant: Variant, card: Card, target: int):
+        """The probabilities from the --job-dir's layers where they hold this card and target, else None."""
+        return None if target_job is None or target_job.variant != variant else target_job.found(card, target)
 
     async def variants(request: Request):
         query(request)
@@ -273,8 +282,8 @@ def create_app(
             check_card(variant, card, target)
 
             def answer_ordered(_checkpoint: Callable[..., None]) -> dict:
-                table = cache.get(variant)
-                return target_answer(table, card, rolled, roll, target, box_now, show_all, WEB_PASS_SECONDS)
+                table, found = cache.get(variant), from_job(variant, card, target)
+                return target_answer(table, card, rolled, roll, target, box_now, show_all, WEB_PASS_SECONDS, found)
 
             return await queued(request, answer_ordered)
         targets.check_target(variant, card, target)
@@ -295,7 +304,12 @@ def create_app(
         card = parse_card(variant, params.get("card", ""))
         if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
             check_card(variant, card, target)
-            return await queued(request, lambda _c: chances_answer(cache.get(variant), card, target, WEB_PASS_SECONDS))
+
+            def answer_ordered(_checkpoint: Callable[..., None]) -> dict:
+                table, found = cache.get(variant), from_job(variant, card, target)
+                return chances_answer(table, card, target, WEB_PASS_SECONDS, found)
+
+            return await queued(request, answer_ordered)
         targets.check_target(variant, card, target)
 
         def answer(checkpoint: Callable[..., None]) -> dict:
