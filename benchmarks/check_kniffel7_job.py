@@ -1,7 +1,9 @@
 """Kniffel 7's target-table job against the exact on-demand computation (issue 28, item 6): random cards of the
 built layers, each card's whole column (P(at least n more points), every need the job stores) from the job's
 layer files against chances/target_ordered.py computed from the card, bit for bit, and the target advice for one
-random roll (every keep or box, rolls 1-3) from the job's next layer against the on-demand advice.
+random roll (every keep or box, rolls 1-3) from the job's next layer against the on-demand advice. A layer still
+under way (its .part file and the marks of the chunks done) is checked the same way on cards of its finished
+chunks, their columns only (the advice needs the layer whole).
 
     .venv/bin/python benchmarks/check_kniffel7_job.py .jobs/k7-target --cards 20 --seed 1
 
@@ -30,6 +32,43 @@ def random_card(variant, filled: int, rng):
     return parse_card(variant, ",".join(entries))
 
 
+_LAYOUTS: dict = {}  # the job's flat layout, built once
+
+
+def layer_position(job, variant, filled: int, state) -> tuple[int, int]:
+    """(where the state's column starts in its layer's values, its length): the flat layout of
+    dp/target_layout.py, a layer's file starting at its first item."""
+    from solver import dp
+    from solver.dp.target_layout import target_layout
+    from solver.jobs.task import job_engine
+
+    if job.path not in _LAYOUTS:
+        dropped = tuple(range(job.from_filled))
+        _LAYOUTS[job.path] = target_layout(job_engine(variant), job.manifest["n_max"], job.lengths(), dropped)
+    layout = _LAYOUTS[job.path]
+    masks, flags = dp.layer_items(variant, filled)
+    mask, upper, flag = (int(x) for x in state)
+    start = int(layout.offset[mask, flag]) - int(layout.offset[masks[0], flags[0]])
+    n = int(layout.length[mask, flag])
+    return start + int(layout.col[layout.row[mask, flag], upper]) * n, n
+
+
+def part_column(job, variant, filled: int, state) -> np.ndarray | None:
+    """The state's column from the .part file of a layer under way, when the chunk that holds it is done and
+    still matches its mark (JobFolder.chunk_ok); None otherwise."""
+    from solver.jobs.folder import DTYPE
+
+    at, n = layer_position(job, variant, filled, state)
+    layer, header = job._layer(filled)
+    index = int(np.searchsorted(layer["at"], at, side="right")) - 1
+    if not job.chunk_ok(filled, index):
+        return None
+    assert at + n <= layer["at"][index + 1]  # a state's needs are never cut between chunks
+    with open(job.part_path(filled), "rb") as fh:
+        fh.seek(len(header) + at * DTYPE.itemsize)
+        return np.frombuffer(fh.read(n * DTYPE.itemsize), dtype=DTYPE).copy()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("job_dir", type=Path)
@@ -49,9 +88,13 @@ def main() -> int:
     n_boxes, n_max = len(variant.boxes), int(job.manifest["n_max"])
     built = sorted(job.done())
     layers = args.layers or [n for n in built if n + 1 in built or n == n_boxes - 1]
+    under_way = [n for n in layers if n not in built and job.part_path(n).exists()]
     rng = np.random.default_rng(args.seed)
     bad = 0
     print(f"job {job.path}: N {n_max}, layers built {built}, checking {layers}, {args.cards} cards each")
+    for filled in under_way:
+        bad += check_under_way(job, variant, filled, args.cards, rng)
+    layers = [n for n in layers if n not in under_way]
     for filled in layers:
         columns, worst, t_job, t_demand = 0, 0.0, 0.0, 0.0
         for _ in range(args.cards):
@@ -92,6 +135,37 @@ def main() -> int:
         )
     print("all equal, bit for bit" if not bad else f"{bad} differences")
     return 1 if bad else 0
+
+
+def check_under_way(job, variant, filled: int, cards: int, rng) -> int:
+    """Cards of a layer under way whose chunks are done (drawn until `cards` of them, at most 200 tries a card):
+    their columns against the on-demand computation, bit for bit; the number that differ."""
+    from solver.chances.ordered_chances import targets_from
+
+    checked, columns, bad, tries, t_demand = 0, 0, 0, 0, 0.0
+    while checked < cards and tries < 200 * cards:
+        tries += 1
+        card = random_card(variant, filled, rng)
+        got = part_column(job, variant, filled, card.state)
+        if got is None:
+            continue
+        n = len(got)
+        start = time.perf_counter()
+        most = targets_from(variant, card, np.arange(1, n + 1), limit=float("inf")).column(card.state)
+        t_demand += time.perf_counter() - start
+        want = np.zeros(n)
+        want[: min(n, len(most))] = most[:n]
+        checked, columns = checked + 1, columns + n
+        differ = np.flatnonzero(got.view(np.int64) != want.view(np.int64))
+        if differ.size:
+            bad += 1
+            print(f"  {card.format()}: {differ.size} of {n} needs differ (first need {differ[0] + 1})")
+    done = sum(job.chunk_written(filled, i) for i in range(len(job._layer(filled)[0]["chunks"])))
+    print(
+        f"layer {filled} (under way, {done} chunks done): {checked} cards of its done chunks ({tries} drawn), "
+        f"{columns} columns, {'all equal' if not bad else f'{bad} differ'}; on demand {t_demand:.1f} s"
+    )
+    return bad + (checked < cards)
 
 
 if __name__ == "__main__":
