@@ -5,6 +5,7 @@ size; then the workers' and the driver's peak RSS and the extrapolation to the w
 needs up to the highest score) at the measured CPU a column.
 
     .venv/bin/python benchmarks/bench_jobs_kniffel7.py --from-filled 11 --n 4
+    .venv/bin/python benchmarks/bench_jobs_kniffel7.py --from-filled 10 --n 4 --job-dir DIR   # kept, to check
 """
 
 import argparse
@@ -25,6 +26,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=4, help="the largest need stored")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk-seconds", type=float, default=20.0)
+    parser.add_argument("--job-dir", type=Path, help="a new folder for the job, kept (default: a temporary one)")
     args = parser.parse_args()
 
     import numpy as np
@@ -40,7 +42,8 @@ def main() -> None:
     executor = DaskExecutor.local(args.workers)
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            job = open_job(kniffel7, "target", Path(tmp) / "job", args.n, args.chunk_seconds, args.from_filled)
+            folder = args.job_dir / "target" if args.job_dir else Path(tmp) / "job"  # solve --job-dir's layout
+            job = open_job(kniffel7, "target", folder, args.n, args.chunk_seconds, args.from_filled)
             executor.client.run(lambda: [__import__("solver.jobs.task")])  # imports, not compiles
             per_ms = []
             for layer in job.plan:
