@@ -1,8 +1,8 @@
 """Kniffel 7's target table through the job path (issue 28 step 4): its layers from --from-filled boxes filled
 up, needs 1..--n, on a Dask LocalCluster of --workers one-thread workers. Prints per layer: columns, wall
-seconds, CPU seconds of the workers (their process CPU, read before and after), CPU ms a column, layer file
-size; then the workers' and the driver's peak RSS and the extrapolation to the whole table (every layer,
-needs up to the highest score) at the measured CPU a column.
+seconds and the CPU seconds of its chunks (as the job records them in layers.json), CPU ms a column, layer file
+size; the workers' whole process CPU; then the workers' and the driver's peak RSS and the extrapolation to the
+whole table (every layer, needs up to the highest score) at the measured CPU a column.
 
     .venv/bin/python benchmarks/bench_jobs_kniffel7.py --from-filled 11 --n 4
     .venv/bin/python benchmarks/bench_jobs_kniffel7.py --from-filled 10 --n 4 --job-dir DIR   # kept, to check
@@ -11,7 +11,6 @@ needs up to the highest score) at the measured CPU a column.
 import argparse
 import resource
 import tempfile
-import time
 from pathlib import Path
 
 
@@ -45,23 +44,24 @@ def main() -> None:
             folder = args.job_dir / "target" if args.job_dir else Path(tmp) / "job"  # solve --job-dir's layout
             job = open_job(kniffel7, "target", folder, args.n, args.chunk_seconds, args.from_filled)
             executor.client.run(lambda: [__import__("solver.jobs.task")])  # imports, not compiles
+            cpu0 = sum(c for c, _ in executor.client.run(_worker_usage).values())
+            run_job(job, kniffel7, executor)  # each layer's wall and its chunks' CPU go into layers.json
+            workers_cpu = sum(c for c, _ in executor.client.run(_worker_usage).values()) - cpu0
             per_ms = []
+            done = job.done()
             for layer in job.plan:
-                cpu0 = sum(c for c, _ in executor.client.run(_worker_usage).values())
-                t0 = time.perf_counter()
-                one = {**job.manifest, "plan": [layer]}
-                sub = type(job)(job.path, one)
-                run_job(sub, kniffel7, executor)
-                wall = time.perf_counter() - t0
-                cpu = sum(c for c, _ in executor.client.run(_worker_usage).values()) - cpu0
+                record = done[layer["filled"]]
                 size = (job.path / layer_name(layer["filled"])).stat().st_size
-                ms = 1e3 * cpu / max(layer["cost"], 1)
+                ms = 1e3 * record["cpu"] / max(record["cpu_cost"], 1)
                 per_ms.append(ms)
                 print(
                     f"layer {layer['filled']}: {layer['cost']:,} columns in {len(layer['chunks'])} chunks, "
-                    f"{wall:.1f} s wall, {cpu:.1f} s CPU (workers; first layer: compiling included), "
-                    f"{ms:.2f} ms CPU a column, file {size / 1e6:.2f} MB"
+                    f"{record['seconds']:.1f} s wall, {record['cpu']:.1f} s CPU (the chunks' threads"
+                    f"{'; compiling included' if layer is job.plan[0] else ''}), {ms:.2f} ms CPU a column, "
+                    f"file {size / 1e6:.2f} MB"
                 )
+            chunks = sum(done[layer["filled"]]["cpu"] for layer in job.plan)
+            print(f"the workers' processes: {workers_cpu:.1f} s CPU in all, the chunks {chunks:.1f} s of it")
             rss = [r for _, r in executor.client.run(_worker_usage).values()]
             print(f"peak RSS: workers {[round(r / 1024) for r in rss]} MB, driver {_worker_usage()[1] // 1024} MB")
     finally:
