@@ -21,15 +21,20 @@ from pathlib import Path
 import numpy as np
 
 
-def random_card(variant, filled: int, rng):
-    """A card with `filled` random boxes, each holding a score some roll gives that box."""
+def random_card(variant, filled: int, rng, values):
+    """A card with `filled` random boxes, each holding a score some roll gives that box, drawn again until it
+    is a card that can occur (a finite value in the EV table `values`: some such cards cannot, as the
+    advisor says, e.g. an upper total no set of rolls gives)."""
     from solver.advice.cards import box_values, parse_card
 
-    boxes = rng.choice(len(variant.boxes), size=filled, replace=False)
-    entries = []
-    for b in sorted(boxes):
-        entries.append(f"{variant.boxes[b].key}={int(rng.choice(sorted(box_values(variant, b))))}")
-    return parse_card(variant, ",".join(entries))
+    while True:
+        boxes = rng.choice(len(variant.boxes), size=filled, replace=False)
+        entries = []
+        for b in sorted(boxes):
+            entries.append(f"{variant.boxes[b].key}={int(rng.choice(sorted(box_values(variant, b))))}")
+        card = parse_card(variant, ",".join(entries))
+        if np.isfinite(values[card.state]):
+            return card
 
 
 _LAYOUTS: dict = {}  # the job's flat layout, built once
@@ -93,12 +98,12 @@ def main() -> int:
     bad = 0
     print(f"job {job.path}: N {n_max}, layers built {built}, checking {layers}, {args.cards} cards each")
     for filled in under_way:
-        bad += check_under_way(job, variant, filled, args.cards, rng)
+        bad += check_under_way(job, variant, filled, args.cards, rng, advisor.values)
     layers = [n for n in layers if n not in under_way]
     for filled in layers:
         columns, worst, t_job, t_demand = 0, 0.0, 0.0, 0.0
         for _ in range(args.cards):
-            card = random_card(variant, filled, rng)
+            card = random_card(variant, filled, rng, advisor.values)
             if lacking(job, variant, card, card.points + 1) is not None:
                 print(f"  {card.format()}: the job cannot answer ({lacking(job, variant, card, card.points + 1)})")
                 bad += 1
@@ -137,7 +142,7 @@ def main() -> int:
     return 1 if bad else 0
 
 
-def check_under_way(job, variant, filled: int, cards: int, rng) -> int:
+def check_under_way(job, variant, filled: int, cards: int, rng, values) -> int:
     """Cards of a layer under way whose chunks are done (drawn until `cards` of them, at most 200 tries a card):
     their columns against the on-demand computation, bit for bit; the number that differ."""
     from solver.chances.ordered_chances import targets_from
@@ -145,7 +150,7 @@ def check_under_way(job, variant, filled: int, cards: int, rng) -> int:
     checked, columns, bad, tries, t_demand = 0, 0, 0, 0, 0.0
     while checked < cards and tries < 200 * cards:
         tries += 1
-        card = random_card(variant, filled, rng)
+        card = random_card(variant, filled, rng, values)
         got = part_column(job, variant, filled, card.state)
         if got is None:
             continue
