@@ -7,6 +7,7 @@ The commands live beside this file (tables, advise, game, statistics, serve); no
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -276,6 +277,15 @@ def _finish(code: int, line: str | None) -> int:
     return code
 
 
+def _leaving() -> None:
+    """Stopped: a further Ctrl-C or kill is ignored to the end (the line, Dask's exit handlers): a Python handler,
+    which shutdown resets, or a KeyboardInterrupt there ended Python by SIGINT (exit -2). Only where the process
+    ends with this command (ONE_SHOT: not a test runner's cli.main), from the main thread (which sets handlers)."""
+    if ONE_SHOT and threading.current_thread() is threading.main_thread():
+        for stop in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(stop, signal.SIG_IGN)
+
+
 def _interrupted(exc: BaseException) -> bool:
     """Was this click Abort a Ctrl-C (rather than the end of input at a prompt)?"""
     cause = exc.__cause__ or exc.__context__
@@ -325,8 +335,10 @@ class OneLineErrors(CatalogueGroup):
             silence(sys.stdout)
             return PIPE_CLOSED_EXIT, None
         except (_Interrupted, KeyboardInterrupt):  # in the language the command spoke (or was to speak)
+            _leaving()
             return 130, "kniffel: " + t("interrupted")
         except click.exceptions.Abort as exc:
+            _leaving()
             return 130, "kniffel: " + t("interrupted" if _interrupted(exc) else "aborted_eof")
         except click.ClickException as exc:
             message = exc.format_message()
