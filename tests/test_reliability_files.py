@@ -288,16 +288,16 @@ def test_a_stop_between_the_renames_of_files_saved_together_waits_for_the_last(t
         real_replace(src, dst)
         renames.append(Path(dst).name)
         if len(renames) == 1:
-            signal.raise_signal(sig)  # SIGTERM: through a handler that raises, as a job's does
+            signal.raise_signal(sig)  # SIGTERM too: through a handler that raises, as a job's does
 
     monkeypatch.setattr(files.os, "replace", replace_then_stop)
-    stop = signal.signal(signal.SIGTERM, signal.default_int_handler) if sig == signal.SIGTERM else None
+    # Ctrl-C's own handler, whatever the runner inherited (started in the background, SIGINT is ignored)
+    previous = signal.signal(sig, signal.default_int_handler)
     try:
         with pytest.raises(KeyboardInterrupt):
             files.atomic_write_files([(first, b"new table"), (second, b"new sidecar")])
     finally:
-        if stop is not None:
-            signal.signal(signal.SIGTERM, stop)
+        signal.signal(sig, previous)
     assert renames == ["table.npy", "table.json"]
     assert (first.read_bytes(), second.read_bytes()) == (b"new table", b"new sidecar")
     assert not list(tmp_path.glob(".*.tmp"))
