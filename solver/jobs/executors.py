@@ -113,7 +113,9 @@ class DaskExecutor:
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=":0",  # a free port: two clusters on one machine do not collide
-                    silence_logs=logging.ERROR,
+                    # not ERROR: at a Ctrl-C the scheduler logs "Couldn't gather keys" of the workers it lost,
+                    # beside the one line; a chunk that fails is told by its future, in the driver
+                    silence_logs=logging.CRITICAL,
                     preload=[QUIET_CTRL_C],
                 )
             executor = cls(distributed.Client(cluster), cluster)
