@@ -46,14 +46,14 @@ QUIET = {
 # thread, restarted ones included; a chunk cut short has no mark, so the rerun builds it again); ignoring it
 # instead kept the driver waiting about 10 s for a worker busy in a kernel. The workers start with SIGINT and
 # SIGTERM blocked (local(): a Ctrl-C before this preload ran printed their tracebacks too), unblocked here.
-QUIET_CTRL_C = """import os, signal
+STOPS = {signal.SIGINT, signal.SIGTERM}
 
-def dask_setup(worker):
+
+def dask_setup(worker) -> None:
+    """The preload of a LocalCluster's workers (this module, by name: preload=[__name__])."""
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
     if hasattr(signal, "pthread_sigmask"):  # POSIX
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
-"""
-STOPS = {signal.SIGINT, signal.SIGTERM}
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
 
 
 class ThreadExecutor:
@@ -97,7 +97,7 @@ class DaskExecutor:
 
         # Ctrl-C and kill wait until the cluster is up (a few seconds), then stop it: the main thread blocks
         # both meanwhile, and so, for good, do the threads it starts (Dask's event loop, which starts the
-        # workers' processes: they begin with both blocked, QUIET_CTRL_C). Multiprocessing's resource tracker
+        # workers' processes: they begin with both blocked, dask_setup). Multiprocessing's resource tracker
         # is started first: starting it unblocks both in the thread that does (resource_tracker.ensure_running).
         main = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")  # POSIX
         if main:
@@ -116,7 +116,7 @@ class DaskExecutor:
                     # not ERROR: at a Ctrl-C the scheduler logs "Couldn't gather keys" of the workers it lost,
                     # beside the one line; a chunk that fails is told by its future, in the driver
                     silence_logs=logging.CRITICAL,
-                    preload=[QUIET_CTRL_C],
+                    preload=[__name__],  # dask_setup
                 )
             executor = cls(distributed.Client(cluster), cluster)
         except BaseException:
