@@ -17,7 +17,7 @@ import click
 
 from ..errors import KniffelError
 from ..i18n.texts import LANGUAGES, choose_language, click_message, language, os_error_text, set_language, t
-from ..store import tables
+from ..store import files, tables
 from . import target_compile, waits
 from .help import CatalogueGroup, CatalogueHelp
 from .settings import Settings, _usage_language
@@ -282,7 +282,7 @@ def _leaving() -> None:
     which shutdown resets, or a KeyboardInterrupt there ended Python by SIGINT (exit -2). Only where the process
     ends with this command (ONE_SHOT: not a test runner's cli.main), from the main thread (which sets handlers)."""
     if ONE_SHOT and threading.current_thread() is threading.main_thread():
-        for stop in (signal.SIGINT, signal.SIGTERM):
+        for stop in files.STOPS:
             signal.signal(stop, signal.SIG_IGN)
 
 

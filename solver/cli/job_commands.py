@@ -27,7 +27,8 @@ def _executor(settings: Settings, workers: int | None, scheduler: str | None):
     which left Python's resource tracker warning of leaked semaphores. While it closes (a second or two), a
     further Ctrl-C or kill is ignored: cut short, Dask's own clean-up at exit waited out a 10 s timeout."""
     from ..dp.compile import thread_count
-    from ..jobs.executors import STOPS, DaskExecutor, ThreadExecutor
+    from ..jobs.executors import DaskExecutor, ThreadExecutor
+    from ..store.files import STOPS
 
     main = threading.current_thread() is threading.main_thread()  # signal handlers are the main thread's
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from multiprocessing import resource_tracker
 
 from ..i18n.texts import t
+from ..store.files import STOPS
 from .folder import JobError
 
 CONNECT_TIMEOUT = 3  # seconds: a scheduler that does not answer is named within them, not waited for
@@ -46,9 +47,6 @@ QUIET = {
 # thread, restarted ones included; a chunk cut short has no mark, so the rerun builds it again); ignoring it
 # instead kept the driver waiting about 10 s for a worker busy in a kernel. The workers start with SIGINT and
 # SIGTERM blocked (local(): a Ctrl-C before this preload ran printed their tracebacks too), unblocked here.
-STOPS = {signal.SIGINT, signal.SIGTERM}
-
-
 def dask_setup(worker) -> None:
     """The preload of a LocalCluster's workers (this module, by name: preload=[__name__])."""
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))

@@ -161,6 +161,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     atomic_write_files([(path, data)])
 
 
+STOPS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C and kill: what stops a command, held or ignored as one
+
+
 @contextmanager
 def no_interrupts() -> Iterator[None]:
     """Hold back SIGINT and SIGTERM until the block ends, then deliver them as they would have been (Ctrl-C's
@@ -175,7 +178,7 @@ def no_interrupts() -> Iterator[None]:
         caught.append(signum)
 
     try:
-        previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
+        previous = {sig: signal.signal(sig, hold) for sig in STOPS}
     except ValueError:  # no signals here (an embedded interpreter): nothing to hold back
         yield
         return
