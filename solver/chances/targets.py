@@ -8,6 +8,7 @@ solver/store/target_tables.py (disk).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -83,6 +84,13 @@ def default_n(variant: Variant, engine: Engine | None = None) -> int:
     return max(1, int(round(best[0, 0, 0])))
 
 
+def planned_layout(variant: Variant, n_max: int | None = None, engine: Engine | None = None) -> TargetLayout:
+    """Where each value of the variant's target table goes, up to need n_max (default: default_n)."""
+    engine = engine or target_engine(variant)
+    n = n_max or default_n(variant, engine)
+    return target_layout(engine, n, item_lengths(engine, n))
+
+
 def build_target_table(
     variant: Variant, n_max: int | None = None, progress=None, engine: Engine | None = None, min_filled: int = 0
 ) -> TargetTable:
@@ -90,9 +98,22 @@ def build_target_table(
     only the cards with at least that many boxes filled, see solve_target)."""
     require_jit("jit_target", variant=variant.name)  # KNIFFEL_JIT=0: before the layout's interpreted minutes
     engine = engine or target_engine(variant)
-    n = n_max or default_n(variant, engine)
-    layout = target_layout(engine, n, item_lengths(engine, n))
+    layout = planned_layout(variant, n_max, engine)
     return TargetTable(variant, engine, solve_target(engine, layout, progress, min_filled), layout)
+
+
+def build_and_save(
+    variant: Variant, layout: TargetLayout, directory: Path, layer_done=None
+) -> tuple[TargetTable, dict]:
+    """Build the variant's target table of `layout` (planned_layout's), save it atomically in `directory`
+    and return it as stored, with its sidecar; layer_done(values) is told of each layer built."""
+    from ..store.target_tables import save_target, stored
+
+    engine = target_engine(variant)
+    t0 = time.perf_counter()
+    flat = solve_target(engine, layout, layer_done)
+    meta = save_target(variant, flat, layout, directory, seconds=time.perf_counter() - t0)
+    return TargetTable(variant, engine, stored(flat), layout), meta
 
 
 def check_target(variant: Variant, card: Card, target: int) -> None:

@@ -10,7 +10,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from contextlib import contextmanager
 
 import click
@@ -147,19 +146,16 @@ def solve_target_table(variant, settings: Settings):
     from ..chances import targets
     from ..store import target_tables
 
-    engine = targets.target_engine(variant)  # refuses Kniffel 7 before any work
+    targets.target_engine(variant)  # refuses Kniffel 7 before any work
     tables.check_writable_folder(settings.tables_dir, target_tables.target_paths(variant, settings.tables_dir))
-    n = targets.default_n(variant, engine)
     from .. import dp
-    from ..dp.target import solve_target
-    from ..dp.target_layout import item_lengths, target_layout
 
     values, _ = get_table(variant, settings)
     target_compile.wait()  # its kernels, when a second process compiled them meanwhile
     waits.compiling("target")
-    layout = target_layout(engine, n, item_lengths(engine, n))
+    layout = targets.planned_layout(variant)
     waits.building(variant, layout.size)
-    desc = t("progress_target", variant=variant.name, n=n)
+    desc = t("progress_target", variant=variant.name, n=layout.n_max)
     bar = progress_bar(settings, layout.size, desc, "value", unit_scale=True)
     opening: list = []  # the wait() of the opening pmf, once started
 
@@ -172,12 +168,10 @@ def solve_target_table(variant, settings: Settings):
         if not opening:
             opening.append(_beside(opening_pmf))
 
-    t0 = time.perf_counter()
     with bar:
-        flat = solve_target(engine, layout, layer_done)
-    meta = target_tables.save_target(variant, flat, layout, settings.tables_dir, seconds=time.perf_counter() - t0)
+        built = targets.build_and_save(variant, layout, settings.tables_dir, layer_done)
     opening[0]()
-    return targets.TargetTable(variant, engine, target_tables.stored(flat), layout), meta
+    return built
 
 
 def _beside(work):
