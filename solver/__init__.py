@@ -1,6 +1,6 @@
 """kniffel: exact optimal-strategy solver and advisor for solitaire Kniffel and its variants.
 
-The public API (solver/api.py) loads lazily, so `import solver` stays cheap:
+The public API (solver/api/) loads lazily, so `import solver` stays cheap:
 
     import solver
     table = solver.load("kniffel")

@@ -1,6 +1,6 @@
 """The ASGI app behind `kniffel serve`: one static page and a small JSON API.
 
-Every answer comes from the public API (solver/api.py, solver/reports.py), equal to what the CLI's --json prints:
+Every answer comes from the public API (solver/api/, solver/reports.py), equal to what the CLI's --json prints:
 
     GET /api/variants                                            `kniffel variants --json`
     GET /api/value?variant=&card=                                `kniffel value VARIANT --card C --json`

@@ -1,119 +1,25 @@
-"""The public Python API: load a variant's table, value cards, get advice, simulate.
-
-    import solver
-    table = solver.load("kniffel")                    # solves the table first if it is missing
-    table.value("chance=22")                          # expected final score at the start of a turn
-    advice = table.advise({"chance": 22}, dice=(3, 3, 5, 1, 6), roll=1)
-    advice.best.text, advice.best.expected_final_score, advice.then, advice.options
-    solver.simulate("kniffel", games=100_000, seed=1).mean
-
-Cards are CLI strings ("chance=22,extra=50"), mappings ({"chance": 22, "extra": 50}) or Card objects;
-the empty card is "", {} or None. Dice are strings ("33516", "3,3,5,1,6") or sequences of faces in die
-order. Every result is a small frozen object whose as_dict() is what the CLI prints with --json.
-The CLI is a thin layer on top of these calls.
-"""
+"""A variant's solved table (`load`, `Table`) and the advice it gives (`Advice`)."""
 
 from __future__ import annotations
 
-import operator
 import os
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .advice.advisor import Advisor, Option
-from .advice.cards import Card, Entries, check_entries, parse_card, without_pending_bonus
-from .advice.choose import make_advisor
-from .chances import simulation as _simulation
-from .game.dice_input import parse_dice
-from .i18n.texts import t
-from .poker.advice import PokerAdvice as PokerAdvice  # the dice-poker duel
-from .poker.advice import poker_advice as poker_advice
-from .rules import checks
-from .rules.dice import MAX_GAMES, MAX_SEED
-from .rules.presets import PRESETS, find_variant
-from .rules.variant import RuleError, Variant
-from .store import solving, tables
-from .store.bounded_cache import BoundedCache
+from ..advice.advisor import Advisor, Option
+from ..advice.cards import Card, without_pending_bonus
+from ..advice.choose import make_advisor
+from ..rules import checks
+from ..rules.variant import RuleError, Variant
+from ..store import solving, tables
+from ..store.bounded_cache import BoundedCache
+from .inputs import CardLike, DiceLike, _variant, as_card, as_dice
 
-CardLike = str | Mapping[str, int] | Card | None
-DiceLike = str | Sequence[int]
 TOP_OPTIONS = 10  # options an as_dict() lists unless asked for all
-
-
-def variants() -> tuple[Variant, ...]:
-    """Every preset variant, in the order of `kniffel variants`."""
-    return tuple(PRESETS.values())
-
-
-def _variant(variant: str | Variant, keep_one: bool = False) -> Variant:
-    if isinstance(variant, Variant):
-        return variant
-    return find_variant(variant, keep_one)
-
-
-def as_card(variant: Variant, card: CardLike) -> Card:
-    """A validated Card from any of the accepted forms."""
-    if isinstance(card, Card):
-        filled = card.filled
-        extra = card.extra
-        if (
-            type(filled) is Entries
-            and type(extra) is int
-            and filled.checked == (variant, extra)
-            and card.variant is variant
-        ):
-            return card  # checked as it is, unchanged since (extra's type too: 50.0 == 50)
-        if card.variant is not variant and card.variant != variant:  # equal variants: a slow comparison
-            checks.variant("variant", variant)
-            raise RuleError(f"that card belongs to {card.variant.name}, not {variant.name}")
-        n_boxes = len(variant.boxes)
-        for box in filled:
-            index = type(box) is int or isinstance(box, int | np.integer) and not isinstance(box, bool)  # IntEnum too
-            if not index or not 0 <= box < n_boxes:
-                raise RuleError(f"Card entry key {box!r}: a box index 0-{n_boxes - 1} of {variant.name}")
-        plain = type(extra) is int and all(type(b) is int and type(p) is int for b, p in filled.items())
-        if type(filled) is not Entries or not plain:
-            return parse_card(variant, card.format())  # re-validated like any other input, numbers made ints
-        check_entries(card if card.variant is variant else Card(variant, filled, extra))
-        filled.checked = (variant, extra)  # the card itself is valid: used as it is until it changes
-        return card
-    checks.variant("variant", variant)
-    if card is None:
-        return Card(variant)
-    if isinstance(card, str):
-        return parse_card(variant, card)
-    if isinstance(card, Mapping):
-        entries = []
-        for key, points in card.items():
-            if not isinstance(key, str) or any(c in key for c in ",="):
-                raise RuleError(f"card key {key!r}: a box name such as 'chance', or 'extra'")
-            if isinstance(points, bool) or not isinstance(points, int | np.integer):
-                raise RuleError(f"card entry {key!r}: points must be a whole number, not {points!r}")
-            entries.append(f"{key}={int(points)}")
-        return parse_card(variant, ",".join(entries))
-    raise RuleError(f"a card is a string such as 'chance=22' or a mapping such as {{'chance': 22}}, not {card!r}")
-
-
-def as_dice(variant: Variant, dice: DiceLike) -> tuple[int, ...]:
-    """Validated dice (faces in die order) from a string or a sequence of faces."""
-    if not isinstance(variant, Variant):  # inline: the common case costs one isinstance
-        checks.variant("variant", variant)
-    if isinstance(dice, str):
-        return parse_dice(variant, dice)
-    if type(dice) is tuple and len(dice) == len(variant.dice) and all(type(f) is int for f in dice):
-        if all(map(operator.contains, variant.dice, dice)):  # the common case: a face of each die
-            return dice
-    if isinstance(dice, Sequence | np.ndarray):
-        faces: list[Any] = list(dice)
-        if not all(map(checks.is_whole, faces)):
-            raise RuleError(f"dice {faces!r}: faces must be whole numbers")
-        return parse_dice(variant, ",".join(str(int(f)) for f in faces) or " ")
-    raise RuleError(f"dice are a string such as '33516' or a sequence such as (3, 3, 5, 1, 6), not {dice!r}")
 
 
 @dataclass(frozen=True)
@@ -244,7 +150,7 @@ class Table:
 
     def state_values(self, mask, upper, joker) -> np.ndarray:
         """Points still to come at the start of a turn for arrays of states (a checked lookup)."""
-        from .advice import batch
+        from ..advice import batch
 
         return batch.state_values(self.advisor.engine, self.values, mask, upper, joker)
 
@@ -253,7 +159,7 @@ class Table:
         bitmask in RULES.md box order, upper total, joker box holds points, dice as (N, n_dice), roll 1-3),
         a batch.BatchAdvice out (codes, values, n_options, best; batch.decode_option turns a code into a
         keep or a box). One parallel Numba kernel; identical dice only."""
-        from .advice import batch
+        from ..advice import batch
 
         return batch.option_values_batch(self.advisor.engine, self.values, mask, upper, joker, dice, roll)
 
@@ -283,7 +189,7 @@ class Table:
     def distribution(self, card: CardLike = None, at_least: Sequence[int] = ()):
         """The exact final-score distribution of the advisor's play from this card (a
         distribution.Distribution: pmf, mean, std, median, percentiles, p_at_least, as_dict())."""
-        from .chances import distribution
+        from ..chances import distribution
 
         if not self.variant.identical_dice:
             raise RuleError(f"{self.variant.name}: the exact distribution covers identical dice only")
@@ -292,7 +198,7 @@ class Table:
 
     def odds(self, cards: Sequence[CardLike], names: Sequence[str] | None = None):
         """Each player's chance to win from these cards (same round, independent dice, max-expected play)."""
-        from .chances import distribution
+        from ..chances import distribution
 
         if not self.variant.identical_dice:
             raise RuleError(f"{self.variant.name}: odds cover identical dice only")
@@ -301,8 +207,8 @@ class Table:
         return distribution.odds(self.variant, self.values, parsed, names)
 
     def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
-        from .chances.spread import option_stds
-        from .store.solving import table_moments
+        from ..chances.spread import option_stds
+        from ..store.solving import table_moments
 
         if not self._second_moments:  # once per Table: a server answers many requests from it
             self._second_moments.append(
@@ -336,59 +242,3 @@ def load(
     else:
         values, meta = solving.load_table(v, directory)
     return Table(v, values, meta, make_advisor(v, values), directory)
-
-
-@dataclass(frozen=True)
-class Simulation:
-    """Games of optimal play: the figures of `kniffel simulate` and every game's score."""
-
-    variant: str
-    games: int
-    seed: int
-    seconds: float
-    mean: float
-    stderr: float
-    std: float
-    median: float
-    min: int
-    max: int
-    percentiles: dict[str, float]  # "1", "5", "25", "75", "95", "99"
-    p_at_least: dict[str, float]  # "200", "250", "300", "400"
-    upper_bonus_rate: dict[str, float]  # per bonus threshold
-    boxes: dict[str, dict]  # per box key: name, mean, zero_rate
-    extra_rate: float | None  # games with extra points (variants that pay them)
-    extra_mean_count: float | None
-    score_counts: np.ndarray = field(repr=False, compare=False)  # [s]: games that finished with s points
-    scores: np.ndarray | None = field(repr=False, compare=False)  # every game's score, up to SCORES_KEPT games
-
-    def as_dict(self) -> dict[str, Any]:
-        """The object `kniffel simulate --json` prints (without the scores and their counts)."""
-        out = {k: v for k, v in self.__dict__.items() if k not in ("scores", "score_counts")}
-        out["seconds"] = round(self.seconds, 3)
-        if self.extra_rate is None:
-            del out["extra_rate"], out["extra_mean_count"]
-        return out
-
-
-def simulate(
-    variant: str | Variant | Table,
-    games: int = 100_000,
-    seed: int = 0,
-    *,
-    tables_dir: str | os.PathLike | Path | None = None,
-    progress=None,
-) -> Simulation:
-    """Play `games` games with the optimal strategy (reproducible for a seed, whatever the threads).
-    `progress(k)`, if given, is told of k finished games."""
-    games = checks.whole("games", games, 1, MAX_GAMES)
-    seed = checks.whole("seed", seed, 0, MAX_SEED)
-    if progress is not None and not callable(progress):
-        raise RuleError(t("api_progress", value=checks.shown(progress)))
-    table = variant if isinstance(variant, Table) else load(variant, tables_dir=tables_dir)
-    t0 = time.perf_counter()
-    counted = _simulation.tally(table.variant, table.values, games, seed=seed, progress=progress)
-    seconds = time.perf_counter() - t0
-    summary = _simulation.summary(counted)
-    summary.setdefault("extra_rate", None)
-    summary.setdefault("extra_mean_count", None)
-    return Simulation(seed=seed, seconds=seconds, score_counts=counted.score_counts, scores=counted.scores, **summary)
