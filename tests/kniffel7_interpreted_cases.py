@@ -135,3 +135,30 @@ def test_forward_job_equals_the_forward_pass_bit_for_bit(mini, tmp_path):
     pmf = forward_job.run_forward_job(job, MINI, tmp_path / "tables", values, ThreadExecutor(1))
     expected = ordered_pmf(engine, values, *state, 0, 1)
     assert pmf.shape == expected.shape and (pmf.view(np.int64) == expected.view(np.int64)).all()
+
+
+def test_the_apis_target_play_equals_the_naive_solvers(mini, naive, tmp_path):
+    """Table.chances and Table.advise_target (solver/api/target_play.py) on dice told apart: exact from the card,
+    every option's probability the naive solver's; beyond `limit` seconds one TargetError."""
+    from solver.advice.choose import make_advisor
+    from solver.api import Table
+    from solver.chances.targets import TargetError
+
+    values, _ = mini
+    table = Table(MINI, values, {}, make_advisor(MINI, values), tmp_path)
+    rng = random.Random(11)
+    for card in [Card(MINI), *reachable_cards(values, 3, seed=4)]:
+        filled = as_dict(card)
+        target = card.points + 15
+        chances = table.chances(card, target, progress=False)
+        assert abs(chances.probability - naive.target_probability(filled, 15)) < 1e-12, card.format()
+        dice = tuple(rng.choice(die) for die in MINI.dice)
+        for roll in (1, 2, 3):
+            advice = table.advise_target(card, dice, roll, target, progress=False)
+            assert advice.probability == chances.probability and advice.target == target
+            for o in advice.options:
+                option = MINI.boxes[o.option.box].key if advice.action == "box" else o.option.keep_dice
+                want = naive.target_option_probability(filled, dice, roll, option, 15)
+                assert abs(o.probability - want) < 1e-12, (card.format(), dice, roll, option)
+    with pytest.raises(TargetError, match="needs the target table"):
+        table.advise_target("", dice, 1, 40, limit=0, progress=False)

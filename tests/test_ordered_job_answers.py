@@ -97,6 +97,29 @@ def test_cli_with_the_job_equals_the_cli_without(job_dir, tmp_path):
     assert inner.stderr == "" and json.loads(inner.stdout) == json.loads(run(tmp_path, *chances).stdout)
 
 
+def test_the_api_with_the_job_answers_as_the_cli_does(job_dir, tmp_path):
+    """Table.chances and Table.advise_target with job_dir (solver/api/target_play.py) print what the CLI's
+    --json prints with --job-dir; a card beyond the job's layers is answered without it, after a warning."""
+    from solver import api
+
+    table = api.load("kniffel7", solve=False)
+    card = card_without("five_of_a_kind", super_kniffel=0)
+    target = parse_card(KNIFFEL7, card).points + N
+    base = ["--card", card, "--target", str(target), "--json", "--job-dir", str(job_dir)]
+    got = table.chances(card, target, job_dir=job_dir, progress=False)
+    assert got.as_dict() == json.loads(run(tmp_path, "chances", "kniffel7", *base).stdout)
+    for roll in (1, 3):
+        advice = table.advise_target(card, "2111134", roll, target, job_dir=str(job_dir), limit=0, progress=False)
+        cli_advice = run(tmp_path, "advise", "kniffel7", "2111134", "--roll", str(roll), "--all", *base)
+        assert advice.as_dict(all_options=True) == json.loads(cli_advice.stdout)
+    beyond = card_without("chance", "ones")
+    with pytest.warns(UserWarning, match="has not built this card's layers"):
+        far = table.chances(beyond, target, job_dir=job_dir, progress=False)
+    assert far.as_dict() == json.loads(
+        run(tmp_path, "chances", "kniffel7", "--card", beyond, "--target", str(target), "--json").stdout
+    )
+
+
 @pytest.mark.parametrize(
     "free, above, says",
     [(("chance", "ones"), 1, "has not built this card's layers (12 boxes filled"), (("chance",), N + 1, "up to 6")],

@@ -12,7 +12,7 @@ import solver
 from solver.advice.batch import decode_option
 
 QUICK = settings(
-    max_examples=25,  # per entry point: 39 of them, about 1,000 junk values of every kind a run
+    max_examples=25,  # per entry point: 47 of them, about 1,200 junk values of every kind a run
     deadline=None,  # the first call of a kernel compiles or loads it: seconds
     suppress_health_check=list(HealthCheck),
 )
@@ -153,6 +153,15 @@ ENTRY_POINTS = {
     "simulate.variant": lambda t, j: solver.simulate(j, 3, tables_dir=t.directory),
     "simulate.progress": lambda t, j: solver.simulate(t, 3, progress=j),
     "Advice.as_dict": lambda t, j: t.advise("", "12345", 1).as_dict(j),
+    # target play, build=False: the folder has no target table, so an answer is refused only after the checks
+    "chances.card": lambda t, j: t.chances(j, 300, build=False),
+    "chances.target": lambda t, j: t.chances("", j, build=False),
+    "chances.progress": lambda t, j: t.chances("", 300, build=False, progress=j),
+    "chances.job_dir": lambda t, j: t.chances("", 300, build=False, job_dir=j),
+    "chances.limit": lambda t, j: t.chances("", 300, build=False, limit=j),
+    "advise_target.dice": lambda t, j: t.advise_target("", j, 1, 300, build=False),
+    "advise_target.roll": lambda t, j: t.advise_target("", "12345", j, 300, build=False),
+    "advise_target.box_now": lambda t, j: t.advise_target("", "12345", 3, 300, build=False, box_now=j),
 }
 
 

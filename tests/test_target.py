@@ -249,12 +249,32 @@ def test_chances_and_advise_target_on_kniffel(kniffel_tables):
     assert all("expected_final_score" in o for o in adv["options"])
     start = cli_run(kniffel_tables, "chances", "kniffel", "--target", "300", "--json")
     assert abs(max(probs) - json.loads(start.stdout)["probability"]) < 0.3  # a first roll moves it, not wildly
+    readme_target_example_prints_the_clis_figures(kniffel_tables, out["probability"])
     # the target table is checksummed: one flipped byte is refused with the fix
     npy = kniffel_tables / "kniffel.target.npy"
     data = bytearray(npy.read_bytes())
     data[-3] ^= 0xFF
     npy.write_bytes(bytes(data))
     one_line_error(cli_run(kniffel_tables, "chances", "kniffel", "--target", "300"), "kniffel solve kniffel --target")
+
+
+def readme_target_example_prints_the_clis_figures(tables, probability):
+    """The README's target example (the Python API: solver/api/target_play.py) prints what the CLI says."""
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    example = re.search(r"Playing for a target.*?```python\n(.*?)```", readme, re.S).group(1)
+    code = "import solver\ntable = solver.load('kniffel')\n" + example
+    env = {**os.environ, "KNIFFEL_TABLES": str(tables)}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    res = cli_run(tables, "advise", "kniffel", "--card", "chance=22", "--dice", "33516", "--target", "300", "--json")
+    best = json.loads(res.stdout)["best"]
+    assert run.stdout.splitlines() == [repr(probability), f"{best['text']} {best['probability']!r} None"], run.stdout
 
 
 # -- the table on disk ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ..rules import checks
 from ..rules.variant import RuleError, Variant
 from ..store import solving, tables
 from ..store.bounded_cache import BoundedCache
+from . import target_play
 from .inputs import CardLike, DiceLike, _variant, as_card, as_dice
 
 TOP_OPTIONS = 10  # options an as_dict() lists unless asked for all
@@ -84,6 +85,9 @@ class Table:
     )
     # best_action's parsed cards and rolls by their texts (never handed out: Advice has its own Card)
     _parsed: tuple[dict, dict] = field(default_factory=lambda: ({}, {}), init=False, repr=False, compare=False)
+    # target_play's: the target table once loaded or built, Kniffel 7's job folder once opened
+    _target_tables: list = field(default_factory=list, init=False, repr=False, compare=False)
+    _target_jobs: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return f"Table({self.variant.name!r}, start_value={self.start_value:.7f})"
@@ -185,6 +189,10 @@ class Table:
         return Advice(
             self.variant, own, rolled, roll, action, self.advisor.expected_final(parsed), tuple(options), then
         )
+
+    # playing for a target (target_play.py): chances(card, target, ...), advise_target(card, dice, roll, target, ...)
+    chances = target_play.chances
+    advise_target = target_play.advise_target
 
     def distribution(self, card: CardLike = None, at_least: Sequence[int] = ()):
         """The exact final-score distribution of the advisor's play from this card (a

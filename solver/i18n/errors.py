@@ -139,4 +139,8 @@ EN_ERRORS = {
     "api_sequence": "{name} must be a list such as {example}, not {value}",
     "api_variant": "{name} must be a Variant (solver.find_variant('kniffel')), not {value}",
     "api_progress": "progress must be None or a function that is told of finished games, not {value}",
+    "api_limit": "limit must be a number of seconds of at least 0 or None (three minutes), not {value}",
+    "api_job_identical": "job_dir: {variant} answers from its target table in the tables folder (built there on first use); job_dir is a target-table job of dice told apart (kniffel7)",
+    "api_target_nowhere": "{variant}: this Table has no tables folder to load its target table from",
+    "api_target_beyond": "{variant}: the best play for {target} from this card needs the target table: a job folder (job_dir) whose layers hold the card, or at most {most} boxes free and minutes of work (limit); chances() gives the chance under max-expected play",
 }
