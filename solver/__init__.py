@@ -16,8 +16,8 @@ numba_setup.configure()  # before Numba is imported: its cache folder and thread
 
 
 __all__ = [
-    "Advice", "KniffelError", "PokerAdvice", "Simulation", "Table", "as_card", "as_dice", "find_variant", "load",
-    "poker_advice", "simulate", "variants",
+    "Advice", "Chances", "KniffelError", "PokerAdvice", "Simulation", "Table", "TargetAdvice", "TargetError",
+    "TargetTableMissing", "as_card", "as_dice", "find_variant", "load", "poker_advice", "simulate", "variants",
 ]  # fmt: skip
 
 

@@ -79,6 +79,27 @@ def test_the_saved_table_is_loaded_not_built_again(built, monkeypatch):
     assert advice.as_dict(all_options=True) == table.advise_target(CARD, "23456", 1, 208).as_dict(all_options=True)
 
 
+def test_numpy_numbers_and_flags(built):
+    """limit takes numpy numbers as every number of the API does; as_dict's flag is a flag (was: any truthy value)."""
+    table, _, first = built
+    for limit in (np.int64(5), np.float32(2.5), 10**30):
+        assert table.chances("", 200, limit=limit) == first
+    advice = table.advise_target(CARD, "23456", 1, 208)
+    assert len(advice.as_dict(np.bool_(False))["options"]) == 10 < len(advice.as_dict(1)["options"])
+    with pytest.raises(solver.KniffelError, match="all_options must be True or False, not 'no'"):
+        advice.as_dict("no")
+
+
+def test_the_answers_and_errors_are_the_packages(built):
+    table, _, first = built
+    assert isinstance(first, solver.Chances) and isinstance(
+        table.advise_target(CARD, "23456", 1, 208), solver.TargetAdvice
+    )
+    assert issubclass(solver.TargetError, solver.KniffelError) and issubclass(
+        solver.TargetTableMissing, solver.KniffelError
+    )
+
+
 def test_build_false_on_a_folder_without_the_target_table(tables_of):
     folder = tables_of("generala")
     table = solver.load("generala", tables_dir=folder, solve=False)
@@ -102,6 +123,8 @@ def test_build_false_on_a_folder_without_the_target_table(tables_of):
         (lambda t: t.chances("", 200, build="yes"), "build must be True or False, not 'yes'"),
         (lambda t: t.chances("", 200, progress=None), "progress must be True or False, not None"),
         (lambda t: t.chances("", 200, limit=float("nan")), "limit must be a number of seconds of at least 0"),
+        (lambda t: t.chances("", 200, limit=10**400), "limit must be a number of seconds of at least 0"),
+        (lambda t: t.chances("", 200, limit=np.bool_(True)), "limit must be a number of seconds of at least 0"),
         (lambda t: t.advise_target("", "11234", 4, 200), "roll must be 1, 2 or 3, not 4"),
         (lambda t: t.advise_target("", "1123", 1, 200), "dice"),
         (lambda t: t.advise_target("", "11234", 1, -5), "target must be a whole number of at least 1, not -5"),
@@ -126,3 +149,9 @@ def test_dice_told_apart_refuse_a_bad_limit_and_a_missing_job_folder(tmp_path):
         table.chances("", 300, job_dir=tmp_path / "nothing")
     with pytest.raises(TargetError, match="target 2000: no game of kniffel7 ends above"):
         table.chances("", 2000)
+    for call in (
+        lambda: table.chances("", 300, limit=0, build="yes"),
+        lambda: table.advise_target("", "2145676", 1, 300, build=None),
+    ):
+        with pytest.raises(solver.KniffelError, match="build must be True or False"):
+            call()  # dice told apart build nothing, but a junk flag is refused there too

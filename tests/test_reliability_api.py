@@ -1,6 +1,7 @@
 """Issue 25, item 7: every public entry point fed junk (Hypothesis) gives a correct answer or KniffelError,
 never another exception; bools are not numbers, floats are not whole numbers, even 3.0."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -104,6 +105,21 @@ def test_batches_refuse_a_ragged_list(table, name):
 def test_decode_option_refuses(table, code):
     with pytest.raises(solver.KniffelError, match="option code"):
         decode_option(table.advisor.engine, code)
+
+
+@pytest.mark.parametrize(
+    "dice, fragment",
+    [
+        (np.array(200), "not array(200)"),  # was a TypeError (a 0-d array cannot be listed)
+        (np.array([[1, 2, 3, 4, 5]]), "dice are a string such as"),
+        ([200], "dice '200': 1 dice given"),  # was read as three dice, '2,0,0'
+        (b"200", "not b'200'"),  # was read as the faces 50, 48, 48
+        ([], "0 dice given"),
+    ],
+)
+def test_as_dice_says_what_was_given(table, dice, fragment):
+    with pytest.raises(solver.KniffelError, match=re.escape(fragment)):
+        solver.as_dice(table.variant, dice)
 
 
 def test_simulate_refuses_more_games_than_the_cli_allows(table):

@@ -12,11 +12,16 @@ the empty card is "", {} or None. Dice are strings ("33516", "3,3,5,1,6") or seq
 order. Every result is a small frozen object whose as_dict() is what the CLI prints with --json.
 The CLI is a thin layer on top of these calls.
 
-inputs.py checks what comes in, table.py answers from a table, simulation.py plays games.
+inputs.py checks what comes in, table.py answers from a table, target_play.py plays for a target,
+simulation.py plays games.
 """
 
+from ..chances.targets import Chances as Chances  # Table.chances' answer
+from ..chances.targets import TargetAdvice as TargetAdvice  # Table.advise_target's
+from ..chances.targets import TargetError as TargetError
 from ..poker.advice import PokerAdvice as PokerAdvice  # the dice-poker duel
 from ..poker.advice import poker_advice as poker_advice
+from ..store.target_tables import TargetTableMissing as TargetTableMissing  # build=False, no target table
 from .inputs import CardLike as CardLike
 from .inputs import DiceLike as DiceLike
 from .inputs import as_card as as_card

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from ..advice.cards import Card, Entries, check_entries, parse_card
-from ..game.dice_input import parse_dice
+from ..game.dice_input import dice_example, parse_dice
+from ..i18n.texts import t
 from ..rules import checks
 from ..rules.presets import PRESETS, find_variant
 from ..rules.variant import RuleError, Variant
@@ -81,9 +82,15 @@ def as_dice(variant: Variant, dice: DiceLike) -> tuple[int, ...]:
     if type(dice) is tuple and len(dice) == len(variant.dice) and all(type(f) is int for f in dice):
         if all(map(operator.contains, variant.dice, dice)):  # the common case: a face of each die
             return dice
-    if isinstance(dice, Sequence | np.ndarray):
+    one_row = not isinstance(dice, np.ndarray) or dice.ndim == 1  # a 0-d array cannot be listed
+    if isinstance(dice, Sequence | np.ndarray) and not isinstance(dice, bytes | bytearray) and one_row:
         faces: list[Any] = list(dice)
         if not all(map(checks.is_whole, faces)):
             raise RuleError(f"dice {faces!r}: faces must be whole numbers")
-        return parse_dice(variant, ",".join(str(int(f)) for f in faces) or " ")
+        text = ",".join(str(int(f)) for f in faces)
+        if len(faces) != variant.n_dice:  # parse_dice would read '200' as three dice
+            example = dice_example(variant)
+            given, count = len(faces), variant.n_dice
+            raise RuleError(t("dice_count", text=text, given=given, variant=variant.name, count=count, example=example))
+        return parse_dice(variant, text)
     raise RuleError(f"dice are a string such as '33516' or a sequence such as (3, 3, 5, 1, 6), not {dice!r}")

@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..advice.cards import Card
 from ..chances import targets
 from ..chances.targets import Chances, TargetAdvice, TargetError, TargetTable
@@ -77,9 +79,10 @@ def chances(
     """Table.chances: the highest probability of finishing with at least `target` points from this card at the
     start of a turn, beside the chance under max-expected play (as_dict() is `chances --json`). Identical dice:
     from the target table, built and saved first when missing unless build=False. Kniffel 7: from job_dir's
-    layers, else exact when estimated at `limit` seconds at most."""
+    layers, else exact when estimated at `limit` seconds at most (None: 180)."""
     parsed = table.card(card)
     variant, limit = table.variant, _limit(limit)
+    build, progress = checks.flag("build", build), checks.flag("progress", progress)
     target = checks.whole("target", target, 1)
     if variant.identical_dice:
         _no_job_dir(table, job_dir)
@@ -125,6 +128,7 @@ def advise_target(
     then, probability, options; as_dict() is `advise --target --json`); the rest as chances()."""
     parsed, rolled, roll = table._situation(card, dice, roll)
     variant, limit = table.variant, _limit(limit)
+    build, progress = checks.flag("build", build), checks.flag("progress", progress)
     target, box_now = checks.whole("target", target, 1), checks.flag("box_now", box_now)
     if variant.identical_dice:
         _no_job_dir(table, job_dir)
@@ -143,11 +147,17 @@ def advise_target(
 
 
 def _limit(limit: float | None) -> float | None:
+    """Seconds of on-demand work (None: ordered_chances.LIMIT_SECONDS); numpy numbers too, not bools."""
     if limit is None:
         return None
-    if isinstance(limit, bool) or not isinstance(limit, int | float) or not limit >= 0:
-        raise TargetError(t("api_limit", value=checks.shown(limit)))
-    return float(limit)
+    if not isinstance(limit, bool | np.bool_) and isinstance(limit, int | float | np.integer | np.floating):
+        try:
+            seconds = float(limit)
+        except OverflowError:  # 10**400
+            seconds = float("nan")
+        if seconds >= 0:
+            return seconds
+    raise TargetError(t("api_limit", value=checks.shown(limit)))
 
 
 def _no_job_dir(table: Table, job_dir) -> None:

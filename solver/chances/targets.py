@@ -23,6 +23,7 @@ from ..dp.target import solve_target, target_keep_values
 from ..dp.target_layout import TargetLayout, item_lengths, max_remaining, target_layout
 from ..errors import KniffelError
 from ..i18n.texts import t as text_of
+from ..rules import checks
 from ..rules.variant import Variant
 from ..store.target_layers import next_tables
 from ..store.target_layers import state_column as stored_column
@@ -297,6 +298,7 @@ class TargetAdvice:
         return self.options[0]
 
     def as_dict(self, all_options: bool = False) -> dict:
+        all_options = checks.flag("all_options", all_options)
         return {
             "variant": self.variant.name,
             "card": self.card.format(),
