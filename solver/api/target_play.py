@@ -27,6 +27,7 @@ from ..chances import targets
 from ..chances.targets import Chances, TargetAdvice, TargetError, TargetTable
 from ..i18n.texts import t
 from ..rules import checks
+from ..store.target_tables import TargetTableMissing
 from .inputs import CardLike, DiceLike
 
 Table = Any  # an api.table.Table, which calls these functions (imported here, it would be a circle)
@@ -38,32 +39,26 @@ def target_table(table: Table, build: bool = True, progress: bool = True) -> Tar
     build, progress = checks.flag("build", build), checks.flag("progress", progress)
     if table._target_tables:
         return table._target_tables[0]
-    from ..dp.compile import require_jit
-    from ..progress import LiveBar
-    from ..store import tables, target_tables
-
     variant, directory = table.variant, table.directory
-    targets.target_engine(variant)  # dice told apart: one line, before any file is looked at
-    try:
-        if directory is None:
-            raise target_tables.TargetTableMissing(t("api_target_nowhere", variant=variant.name))
-        found = targets.load_target_table(variant, directory)
-    except target_tables.TargetTableMissing:
+    if directory is None:  # a Table made by hand: built and kept by this Table, not saved
         if not build:
-            raise
-        require_jit("jit_target", variant=variant.name)
-        if directory is None:  # a Table made by hand: built, kept by this Table, not saved
-            found = targets.build_target_table(variant)
-        else:
-            tables.check_writable_folder(directory, target_tables.target_paths(variant, directory))
-            layout = targets.planned_layout(variant)
-            desc = t("progress_target", variant=variant.name, n=layout.n_max)
-            with LiveBar(
-                total=layout.size, desc=desc, unit_scale=True, disable=None if progress else True, leave=False
-            ) as bar:
-                found = targets.build_and_save(variant, layout, directory, bar.update)[0]
+            raise TargetTableMissing(t("api_target_nowhere", variant=variant.name))
+        found = targets.build_target_table(variant)
+    elif build:
+        found = targets.load_or_build(variant, directory, lambda: _build_saved(variant, directory, progress))
+    else:
+        found = targets.load_target_table(variant, directory)
     table._target_tables.append(found)
     return found
+
+
+def _build_saved(variant, directory: Path, progress: bool) -> TargetTable:
+    from ..progress import LiveBar
+
+    layout = targets.planned_layout(variant)
+    desc = t("progress_target", variant=variant.name, n=layout.n_max)
+    with LiveBar(total=layout.size, desc=desc, unit_scale=True, disable=None if progress else True, leave=False) as bar:
+        return targets.build_and_save(variant, layout, directory, bar.update)[0]
 
 
 def chances(

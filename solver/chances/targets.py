@@ -9,6 +9,7 @@ solver/store/target_tables.py (disk).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -115,6 +116,20 @@ def build_and_save(
     flat = solve_target(engine, layout, layer_done)
     meta = save_target(variant, flat, layout, directory, seconds=time.perf_counter() - t0)
     return TargetTable(variant, engine, stored(flat), layout), meta
+
+
+def load_or_build(variant: Variant, directory: Path, build: Callable[[], TargetTable]) -> TargetTable:
+    """The saved target table, else build()'s, after what must hold before minutes of work: compiled kernels
+    (KNIFFEL_JIT=0 refused) and a tables folder that takes its files. The CLI's and the API's way in."""
+    from ..store.tables import check_writable_folder
+    from ..store.target_tables import TargetTableMissing, target_paths
+
+    try:
+        return load_target_table(variant, directory)
+    except TargetTableMissing:
+        require_jit("jit_target", variant=variant.name)  # refused, not announced
+        check_writable_folder(directory, target_paths(variant, directory))
+        return build()
 
 
 def check_target(variant: Variant, card: Card, target: int) -> None:

@@ -209,22 +209,12 @@ def _cache_opening_pmf(variant, values, settings: Settings) -> None:
 def get_target_table(variant, settings: Settings):
     """Load the variant's target table; build it first (with a notice) when it is missing."""
     from ..chances import targets
-    from ..dp.compile import require_jit
-    from ..store import target_tables
 
-    try:
-        return targets.load_target_table(variant, settings.tables_dir)
-    except target_tables.TargetTableMissing:
-        targets.target_engine(variant)
-        require_jit("jit_target", variant=variant.name)  # KNIFFEL_JIT=0: refused, not announced
-        tables.check_writable_folder(  # before the notice and the minutes of work
-            settings.tables_dir, target_tables.target_paths(variant, settings.tables_dir)
-        )
-        click.echo(
-            "kniffel: " + t("notice_target", variant=variant.name, path=settings.tables_dir),
-            err=True,
-        )
+    def build():
+        click.echo("kniffel: " + t("notice_target", variant=variant.name, path=settings.tables_dir), err=True)
         return solve_target_table(variant, settings)[0]
+
+    return targets.load_or_build(variant, settings.tables_dir, build)
 
 
 def _settings(ctx) -> Settings:
