@@ -82,7 +82,7 @@ def test_target_table_saved_from_its_layers_is_the_in_process_file(built, tmp_pa
     files = [target_paths(VARIANT, tmp_path / name)[0].read_bytes() for name in ("plain", "job-table")]
     assert files[0] == files[1] and metas[0]["dropped_layers"]  # layers left out: the streamed save skips them
     assert {**metas[0], "created": ""} == {**metas[1], "created": ""}
-    loaded, _, _ = load_target(VARIANT, dp.make_engine(VARIANT), tmp_path / "job-table")
+    loaded, *_ = load_target(VARIANT, dp.make_engine(VARIANT), tmp_path / "job-table")
     assert loaded.shape[0] == metas[1]["size"]
 
 

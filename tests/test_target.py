@@ -304,7 +304,7 @@ def test_save_load_round_trip_and_damage(tmp_path):
         load_target(variant, table.engine, tmp_path)
     meta = save_target(variant, table.flat, table.layout, tmp_path, seconds=1.0)
     assert meta["n_max"] == table.n_max and meta["dtype"] == "float64"
-    flat, layout, _ = load_target(variant, table.engine, tmp_path)
+    flat, layout, *_ = load_target(variant, table.engine, tmp_path)
     assert flat.shape == (meta["size"],) and np.array_equal(layout.length, table.layout.length)
     assert np.isin(flat, stored(table.flat)).all()  # layers left out: tests/test_target_layers.py
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

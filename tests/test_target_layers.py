@@ -54,7 +54,7 @@ def test_loaded_table_reads_back_the_built_values_bit_for_bit(tmp_path, name, bo
     variant = PRESETS[name].reduced(boxes=boxes, n_dice=n_dice, bonuses=bonuses)
     built = build_target_table(variant)
     meta = save_target(variant, built.flat, built.layout, tmp_path, seconds=1.0)
-    flat, layout, _ = load_target(variant, built.engine, tmp_path)
+    flat, layout, *_ = load_target(variant, built.engine, tmp_path)
     loaded = TargetTable(variant, built.engine, flat, layout)
     assert layout.dropped and meta["dropped_layers"] == list(layout.dropped)
     assert flat.shape[0] == meta["size"] < built.layout.size  # the dropped layers are not in the file

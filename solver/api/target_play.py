@@ -34,11 +34,12 @@ Table = Any  # an api.table.Table, which calls these functions (imported here, i
 
 
 def target_table(table: Table, build: bool = True, progress: bool = True) -> TargetTable:
-    """The variant's target table (identical dice), loaded once per Table; built and saved first when missing
-    unless build=False (then TargetTableMissing)."""
+    """The variant's target table (identical dice), loaded once per Table (again when its file has changed
+    since); built and saved first when missing unless build=False (then TargetTableMissing)."""
     build, progress = checks.flag("build", build), checks.flag("progress", progress)
-    if table._target_tables:
+    if table._target_tables and table._target_tables[0].unchanged():
         return table._target_tables[0]
+    table._target_tables.clear()
     variant, directory = table.variant, table.directory
     if directory is None:  # a Table made by hand: built and kept by this Table, not saved
         if not build:

@@ -57,10 +57,18 @@ class TargetTable(NamedTuple):
     engine: Engine
     flat: np.ndarray
     layout: TargetLayout
+    file: tuple[Path, list[int] | None] | None = None  # a loaded table: its path and identity when loaded
 
     @property
     def n_max(self) -> int:
         return self.layout.n_max
+
+    def unchanged(self) -> bool:
+        """Whether a loaded table's file is still the one memory-mapped: a holder that lives on (the server,
+        an API Table) loads it again when not, rather than read bytes no checksum has seen."""
+        from ..store.target_tables import file_identity
+
+        return self.file is None or file_identity(self.file[0]) == self.file[1]
 
 
 _ENGINES: dict[Variant, Engine] = {}  # target_engine's, per variant: a fresh `chances` asked for three
@@ -358,10 +366,10 @@ def load_target_table(variant: Variant, directory: Path) -> TargetTable:
     from ..store.target_tables import TargetTableError, load_target, target_paths
 
     engine = target_engine(variant)
-    flat, layout, _ = load_target(variant, engine, directory)
+    flat, layout, _, identity = load_target(variant, engine, directory)
+    path = target_paths(variant, directory)[0]
     n = default_n(variant, engine)
     if layout.n_max != n:
-        path = target_paths(variant, directory)[0]
         fix = text_of("target_fix", variant=variant.name)
         raise TargetTableError(text_of("target_n", path=path, n_max=layout.n_max, n=n, fix=fix))
-    return TargetTable(variant, engine, flat, layout)
+    return TargetTable(variant, engine, flat, layout, (path, identity))

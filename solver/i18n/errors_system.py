@@ -75,6 +75,7 @@ EN_SYSTEM_ERRORS = {
     "target_other_rules": "target table {path} was built for other rules or an older format; {fix}",
     "target_checksum": "target table {path} is damaged (its checksum does not match its sidecar); {fix}",
     "target_damaged": "target table {path} is damaged ({error}); {fix}",
+    "target_changing": "target table {path} changed on disk while it was read; try again once whatever writes it has finished",
     "target_states": "target table sidecar {path} does not fit the rules' states; {fix}",
     "target_shape": "target table {path} has shape {got}, expected {expected}; {fix}",
     "target_n": "target table {path} was built up to {n_max} points, this version uses {n}; {fix}",

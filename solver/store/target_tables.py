@@ -16,6 +16,10 @@ Hashing the 397 MB kniffel table takes about a second, too long for every `advis
 table leaves a stamp, .<variant>.target.verified: the checksum together with the file's size, inode,
 mtime and ctime. A load whose file still has exactly those skips the hash (any rewrite, even one
 that restores the mtime, changes the ctime or the inode); anything else hashes the file again.
+A loaded table is memory-mapped; a holder that lives on (the server, an API Table) compares that identity
+before each use and loads the file again when it has changed (chances/targets.TargetTable.unchanged): a rewrite
+in place would else be read unchecked, and a truncation be SIGBUS. Left open: a change within the
+same clock tick as the check, or while a request reads.
 """
 
 from __future__ import annotations
@@ -90,6 +94,14 @@ def _stamp_path(npy: Path) -> Path:
 def _file_identity(path: Path) -> list[int]:
     st = path.stat()
     return [st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def file_identity(path: Path) -> list[int] | None:
+    """The file's size, inode, mtime and ctime (None when it is gone): any rewrite changes one of them."""
+    try:
+        return _file_identity(path)
+    except OSError:
+        return None
 
 
 def _write_stamp(npy: Path, digest: str) -> None:
@@ -212,8 +224,13 @@ def _sidecar(variant: Variant, layout: TargetLayout, dropped: tuple, size: int, 
     }
 
 
-def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.ndarray, TargetLayout, dict]:
-    """(flat table, layout, sidecar), verified against the rules, the layout and the checksum."""
+def load_target(
+    variant: Variant, engine: Engine, directory: Path
+) -> tuple[np.ndarray, TargetLayout, dict, list[int] | None]:
+    """(flat table, layout, sidecar, the file's identity), verified against the rules, the layout and the
+    checksum. The table is memory-mapped: whoever keeps it checks the identity before each use (a file
+    rewritten in place, by cp or rsync --inplace, would else be read unchecked, or kill the process with
+    SIGBUS when truncated)."""
     npy, meta_path = target_paths(variant, directory)
     fix = t("target_fix", variant=variant.name)
     if not npy.exists() or not meta_path.exists():
@@ -244,6 +261,7 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
     if meta.get("dropped_layers") != list(dropped):
         raise TargetTableError(t("target_sidecar_damaged", path=meta_path, fix=fix))
     layout = target_layout(engine, meta["n_max"], length, dropped)
+    identity = file_identity(npy)
     try:  # hashed through files.open_regular (or stamped so, unchanged since): regular, the layout's size
         verified = _verified(npy, meta["sha256"], layout.size * np.dtype(STORED_DTYPE).itemsize + HEADER_LIMIT)
     except TargetTableError as exc:
@@ -259,4 +277,6 @@ def load_target(variant: Variant, engine: Engine, directory: Path) -> tuple[np.n
         raise TargetTableError(
             t("target_shape", path=npy, got=f"{flat.shape} {flat.dtype}", expected=expected, fix=fix)
         )
-    return flat, layout, meta
+    if file_identity(npy) != identity:  # rewritten between its checksum and its mapping
+        raise TargetTableError(t("target_changing", path=npy))
+    return flat, layout, meta, identity

@@ -148,7 +148,8 @@ class TargetTableCache:
 
     Never built by a request: building one takes minutes (`kniffel solve VARIANT --target`), so a
     missing table is TargetTableMissing (HTTP 409). A missing table is not remembered: once the
-    command has built it, the next request loads it.
+    command has built it, the next request loads it. A file changed since it was loaded (rebuilt, or
+    rewritten in place by another tool) is loaded and verified again.
     """
 
     def __init__(self, tables_dir: Path):
@@ -158,10 +159,11 @@ class TargetTableCache:
 
     def get(self, variant: Variant) -> targets.TargetTable:
         table = self._tables.get(variant.name)
-        if table is None:
+        if table is None or not table.unchanged():
             with self._lock:
                 table = self._tables.get(variant.name)
-                if table is None:
+                if table is None or not table.unchanged():
+                    self._tables.pop(variant.name, None)  # a damaged file is not answered from
                     table = targets.load_target_table(variant, self.tables_dir)
                     self._tables[variant.name] = table
         return table
