@@ -51,6 +51,33 @@ def test_doble_generala_needs_a_generala():
     assert dict(dp.roll_entries(engine.rules, 0, 0, r))[doble] == 0
 
 
+
+@pytest.mark.parametrize(
+    "text,ok",
+    [
+        ("DG=100", False),  # the Generala box free: the table would count 100 points no game can have
+        ("G=0,DG=100", False),
+        ("1=5,2=10,3=15,4=20,5=25,6=30,E=20,F=30,P=45,DG=100", False),
+        ("G=50,DG=100", True),
+        ("DG=0", True),  # scratched: any time
+        ("G=0,DG=0", True),
+    ],
+)
+def test_a_card_with_a_doble_generala_needs_the_generala(text, ok):
+    """A card is refused in one line naming both boxes, by the card syntax and by the API's Card alike."""
+    from solver.advice.cards import Card, check_entries, parse_card
+    from solver.rules.variant import RuleError
+
+    if ok:
+        assert parse_card(GENERALA, text).format()
+        return
+    with pytest.raises(RuleError, match="Doble Generala holds 100.*Generala box holds points") as err:
+        parse_card(GENERALA, text)
+    assert "\n" not in str(err.value)
+    card = Card(GENERALA, {GENERALA.box_index("doble_generala"): 100})
+    with pytest.raises(RuleError, match="Doble Generala holds 100"):
+        check_entries(card)
+
 REDUCED = [
     (["ones", "escalera", "full", "poker"], 5),
     (["sixes", "generala", "doble_generala", "poker"], 4),

@@ -10,7 +10,8 @@ import textwrap
 
 from ..i18n.texts import CATALOGUES, bonus_name, box_name, die_name, language, number, t, word_list
 from ..rules.variant import Joker, Scratch, Variant
-from .cards import Card, entry_rules
+from .card_checks import entry_rules
+from .cards import Card
 
 
 def number_word(n: int) -> str:

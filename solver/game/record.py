@@ -30,7 +30,8 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..advice.cards import Card, entry_rules
+from ..advice.card_checks import entry_rules
+from ..advice.cards import Card
 from ..errors import KniffelError
 from ..i18n.texts import LANGUAGES, box_name, die_name, t
 from ..rules.checks import shown as _short

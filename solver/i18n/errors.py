@@ -19,6 +19,7 @@ EN_ERRORS = {
     "card_upper_bonus_twice": "{entry}: the upper bonus is on the card already ({first})",
     "card_extra_steps": "extra={extra}: the {bonus} comes in steps of {step}",
     "card_extra_needs_box": "extra={extra}: extra points need {box} filled with points first",
+    "card_only_as_joker": "card: {box} holds {points}, but {box} scores only a further {joker} while the {joker} box holds points; {box} can hold 0 before that",
     "card_extra_count": "extra={extra} is {jokers} × {bonus} ({each} each), and each further {box} but the latest also filled a box: add those boxes too (e.g. {example})",
     "card_cannot_occur": "the card ({card}) cannot occur under the rules of {variant}",
     "card_full": "the card is full: the game is over, there is nothing to advise",
