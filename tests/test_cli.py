@@ -105,6 +105,9 @@ def test_best_box_equals_value_of_resulting_card(tdir):
     "args,fragment",
     [
         (["advise", "poker", "--dice", "12345"], "unknown variant"),
+        (["advise", "", "33516"], "unknown variant ''"),  # '' is no variant, not the default kniffel
+        (["simulate", "", "-n", "10"], "unknown variant ''"),
+        (["play", "", "--roll-for-me"], "unknown variant ''"),
         (["advise", "--card", "einser=9", "--dice", "12345"], "einser=9"),
         (["advise", "--dice", "1234"], "4 dice given"),
         (["advise", "--dice", "12347"], "face 7"),

@@ -51,7 +51,6 @@ def test_doble_generala_needs_a_generala():
     assert dict(dp.roll_entries(engine.rules, 0, 0, r))[doble] == 0
 
 
-
 @pytest.mark.parametrize(
     "text,ok",
     [
@@ -77,6 +76,7 @@ def test_a_card_with_a_doble_generala_needs_the_generala(text, ok):
     card = Card(GENERALA, {GENERALA.box_index("doble_generala"): 100})
     with pytest.raises(RuleError, match="Doble Generala holds 100"):
         check_entries(card)
+
 
 REDUCED = [
     (["ones", "escalera", "full", "poker"], 5),

@@ -36,6 +36,24 @@ def table_game(kdir, f, input, players="Anna,Ben", seed=6):
     return kniffel(kdir, *args, "--save", str(f), input=input)
 
 
+def test_resume_refuses_other_rules_named_by_keep_one_alone(kdir, tmp_path):
+    """`play --resume g.json --keep-one` names kniffel-keep-one, as `play kniffel-keep-one --resume` does: a
+    kniffel game is not played on under other rules in silence (it was), nor is its file touched."""
+    f = tmp_path / "g.json"
+    assert (
+        kniffel(kdir, "play", "kniffel", "--roll-for-me", "--seed", "2", "--save", str(f), input="q\n").exit_code == 0
+    )
+    before = f.read_bytes()
+    for args in (["--keep-one"], ["kniffel-keep-one"], ["kniffel", "--keep-one"]):
+        res = kniffel(kdir, "play", *args, "--resume", str(f), input="q\n")
+        assert (
+            res.exit_code == 2
+            and res.stderr.strip() == f"kniffel: error: {f} is a game of kniffel, not kniffel-keep-one"
+        )
+    assert f.read_bytes() == before
+    assert kniffel(kdir, "play", "kniffel", "--resume", str(f), input="q\n").exit_code == 0
+
+
 def test_save_onto_a_saved_game_suggests_resume_and_keeps_the_game(kdir, tmp_path):
     f = tmp_path / "g.json"
     res = kniffel(kdir, "play", "kniffel", "--roll-for-me", "--seed", "2", "--save", str(f), input="\n\nq\n")

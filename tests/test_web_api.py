@@ -113,6 +113,7 @@ def test_variants_equals_cli_json(client, tdir):
 
 CLI_ERRORS = [
     ({"variant": "poker", "dice": "12345"}, ["advise", "poker", "--dice", "12345"]),
+    ({"variant": "", "dice": "12345"}, ["advise", "", "--dice", "12345"]),  # not the default kniffel
     ({"card": "einser=9", "dice": "12345"}, ["advise", "--card", "einser=9", "--dice", "12345"]),
     ({"dice": "1234"}, ["advise", "--dice", "1234"]),
     ({"dice": "12347"}, ["advise", "--dice", "12347"]),

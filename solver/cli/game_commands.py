@@ -76,8 +76,9 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
         if names is not None and names != saved:
             who = ", ".join(saved) if saved else t("play_one_player")
             raise RuleError(t("play_players_fixed", path=resume_path, who=who))
-        if variant_name and find_variant(variant_name, keep_one) != game.variant:
-            raise RuleError(t("play_resume_variant", path=resume_path, variant=game.variant.name, name=variant_name))
+        named = find_variant(_variant_or_default(variant_name), keep_one)
+        if (variant_name is not None or keep_one) and named != game.variant:  # --keep-one alone: kniffel-keep-one
+            raise RuleError(t("play_resume_variant", path=resume_path, variant=game.variant.name, name=named.name))
         if seed is not None and seed != game.seed:
             raise RuleError(t("play_resume_seed", path=resume_path, seed=game.seed))
         if roll_for_me:

@@ -43,4 +43,4 @@ class Settings:
 
 
 def _variant_or_default(variant_name):
-    return variant_name or "kniffel"
+    return "kniffel" if variant_name is None else variant_name  # '' is no variant: find_variant refuses it

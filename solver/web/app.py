@@ -256,7 +256,7 @@ def create_app(
         params = query(request, allowed=("variant", "card", "dice", "roll", "box", "all", "target"))
         box_now, show_all, roll = joker_scored(params, "box"), joker_scored(params, "all"), roll_number(params)
         target = target_number(params)
-        variant = find_variant(params.get("variant") or "kniffel")  # the CLI's default variant
+        variant = find_variant(params.get("variant", "kniffel"))  # the CLI's default variant; variant= is refused
         if target is not None:
             return await advise_target(request, variant, params, target, roll, box_now, show_all)
 
