@@ -315,6 +315,11 @@ def test_cli_refuses_another_job_folder_and_tells_status(tmp_path):
     res = cli_run(tmp_path, "solve", "--status", str(tmp_path))
     assert res.exit_code == 2 and "holds no job folder" in res.stderr and res.stderr.count("\n") == 1
     assert res.stdout == ""
+    run_job(job, VARIANT, ThreadExecutor(2))  # finished: no time left is estimated
+    res = cli_run(tmp_path, "solve", "--status", str(tmp_path / "jobs"))
+    assert res.exit_code == 0 and res.output.splitlines() == [
+        f"{job.path}: kniffel-reduced value table, 5/5 layers done, 0 chunks of 0 left in the next layers"
+    ]
 
 
 @pytest.mark.parametrize("array", [np.zeros((0, 3)), np.array(2.5), np.arange(12.0).reshape(3, 4).T])

@@ -225,6 +225,8 @@ def job_status(path: Path) -> None:
             )
         )
         cost_done, cpu_cost = (sum(v.get(k, 0) for v in done.values()) for k in ("cost", "cpu_cost"))
+        if not to_build:  # finished: no time left to estimate (waits.about says at least 5 s)
+            continue
         if cpu_cost:  # the CPU the chunks took (since 2026-12-07): pauses and a busy machine do not count
             rate = sum(v.get("cpu", 0) for v in done.values()) / cpu_cost
             click.echo(t("job_status_cpu", cpu=waits.about(sum(to_build) * rate), rate=f"{rate * 1e6:.2f}"))
