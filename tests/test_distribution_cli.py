@@ -126,3 +126,20 @@ def test_moments_on_disk_are_checked_and_a_fresh_advise_process_answers_alike(td
     )
     assert fresh.returncode == 0, fresh.stderr
     assert json.loads(fresh.stdout) == compiled
+
+
+@pytest.mark.parametrize(
+    "lang,x,shown",
+    [
+        ("en", 0.015505, "1.5505%"),
+        ("en", 9.31e-11, "9.31e-09%"),  # below 0.0001 %: three digits, still in percent (it was 9.31e-11)
+        ("de", 1.08e-14, "1,08e-12\u00a0%"),
+        ("fr", 0.0, "0,0000\u00a0%"),
+    ],
+)
+def test_every_chance_of_a_line_is_in_percent(lang, x, shown):
+    from solver.cli.statistics_commands import _percent
+    from solver.i18n import texts
+
+    texts.set_language(lang)
+    assert _percent(x) == shown

@@ -13,7 +13,8 @@ import numpy as np
 
 from ..advice.cards import parse_card
 from ..errors import KniffelError
-from ..i18n.texts import bonus_name, box_name, count_text, number, t, variant_title
+from ..i18n.numbers import symbols
+from ..i18n.texts import bonus_name, box_name, count_text, language, number, t, variant_title
 from ..rules.dice import MAX_GAMES, MAX_SEED
 from ..rules.presets import find_variant
 from ..store.files import check_writable_file
@@ -232,7 +233,10 @@ def _forward_progress(settings, variant, values, cards, label: str) -> Iterator[
 
 
 def _percent(x: float) -> str:
-    return number(x, ".4%") if x >= 1e-4 or x == 0 else number(x, ".3g")
+    """A probability in percent: four decimals, or three digits where they would show 0.0000% (9.31e-09%)."""
+    if x >= 1e-4 or x == 0:
+        return number(x, ".4%")
+    return number(x * 100, ".3g") + symbols(language())[2]
 
 
 def dist_histogram(pmf: np.ndarray, width: int = 50, bin_size: int = 10) -> str:
