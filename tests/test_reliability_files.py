@@ -524,8 +524,13 @@ def bad_box_record() -> str:
 
 @pytest.mark.parametrize(
     "content, said",
-    [("not json", "ist kein JSON"), ("x" * 2_000_000, "ist größer als"), (bad_box_record(), "hat kein Feld 'nix'")],
-    ids=["not-json", "too-large", "unknown-box"],
+    [
+        ("not json", "ist kein JSON (Zeile 1, Spalte 1)"),  # not the parser's English "Expecting value"
+        ('{"seed": ' + "7" * 5000 + "}", "enthält eine Zahl mit mehr als 4.300 Ziffern"),  # nor Python's words
+        ("x" * 2_000_000, "ist größer als"),
+        (bad_box_record(), "hat kein Feld 'nix'"),
+    ],
+    ids=["not-json", "huge-number", "too-large", "unknown-box"],
 )
 def test_a_bad_game_file_of_a_german_game_is_refused_in_german(kdir, tmp_path, content, said):
     """`play kniffel --resume FILE` speaks German; a file it could not parse was refused in English."""

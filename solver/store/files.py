@@ -27,6 +27,7 @@ import os
 import re
 import signal
 import stat
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -280,8 +281,10 @@ def parse_json(data: bytes | bytearray, where: str, error: type[KniffelError]) -
         return json.loads(text)
     except RecursionError:
         raise error(t("file_nested", where=where)) from None
-    except ValueError as exc:
-        raise error(t("file_not_json", where=where, error=exc)) from None
+    except json.JSONDecodeError as exc:  # where, not the parser's English words
+        raise error(t("file_not_json", where=where, line=exc.lineno, column=exc.colno)) from None
+    except ValueError:  # an integer of more digits than Python reads (sys.get_int_max_str_digits)
+        raise error(t("file_number_too_long", where=where, digits=count_text(sys.get_int_max_str_digits()))) from None
 
 
 def read_json(path: Path, limit: int, what: str, error: type[KniffelError], fix: str = "") -> Any:
