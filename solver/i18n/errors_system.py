@@ -35,6 +35,7 @@ EN_SYSTEM_ERRORS = {
     "tables_under_file": "{source} {directory} lies under {parent}, which is not a folder; name a folder for the tables",
     "tables_not_writable": "cannot write to the tables folder {directory} ({reason}), so nothing is solved: name a writable folder with --tables DIR or ${env}",
     "table_fix": "rebuild it with `kniffel solve {variant}`",
+    "fix_move_away": "move it away, then {fix}",
     "table_missing": "no table for {variant} in {directory}; build it with `kniffel solve {variant}`",
     "table_zip": "table {path} is a zip archive (.npz?), not a .npy table; {fix}",
     "table_empty": "table {path} is empty; {fix}",

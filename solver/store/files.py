@@ -294,7 +294,17 @@ def read_json(path: Path, limit: int, what: str, error: type[KniffelError], fix:
     except error as exc:
         if not fix:
             raise
-        raise error(f"{exc}; {fix}") from None
+        raise error(f"{exc}; {fix_for(path, fix)}") from None
+
+
+def fix_for(path: Path, fix: str) -> str:
+    """The fix of a file's error, after moving away what is at `path` when that is no regular file (a FIFO, a
+    folder): the command the fix names never writes over such a thing."""
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return fix
+    return fix if regular else t("fix_move_away", fix=fix)
 
 
 def check_writable_file(path: Path, what: str) -> None:

@@ -33,6 +33,7 @@ from .files import (
     _TEMP,
     _alive,
     atomic_write_files,
+    fix_for,
     make_folder,
     no_interrupts,
     open_regular,
@@ -261,7 +262,7 @@ def _read_npy(npy: Path, variant: Variant, digest: str, fix: str) -> np.ndarray:
     try:
         data = read_bounded(npy, _size_limit(shape), t("word_table"), TableDamaged)
     except TableDamaged as exc:
-        raise TableDamaged(f"{exc}; {fix}") from None
+        raise TableDamaged(f"{exc}; {fix_for(npy, fix)}") from None
     if data[:2] == b"PK":
         raise TableDamaged(t("table_zip", path=npy, fix=fix))
     if not data.startswith(NPY_MAGIC):

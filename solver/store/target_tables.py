@@ -39,7 +39,7 @@ from ..errors import KniffelError
 from ..i18n.texts import t
 from ..rules.variant import Variant
 from ..version import __version__
-from .files import atomic_write_bytes, atomic_write_files, make_folder, open_regular, read_json
+from .files import atomic_write_bytes, atomic_write_files, fix_for, make_folder, open_regular, read_json
 from .tables import HEADER_LIMIT
 from .target_layers import choose_dropped, layer_sizes, pack
 
@@ -265,7 +265,7 @@ def load_target(
     try:  # hashed through files.open_regular (or stamped so, unchanged since): regular, the layout's size
         verified = _verified(npy, meta["sha256"], layout.size * np.dtype(STORED_DTYPE).itemsize + HEADER_LIMIT)
     except TargetTableError as exc:
-        raise TargetTableError(f"{exc}; {fix}") from None
+        raise TargetTableError(f"{exc}; {fix_for(npy, fix)}") from None
     if not verified:
         raise TargetTableError(t("target_checksum", path=npy, fix=fix))
     try:
