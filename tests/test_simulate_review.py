@@ -131,12 +131,16 @@ def play(variant, advisor, seed, mistakes):
     return game, expected
 
 
-def test_review_of_a_game_played_by_the_advice_is_lossless(tables):
+def test_review_of_a_game_played_by_the_advice_is_lossless(tables, kniffel_dir, tmp_path):
     v = PRESETS["kniffel"]
     adv = Advisor(v, tables["kniffel"])
     game, _ = play(v, adv, seed=3, mistakes={})
     steps = decisions(game, adv)
     assert len(steps) >= 13 and sum(d.loss for d in steps) == 0
+    game.save(tmp_path / "game.json")  # each move the advice's own: 'best', not 'tie' (no other move was as good)
+    args = ["--tables", str(kniffel_dir), "--lang", "en", "review", str(tmp_path / "game.json")]
+    rows = CliRunner().invoke(cli, args).stdout.splitlines()[2 : 2 + len(steps)]
+    assert [row.split()[-1] for row in rows] == ["best"] * len(steps)
 
 
 def test_review_reports_exactly_the_losses_of_mistakes(tables, kniffel_dir, tmp_path):

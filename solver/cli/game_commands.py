@@ -221,7 +221,9 @@ def _review_text(game, steps) -> None:
     click.echo(f"{turn:>5} {roll:>4}  {dice:<{dice_w}}  {chosen:<{text_w}}  {loss:>7}")
     pad = " " * (5 + 1 + 4 + 2 + dice_w + 2)
     for d, dice_shown, text in rows:
-        click.echo(f"{d.turn:>5} {d.roll:>4}  {dice_shown:<{dice_w}}  {text:<{text_w}}  {loss_text(d.loss):>7}")
+        best_move = (d.chosen.kind, d.chosen.keep, d.chosen.box) == (d.best.kind, d.best.keep, d.best.box)
+        verdict = t("best") if best_move else loss_text(d.loss)  # 'tie' only beside another best move
+        click.echo(f"{d.turn:>5} {d.roll:>4}  {dice_shown:<{dice_w}}  {text:<{text_w}}  {verdict:>7}")
         if d.loss > 0:
             best = option_text(v, d.best, d.dice)
             click.echo(t("review_best", pad=pad, text=best, expected=d.best.expected_final_score))
