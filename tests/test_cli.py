@@ -117,6 +117,7 @@ def test_best_box_equals_value_of_resulting_card(tdir):
         (["value", "kniffel", "--card", "full house=20"], "Full House cannot hold 20"),
         (["solve"], "VARIANT"),
         (["review", "/nonexistent/game.json"], "game"),
+        (["review", ""], "GAME.json '': give a file name"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tdir, args, fragment):
@@ -289,3 +290,9 @@ def test_advise_says_a_bonus_written_before_its_box_is_counted_once(tdir):
     assert "(card Yahtzee 50: 50 points)" in header
     plain = run(tdir, "advise", "yahtzee", "--card", "yahtzee=50", "--dice", "66666", "--roll", "3")
     assert res.stdout.splitlines()[2] == plain.stdout.splitlines()[1]  # the same best line and total
+
+
+def test_a_bad_card_is_refused_before_a_missing_table_is_solved(tmp_path):
+    res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--lang", "en", "value", "yams", "--card", "as=6"])
+    assert res.exit_code == 2 and "Ones cannot hold 6 in yams" in res.stderr
+    assert not list(tmp_path.iterdir())  # no table solved first (yams: seconds of work, then the refusal)

@@ -154,6 +154,8 @@ def review(ctx, game_file, as_json):
     from ..game.table_game import TableGame
     from ..i18n.texts import die_name
 
+    if game_file == "":  # not the current folder, which Path('') would name
+        raise KniffelError(t("option_empty_path", option="GAME.json"))
     loaded = _load_game(ctx, game_file)
     _speak(ctx, loaded.variant, loaded.lang)
     advisor = _advisor(loaded.variant, _settings(ctx))

@@ -133,8 +133,11 @@ def value(ctx, variant_name, card, keep_one, as_json):
     """Expected final score of a card at the start of a turn, under optimal play."""
     from ..reports import value_report
 
+    from ..advice.cards import parse_card
+
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
+    parse_card(variant, card)  # a bad card is refused before a missing table is solved
     table = _table(variant, _settings(ctx))
     result = value_report(table, card)
     if as_json:
