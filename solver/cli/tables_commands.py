@@ -131,9 +131,8 @@ def _refuse_empty(**options) -> None:
 @click.pass_context
 def value(ctx, variant_name, card, keep_one, as_json):
     """Expected final score of a card at the start of a turn, under optimal play."""
-    from ..reports import value_report
-
     from ..advice.cards import parse_card
+    from ..reports import value_report
 
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
