@@ -89,7 +89,7 @@ def test_simulate_speaks_german_for_kniffel_and_keeps_its_json(kdir):
     de, en = invoke(*args), invoke(*args, "--lang", "en")
     assert de.exit_code == 0 and en.exit_code == 0, de.output + en.output
     lines = de.output.splitlines()
-    assert "30 Spiele bei bester Strategie (Seed 3," in lines[0] and lines[0].endswith("/s)")
+    assert "30 Spiele bei bester Strategie (Startzahl 3," in lines[0] and lines[0].endswith("/s)")
     assert lines[1].startswith("Mittel ") and "(Tabelle: 248,076)" in lines[1] and "Median" in lines[1]
     assert lines[2].startswith("Perzentile: 1%:") and lines[3].startswith("P(Endstand >= t): 200:")
     assert lines[4].startswith("Bonus oben: 63+:") and lines[5].startswith("Kniffel-Bonus: in ")
