@@ -144,6 +144,8 @@ def test_bad_value_input_is_400_with_the_cli_message(client, tdir):
     [
         ("dice=12345&roll=4", "roll must be 1, 2 or 3"),
         ("dice=12345&roll=", "roll must be 1, 2 or 3"),
+        ("dice=12345&roll=nan", "roll must be 1, 2 or 3"),
+        ("dice=12345&roll=" + "1" * 11, "at most 10"),
         ("dice=12345&box=yes", "'box' is 1 or 0"),
         ("dice=12345&path=/etc/passwd", "unknown parameter 'path'"),
         ("dice=12345&dice=12345", "given twice"),

@@ -13,7 +13,7 @@ LIMITS = {
     "variant": 40,
     "card": 400,
     "dice": 60,
-    "roll": 1,
+    "roll": 10,  # more than the value needs: "nan" is told what a roll is, not its length
     "box": 5,
     "all": 5,
     "target": 6,
