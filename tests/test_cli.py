@@ -118,6 +118,8 @@ def test_best_box_equals_value_of_resulting_card(tdir):
         (["solve"], "VARIANT"),
         (["review", "/nonexistent/game.json"], "game"),
         (["review", ""], "GAME.json '': give a file name"),
+        (["advise", "--dice", "12345", "--opponent", "einser=9"], "the opponent's card (--opponent): card entry"),
+        (["odds", "kniffel", "--card", "", "--card", "einser=9"], "player 2's card (--card number 2): card entry"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tdir, args, fragment):

@@ -11,6 +11,7 @@ from ..advice.cards import parse_card, without_pending_bonus
 from ..game.dice_input import parse_dice
 from ..i18n.texts import bonus_name, number, t
 from ..rules.presets import PRESETS, find_variant
+from ..rules.variant import RuleError
 from . import target_compile, waits
 from .base import (
     _advisor,
@@ -280,7 +281,10 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
     from ..chances import win
     from ..chances.ordered_chances import SIMULATED_GAMES
 
-    opponent = parse_card(variant, opponent_text)  # bad cards: one line, before any engine is built
+    try:  # bad cards: one line saying whose, before any engine is built
+        opponent = parse_card(variant, opponent_text)
+    except RuleError as exc:
+        raise RuleError(t("opponent_card_error", error=exc)) from None
     if card.full:  # win.check_opponent says so too, in English for the Python API
         raise win.OpponentError(t("card_full"))
     win.check_opponent(card, opponent)

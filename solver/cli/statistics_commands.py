@@ -17,15 +17,14 @@ from ..i18n.numbers import symbols
 from ..i18n.texts import bonus_name, box_name, count_text, language, number, t, variant_title
 from ..rules.dice import MAX_GAMES, MAX_SEED
 from ..rules.presets import find_variant
+from ..rules.variant import RuleError
 from ..store.files import check_writable_file
-from . import target_compile, waits
+from . import simulate_play, waits
 from .base import (
-    _advisor,
     _settings,
     _speak,
     cli,
     get_table,
-    get_target_table,
     lang_option,
     progress_bar,
 )
@@ -64,9 +63,11 @@ def simulate(ctx, variant_name, games, seed, keep_one, as_json, plot, target, ve
             raise OpponentError(t("sim_versus_alone"))
         if ctx.get_parameter_source("games") is click.core.ParameterSource.DEFAULT:
             games = VERSUS_DEFAULT_PAIRS  # each pair costs exact opponent distributions: far slower than a game
-        return _simulate_versus(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json)
+        return simulate_play.simulate_versus(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json)
     if target is not None:
-        return _simulate_target(ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json, target)
+        return simulate_play.simulate_target(
+            ctx, _variant_or_default(variant_name), games, seed, keep_one, as_json, target
+        )
 
     if plot:
         plt = _plot_backend(Path(plot))  # checked before the simulation, not after it
@@ -234,6 +235,16 @@ def _forward_progress(settings, variant, values, cards, label: str) -> Iterator[
         yield bar.update
 
 
+def _player_card(variant, text: str, n: int, players: int):
+    """One player's --card, a refusal naming the player where there are several."""
+    try:
+        return parse_card(variant, text)
+    except RuleError as exc:
+        if players == 1:
+            raise
+        raise RuleError(t("player_card_error", n=n, error=exc)) from None
+
+
 def _percent(x: float) -> str:
     """A probability in percent: four decimals, or three digits where they would show 0.0000% (9.31e-09%)."""
     if x >= 1e-4 or x == 0:
@@ -284,7 +295,7 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
 
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
-    parsed = [parse_card(variant, c) for c in cards]
+    parsed = [_player_card(variant, c, n, len(cards)) for n, c in enumerate(cards, 1)]
     name_list = [n.strip() for n in names.split(",")] if names is not None else None
     dist.check_players(parsed, name_list)  # before loading or solving a table
     settings = _settings(ctx)
@@ -308,96 +319,3 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     click.echo(t("odds_cards"))
     for name, card in zip(shown, parsed):
         click.echo(fit(t("odds_card", name=name, card=card_text(card)), "      "))
-
-
-def _simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
-    """simulate --target: games played to reach the target; the fraction that did, with its error."""
-    from ..chances import target_play, targets
-
-    variant = find_variant(variant_name, keep_one)
-    if not variant.identical_dice:
-        return _simulate_target_ordered(ctx, variant, games, seed, as_json, target)
-    targets.check_target(variant, parse_card(variant, ""), target)  # before any table is loaded or built
-    settings = _settings(ctx)
-    target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
-    advisor = _advisor(variant, settings)
-    table = get_target_table(variant, settings)
-    t0 = time.perf_counter()
-    with progress_bar(
-        settings, games, t("progress_simulate_target", variant=variant.name, target=target), "game"
-    ) as bar:
-        run = target_play.simulate_target(variant, table, advisor, games, target, seed=seed, progress=bar.update)
-    seconds = time.perf_counter() - t0
-    expected = targets.target_probability(variant, table, parse_card(variant, ""), target)
-    out = {"variant": variant.name, **run.as_dict(), "probability": expected, "seconds": round(seconds, 3)}
-    if as_json:
-        click.echo(json.dumps(out, indent=2))
-        return
-    from ..advice.explain import fit
-
-    reached = dict(p=run.p_reached, stderr=run.stderr, expected=expected)
-    title, shown = variant_title(variant), count_text(games)
-    click.echo(fit(t("sim_target", title=title, games=shown, target=target, seed=seed, seconds=seconds, **reached)))
-
-
-def _simulate_target_ordered(ctx, variant, games, seed, as_json, target):
-    """simulate kniffel7 --target: max-expected play to the end game, then exact target play."""
-    from ..chances import ordered_target_play as play
-    from ..chances.ordered_chances import check_card
-
-    check_card(variant, parse_card(variant, ""), target)
-    settings = _settings(ctx)
-    values, _ = get_table(variant, settings)
-    advisor = _advisor(variant, settings)
-    t0 = time.perf_counter()
-    with progress_bar(
-        settings, games, t("progress_simulate_target", variant=variant.name, target=target), "game"
-    ) as bar:
-        run = play.simulate_target(advisor, values, games, target, seed=seed, progress=bar.update)
-    seconds = time.perf_counter() - t0
-    out = {"variant": variant.name, **run.as_dict(), "endgame_free": play.ENDGAME_FREE, "seconds": round(seconds, 3)}
-    if as_json:
-        click.echo(json.dumps(out, indent=2))
-        return
-    from ..advice.explain import fit
-
-    reached = dict(p=run.p_reached, stderr=run.stderr, free=play.ENDGAME_FREE, variant=variant.name)
-    title, shown = variant_title(variant), count_text(games)
-    click.echo(
-        fit(t("sim_target_endgame", title=title, games=shown, target=target, seed=seed, seconds=seconds, **reached))
-    )
-
-
-def _simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
-    """simulate --versus: the win strategy against a max-expected player; the win rate and its error."""
-    from ..chances import win
-    from ..store.solving import table_moments
-
-    variant = find_variant(variant_name, keep_one)
-    settings = _settings(ctx)
-    target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
-    values, _ = get_table(variant, settings)
-    advisor = _advisor(variant, settings)
-    table = get_target_table(variant, settings) if variant.identical_dice else None
-    t0 = time.perf_counter()
-    m2 = table_moments(variant, values, settings.tables_dir, progress=settings.progress) if table else None
-    with progress_bar(settings, pairs, t("progress_simulate_versus", variant=variant.name), "pair") as bar:
-        if table is None:  # Kniffel 7: the exact win play of the last turn (ordered_target_play.py)
-            from ..chances import ordered_target_play
-
-            run = ordered_target_play.simulate_versus(advisor, values, pairs, seed=seed, progress=bar.update)
-        else:
-            run = win.simulate_versus(variant, values, table, advisor, pairs, seed=seed, progress=bar.update, m2=m2)
-    seconds = time.perf_counter() - t0
-    out = {"variant": variant.name, **run.as_dict(), "seconds": round(seconds, 3)}
-    if as_json:
-        click.echo(json.dumps(out, indent=2))
-        return
-    from ..advice.explain import fit
-
-    counts = dict(wins=count_text(run.wins), ties=count_text(run.ties), losses=count_text(run.losses))
-    rates = dict(rate=run.win_rate, stderr=run.stderr, h2h=run.h2h, h2h_stderr=run.h2h_stderr)
-    title, shown = variant_title(variant), count_text(pairs)
-    click.echo(fit(t("sim_versus", title=title, pairs=shown, seed=seed, seconds=seconds, **counts, **rates)))
-    if table is None:
-        click.echo(fit(t("sim_versus_endgame", variant=variant.name)))

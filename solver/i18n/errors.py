@@ -79,6 +79,8 @@ EN_ERRORS = {
     "rules_no_box": "variant {variant} has no box {box!r}; its boxes: {boxes}",
     "game_field": "{where} has an unknown field {field}; a record of version {version} has: {allowed}",
     "option_empty_path": "{option} '': give a file name",
+    "opponent_card_error": "the opponent's card (--opponent): {error}",
+    "player_card_error": "player {n}'s card (--card number {n}): {error}",
     "option_empty_folder": "{option} '': give a folder name (or leave the option out for the default folder)",
     "game_box_points": "points {points} and extra {extra} must be whole numbers",
     "game_int_list": "{what} must be a list of at most 16 whole numbers, not {value}",

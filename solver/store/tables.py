@@ -1,5 +1,4 @@
-"""State-value tables on disk: <variant>.npy plus a JSON sidecar, and beside it the second moments
-(<variant>.m2.npy and its sidecar, identical dice); checkpoints of long solves.
+"""State-value tables on disk (<variant>.npy, a JSON sidecar), second moments beside them, checkpoints of long solves.
 
 Everything read back is untrusted. The sidecar is size-bounded, parsed safely and schema-checked; it holds the SHA-256
 of the table file's bytes, verified on every load (about 50 ms for Kniffel 7's 22 MB table), so a flipped bit, a
