@@ -298,3 +298,9 @@ def test_a_bad_card_is_refused_before_a_missing_table_is_solved(tmp_path):
     res = CliRunner().invoke(cli, ["--tables", str(tmp_path), "--lang", "en", "value", "yams", "--card", "as=6"])
     assert res.exit_code == 2 and "Ones cannot hold 6 in yams" in res.stderr
     assert not list(tmp_path.iterdir())  # no table solved first (yams: seconds of work, then the refusal)
+
+
+def test_a_variant_named_twice_is_solved_once(tmp_path):
+    res = run(tmp_path, "solve", "generala", "Generala", "--json")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.count('"variant": "generala"') == 1

@@ -311,10 +311,10 @@ def odds(ctx, variant_name, cards, names, keep_one, as_json):
     player, win, expected, std = t("odds_columns").split(",")
     width = max([len(player)] + [len(name) for name in shown])
     click.echo(fit(t("odds_title", title=variant_title(variant), count=len(result.players))))
-    click.echo(f"  {player:<{width}}  {win:>8}  {expected:>9}  {std:>9}")
+    click.echo(f"  {player:<{width}}  {win:>9}  {expected:>9}  {std:>9}")  # 9: '100,000 %'
     for name, p in zip(shown, result.players):
         expected, std = number(p.expected_final_score, ">9.2f"), number(p.std, ">9.2f")
-        click.echo(f"  {name:<{width}}  {number(p.win, '>8.3%')}  {expected}  {std}")
+        click.echo(f"  {name:<{width}}  {number(p.win, '>9.3%')}  {expected}  {std}")
     click.echo(t("odds_tie", tie=number(result.tie, ".3%")))
     click.echo(t("odds_cards"))
     for name, card in zip(shown, parsed):

@@ -60,7 +60,7 @@ def solve(
             if not v.identical_dice:
                 click.echo("kniffel: " + t("solve_skipped", variant=v.name), err=True)
     elif variant_names:
-        variants = [find_variant(n, keep_one) for n in variant_names]
+        variants = list(dict.fromkeys(find_variant(n, keep_one) for n in variant_names))  # each once
     else:
         raise click.UsageError(t("solve_nothing"))
     if as_job and len(variants) != 1:
