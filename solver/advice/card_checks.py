@@ -43,7 +43,7 @@ def check_whole_card(card: Card) -> None:
       allows; there must be at least as many boxes holding such entries as jokers paid, but one: the
       latest bonus may still wait for its box (PENDING_BONUSES).
     * a box scoring only a further joker (Doble Generala) holds points only while the joker box does.
-    Both are necessary conditions, not sufficient ones; a card that passes them but can still not
+    These are necessary conditions, not sufficient ones; a card that passes them but can still not
     occur is refused by the table (its value is NaN)."""
     v = card.variant
     for b, points in card.filled.items():

@@ -208,6 +208,10 @@ def _review_json(game, steps) -> dict:
     }
 
 
+def _same_move(a, b) -> bool:
+    return (a.kind, a.keep, a.keep_dice, a.box) == (b.kind, b.keep, b.keep_dice, b.box)
+
+
 def _review_text(game, steps) -> None:
     """One player's review: every decision, the total, the costliest three, the score."""
     from ..advice.explain import dice_text, faces_text, fit, loss_text, option_text, signed
@@ -223,8 +227,7 @@ def _review_text(game, steps) -> None:
     click.echo(f"{turn:>5} {roll:>4}  {dice:<{dice_w}}  {chosen:<{text_w}}  {loss:>7}")
     pad = " " * (5 + 1 + 4 + 2 + dice_w + 2)
     for d, dice_shown, text in rows:
-        best_move = (d.chosen.kind, d.chosen.keep, d.chosen.box) == (d.best.kind, d.best.keep, d.best.box)
-        verdict = t("best") if best_move else loss_text(d.loss)  # 'tie' only beside another best move
+        verdict = t("best") if d.loss == 0 and _same_move(d.chosen, d.best) else loss_text(d.loss)  # 'tie': as good
         click.echo(f"{d.turn:>5} {d.roll:>4}  {dice_shown:<{dice_w}}  {text:<{text_w}}  {verdict:>7}")
         if d.loss > 0:
             best = option_text(v, d.best, d.dice)
