@@ -115,6 +115,8 @@ def test_best_box_equals_value_of_resulting_card(tdir):
         (["advise", "--dice", "12345", "--roll", "4"], "--roll"),
         (["advise", "--card", FULL_CARD, "--dice", "12345"], "card is full"),
         (["value", "kniffel", "--card", "full house=20"], "Full House cannot hold 20"),
+        (["value", "kniffel", "--card", "chance=2_2"], "points must be a whole number"),  # int() reads 22
+        (["value", "kniffel", "--card", "chance=\u0662\u0662"], "points must be a whole number"),  # Arabic-Indic 22
         (["solve"], "VARIANT"),
         (["review", "/nonexistent/game.json"], "game"),
         (["review", ""], "GAME.json '': give a file name"),

@@ -179,8 +179,11 @@ def parse_card(variant: Variant, text: str | None) -> Card:
         name, sep, value = entry.partition("=")
         if not sep:
             raise RuleError(t("card_entry_form", entry=entry))
-        try:
-            points = int(value.strip())
+        digits = value.strip()
+        try:  # ASCII digits, as the dice take: int() alone reads '2_2' as 22, and other scripts' digits
+            if not (digits.isascii() and digits.lstrip("+-").isdigit()):
+                raise ValueError
+            points = int(digits)
         except ValueError:
             raise RuleError(t("card_points_int", entry=entry)) from None
         if is_upper_bonus_name(name):  # the pad's bonus line: checked once the card is whole
