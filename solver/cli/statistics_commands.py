@@ -127,8 +127,10 @@ def _print_simulation(variant, games, seed, seconds, meta, out, score_counts, as
     from ..advice.explain import fit
 
     per_second = games / seconds if seconds > 0 else 0.0
-    # whole games a second, but two digits below 10 (3 games of Kniffel 7 in 20 s: 0.15, not 0)
-    rate = "-" if seconds <= 0 else count_text(round(per_second)) if per_second >= 10 else number(per_second, ".2g")
+    if per_second >= 10:
+        rate = count_text(round(per_second))
+    else:  # two digits: 3 games of Kniffel 7 in 20 s read 0.15, not 0
+        rate = number(per_second, ".2g") if seconds > 0 else "-"
     title = variant_title(variant)
     click.echo(fit(t("sim_title", title=title, games=count_text(games), seed=seed, seconds=seconds, rate=rate)))
     summary = dict(mean=out["mean"], stderr=out["stderr"], table=meta["start_value"], std=out["std"])
