@@ -1,5 +1,5 @@
-"""Issue 10: a table is the same bit for bit whatever the number of threads (identical dice with
-Numba's prange, dice told apart with Python threads taking work items as they come)."""
+"""Issue 10: a table is the same bit for bit whatever the number of threads (identical dice on lane
+threads of balanced shares, dice told apart with Python threads taking work items as they come)."""
 
 import json
 import os

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..dp import AdviceTables, Engine, advice_tables, advise_batch, make_engine, max_options, pack_single, roll_entries
 from ..dp.compile import require_jit
+from ..dp.lanes import in_threads
 from ..errors import KniffelError
 from ..rules import checks
 from ..rules.dice import KeepLattice
@@ -238,7 +239,9 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
     n_options = np.empty(n, dtype=np.int64)
     best = np.empty(n, dtype=np.int64)
     if n:
-        advise_batch(
+        in_threads(
+            advise_batch,
+            len(block_ptr) - 1,
             block_ptr,
             state_ptr,
             order,
@@ -252,6 +255,7 @@ def option_values_batch(engine: Engine | Variant, values: np.ndarray, mask, uppe
             prep.tabs,
             values,
             (codes, vals, n_options, best, _NO_POINTS),
+            chunk=4,  # blocks a thread takes at a time: a balanced split at a dispatch per 64 states
         )
     return BatchAdvice(codes, vals, n_options, _tie_rule(prep, codes, vals, n_options, best))
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..dp import make_engine, ordered_play_work, play_ordered_turn, ranked_sub_keeps, simulate_turn
 from ..dp.compile import require_jit, thread_count
+from ..dp.lanes import in_threads
 from ..rules.variant import Variant
 
 CHUNK = 4096  # games per parallel task; larger groups are split (their turn is solved once per task)
@@ -179,7 +180,9 @@ def _identical_turns(variant: Variant, values: np.ndarray):
         group_cols = [groups // 2, groups % 2, group_col.astype(np.int64), cols % (cap + 1)]
         players = [games.astype(np.int64), game_col.astype(np.int64)]
         in_play = [g_mask, g_upper, g_joker_scored, g_boxes, g_extra, rng]
-        simulate_turn(*tasks, *group_cols, *players, *in_play, ranked_subs, engine.rules, engine.lattice, values)
+        args = (*tasks, *group_cols, *players, *in_play, ranked_subs, engine.rules, engine.lattice, values)
+        # each thread takes the next few tasks (big ones first): a balanced split, a dispatch per few tasks
+        in_threads(simulate_turn, len(order), *args, chunk=max(1, len(order) // (16 * thread_count())))
 
     return play_turn
 

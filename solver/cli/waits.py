@@ -26,7 +26,8 @@ TICK = 1.0  # seconds between two counts of the heartbeat after the line before 
 # The kernels each kind of work compiles on its first use after an install, as (module of solver.dp, the
 # kernel that calls the others): one core's seconds to compile them with an empty cache, on a quiet machine
 # (benchmarks/README.md, "First use: compiling the kernels": the first uses' compile CPU at load 0.4-3,
-# 2026-12-03; solve: `solve kniffel` 11.2 s, forward: `distribution` 4.9-5.3 s, simulate: 15.5 s, advice:
+# 2026-12-03; solve: `solve kniffel` 11.2 s, forward: `distribution` 4.9-5.3 s, simulate: 15.5 s, a third less since
+# simulate_turn is a plain kernel on threads (2026-12-07), advice:
 # `advise yahtzee` 4.9 s since _advise_one inlines its block (load 7-10); target: "First use: compiling and
 # building", 10.3-11.7 s). A kernel's cache is warm
 # once its index file (<module>.<kernel>-*.nbi) is there.
@@ -34,7 +35,7 @@ COMPILES = {
     "solve": ("moments", "_solve_lane", 11),
     "target": ("target", "_target_lane", 10),
     "forward": ("forward", "_layer_groups", 5),
-    "simulate": ("simulation", "simulate_turn", 15),
+    "simulate": ("simulation", "simulate_turn", 10),
     "advice": ("advice", "_advise_one", 5),
 }
 # seconds of one thread a unit of work takes (kniffel's target table: 99.1 million values in 35-38 s on two

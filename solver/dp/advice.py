@@ -25,7 +25,7 @@ import numpy as np
 from .advice_pack import (
     _unpack,
 )
-from .compile import njit, prange
+from .compile import njit
 from .entries import (
     _final_roll_values,
     _first_roll_rules,
@@ -217,11 +217,12 @@ _advise_block = njit(cache=True)(_advise_states)
 _advise_block_inline = njit(inline="always")(_advise_states)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def advise_batch(
-    block_ptr, state_ptr, order, mask, upper, joker_scored, roll_row, roll, rules, lattice, tabs, values, out
+    lo, hi, block_ptr, state_ptr, order, mask, upper, joker_scored, roll_row, roll, rules, lattice, tabs, values, out
 ):
-    """Every option of every situation, in parallel over blocks of states.
+    """Every option of every situation of the blocks of states lo .. hi - 1 (a plain kernel that
+    lanes.in_threads runs on threads: a prange kernel compiles for seconds longer, see compile.py).
 
     order lists the situations grouped by state: state s is order[state_ptr[s]:state_ptr[s + 1]], block b
     the states block_ptr[b] .. block_ptr[b + 1] - 1 (a few: their turns run as the columns of one
@@ -230,7 +231,7 @@ def advise_batch(
     pts): codes/vals (N, M) padded with -1 / NaN, n_options (N,), best (N,): the column of the best option, the
     first of the highest value in option order; pts (N, M) the points of box options, or (0, 0): not wanted."""
     situations = (state_ptr, order, mask, upper, joker_scored, roll_row, roll)
-    for b in prange(block_ptr.shape[0] - 1):  # (rules, lattice, tabs: namedtuples, which no tuple may hold here)
+    for b in range(lo, hi):  # (rules, lattice, tabs: namedtuples, which no tuple may hold here)
         _advise_block(block_ptr[b], block_ptr[b + 1], situations, rules, lattice, tabs, values, out, 0.0)
 
 

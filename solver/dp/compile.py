@@ -16,14 +16,14 @@ An array copied into a slice (a[i:] = b, a[:, c] = b[:, 0]) is written as a loop
 store with a shape check whose error message formats the shapes as text, about forty of its own string
 kernels (str, repr, join of ints and tuples) per process, 5-9 s of a first `solve` (71 compiles, 26 without).
 
-A kernel's compile also optimises, once more, the machine code of every kernel it calls (Numba links the
-callees' code into the caller's and runs LLVM's optimiser over the whole), so each level of a call tree costs
-again all the code below it: a kernel with a single njit caller, or a thin wrapper, is therefore inlined
-(inline="always": typed as part of its caller, no level of its own). So are the deep kernels several callers
-share (policy._policy in the solve's turn and the forward pass; moments._turn in the solve's lane kernel, which
-the advice's spread calls too): loading a callee from the cache saves only its typing, its caller still
-optimises its code again. A parallel (prange) kernel costs a second copy of its call tree and Numba's parallel
-pass; the lane kernels on threads (lanes.py) cost neither. benchmarks/compile_table.py lists, kernel by
+A kernel's compile also optimises, once more, the machine code of every kernel it calls (Numba links the callees'
+code into the caller's and runs LLVM's optimiser over the whole), so each level of a call tree costs again all the
+code below it: a kernel with a single njit caller, or a thin wrapper, is therefore inlined (inline="always": typed
+as part of its caller, no level of its own). So are the deep kernels several callers share (policy._policy in the
+solve's turn and the forward pass; moments._turn in the solve's lane kernel, which the advice's spread calls too):
+loading a callee from the cache saves only its typing, its caller still optimises its code again. A parallel
+(prange) kernel would cost a second copy of its call tree and Numba's parallel pass; the kernels that use every core
+are plain nogil kernels on threads (lanes.py), which cost neither. benchmarks/compile_table.py lists, kernel by
 kernel, where a first use's compile goes.
 """
 
@@ -37,9 +37,6 @@ from ..i18n.texts import t
 
 if numba_setup.JIT:
     from numba import njit as _numba_njit
-    from numba import prange
-else:
-    prange = range  # type: ignore[misc]
 
 
 def njit(*args, **options):
@@ -108,7 +105,7 @@ def entry_point(kernel, args):
 
 
 def thread_count() -> int:
-    """The threads a parallel kernel runs on (1 while the kernels are interpreted)."""
+    """The threads the multi-threaded kernels run on (lanes.in_threads; 1 while the kernels are interpreted)."""
     if not numba_setup.JIT:
         return 1
     import numba
@@ -127,4 +124,4 @@ def require_jit(what: str, **fields) -> None:
         raise KniffelError(t("jit_needed", what=t(what, **fields)))
 
 
-__all__ = ["buffer_view", "entry_point", "njit", "prange", "require_jit", "thread_count", "unmasked", "unsigned"]
+__all__ = ["buffer_view", "entry_point", "njit", "require_jit", "thread_count", "unmasked", "unsigned"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compile import njit, prange
+from .compile import njit
 from .entries import _box_options, _final_roll_values, _first_roll_rules, _first_roll_stops, _pick_entry
 from .identical import _best_sub_keeps, _keep_means
 from .policy import ranked_sub_keeps
@@ -105,8 +105,10 @@ def _enter(g, mask, joker_scored, r, box, points, next_flag, rules, g_mask, g_up
     g_joker_scored[g] = next_flag
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def simulate_turn(
+    lo,
+    hi,
     task_group,
     task_lo,
     task_hi,
@@ -127,9 +129,12 @@ def simulate_turn(
     lattice,
     values,
 ):
-    """Play one turn of every game optimally (the advisor's choices, its tie rule). A task is a slice
-    of the games of one (mask, joker_scored) group; each task solves its group's turn once for the group's
-    distinct upper totals."""
+    """Play one turn of the games of tasks lo .. hi - 1 optimally (the advisor's choices, its tie rule). A task
+    is a slice of the games of one (mask, joker_scored) group; each task solves its group's turn once for the
+    group's distinct upper totals. A plain kernel run on threads (lanes.in_threads), not a prange kernel: its
+    compile a third shorter (no parallel pass, no second copy of the call tree), the wall on two threads shorter
+    (balanced shares), but about 7 % slower on one thread (likely as Numba marks a prange body's arrays noalias
+    for LLVM, which it does not for a plain kernel's; benchmarks/README.md)."""
     _, size_start, add, _, _ = lattice
     n_dice = size_start.shape[0] - 2
     first_roll = size_start[n_dice]
@@ -137,7 +142,7 @@ def simulate_turn(
     cap = rules.params[P_CAP]
     min_start = size_start[rules.params[P_MIN_KEEP]]
     servida = rules.params[P_FIRST_ROLL] != 0
-    for t in prange(task_group.shape[0]):
+    for t in range(lo, hi):
         grp = task_group[t]
         mask, joker_scored = group_mask[grp], group_flag[grp]
         upper_totals = col_up[group_col[grp] : group_col[grp + 1]]

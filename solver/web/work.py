@@ -1,22 +1,17 @@
-"""The server's long work: Numba's parallel kernels on one thread of their own, in a bounded queue of jobs.
+"""The server's long work: the kernels that use every core, on one thread of their own, in a bounded queue of jobs.
 
 Advice and values take microseconds to milliseconds once their table is loaded: the app answers them in
 the event loop. The rest takes up to seconds on every core: a new card's final-score distribution (the
 forward pass), target advice and chances, loading a table or its second moments, solving a missing table
-of identical dice. Those run as Jobs on one thread, KERNELS:
+of identical dice. Those run as Jobs on one thread, KERNELS: each already runs on every core (lanes.in_threads),
+so two forward passes at once would each take twice as long.
 
-* Numba's workqueue threading layer (used where neither TBB nor OpenMP is installed) is not thread-safe:
-  two threads launching parallel kernels at once abort the process. GNU OpenMP (the usual layer) is safe
-  but keeps a team of worker threads for every thread that launches one: one launching thread, one team.
-* The cores are busy anyway: two forward passes at once would each take twice as long.
-
-A request waiting for a job holds no thread (it awaits the job's future), identical requests share one
-job, a job nobody waits for any more (its clients went away or ran out of time) is cancelled, and the
-queue is bounded: a full queue is HTTP 503 at once. Parallel kernels release the GIL while they run, and
-the forward pass's serial kernels are nogil, so the event loop keeps answering advice meanwhile
-(measured: benchmarks/bench_web.py). A worker process was the other choice: it would isolate the GIL
-entirely, but each worker loads its own copy of the tables and of the compiled kernels (seconds), and
-only sees the variants of a fresh interpreter.
+A request waiting for a job holds no thread (it awaits the job's future), identical requests share one job, a job
+nobody waits for any more (its clients went away or ran out of time) is cancelled, and the queue is bounded: a full
+queue is HTTP 503 at once. The kernels release the GIL while they run (nogil), so the event loop keeps answering
+advice meanwhile (measured: benchmarks/bench_web.py). A worker process was the other choice: it would isolate the
+GIL entirely, but each worker loads its own copy of the tables and of the compiled kernels (seconds), and only sees
+the variants of a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -45,8 +40,7 @@ RETRY_AFTER_S = 10  # a 503's Retry-After
 
 
 class KernelThread:
-    """One thread for every parallel kernel of the process (solve, forward pass), in
-    the order asked."""
+    """One thread for every long kernel call of the process (solve, forward pass), in the order asked."""
 
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
