@@ -108,6 +108,8 @@ def test_best_box_equals_value_of_resulting_card(tdir):
         (["advise", "", "33516"], "unknown variant ''"),  # '' is no variant, not the default kniffel
         (["simulate", "", "-n", "10"], "unknown variant ''"),
         (["play", "", "--roll-for-me"], "unknown variant ''"),
+        (["play", "--seed", "5"], "give it with --roll-for-me"),  # the player types the dice: it chose nothing
+        (["play", "--seed", "5", "--players", "A,B"], "give it with --roll-for-me"),
         (["advise", "--card", "einser=9", "--dice", "12345"], "einser=9"),
         (["advise", "--dice", "1234"], "4 dice given"),
         (["advise", "--dice", "12347"], "face 7"),

@@ -85,6 +85,8 @@ def play(ctx, variant_name, roll_for_me, seed, save_path, resume_path, force, ke
             game.roll_for_me = True
     else:
         variant = find_variant(_variant_or_default(variant_name), keep_one)
+        if seed is not None and not roll_for_me:  # the player types the dice: a seed would choose nothing
+            raise RuleError(t("play_seed_alone"))
         if names is None:
             game = Game(variant, seed=seed, roll_for_me=roll_for_me)
         else:  # a table rolling for itself gets a seed of its own, so that --resume rolls on the same dice

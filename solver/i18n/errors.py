@@ -114,6 +114,7 @@ EN_ERRORS = {
     "play_one_player": "one player",
     "play_players_fixed": "{path} is a game of {who}; --players cannot change it",
     "play_advice_alone": "--advice and --no-odds are for a table of players (--players)",
+    "play_seed_alone": "--seed chooses the dice the program rolls: give it with --roll-for-me",
     "plot_needs_matplotlib": "--plot needs matplotlib: pip install 'kniffel[plot]'",
     "plot_suffix": "--plot {path}: name a file ending in one of .{suffixes}",
     "solve_nothing": "name at least one VARIANT, or --all",
