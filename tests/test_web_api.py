@@ -23,7 +23,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 over httpx; bot
     from starlette.testclient import TestClient  # noqa: E402
 
 from solver.store import solving  # noqa: E402
-from solver.web.app import create_app  # noqa: E402
+from solver.web.app import LOOPBACK_HOSTS, create_app  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -267,6 +267,23 @@ def test_every_response_says_nosniff(tdir):
         answers.append(foreign.get("/api/variants"))
         assert [r.status_code for r in answers] == [200, 200, 200, 404, 200, 400, 404, 400]
         assert all(r.headers.get("x-content-type-options") == "nosniff" for r in answers)
+
+
+def test_a_foreign_host_is_refused_in_json_naming_the_allowed_names(tdir):
+    """DNS rebinding: a page whose name points at a loopback server gets one JSON line in the reader's language
+    that names the host names the server answers to (Starlette's own refusal was bare English text); the
+    allowed names, IPv6 in brackets included, pass, and a refused request never reaches the app."""
+    app = create_app(tdir, solve_missing=False, allowed_hosts=[*LOOPBACK_HOSTS, "127.0.0.1"])
+    with TestClient(app) as c:
+        for host in ("evil.example", "evil.example:8765", "127.0.0.1.evil.example", "", "[::2]:8765"):
+            res = c.get("/api/variants", headers={"host": host, "accept-language": "de"})
+            assert res.status_code == 400 and res.headers["content-type"] == "application/json", host
+            message = res.json()["error"]
+            assert message.startswith("dieser Server antwortet nur unter den Namen 127.0.0.1, localhost, ::1, [::1],")
+            assert repr(host) in message and "kniffel serve --host" in message
+        assert c.get("/", headers={"host": "evil.example"}).json()["error"].startswith("this server answers")
+        for host in ("127.0.0.1:8765", "localhost", "LOCALHOST:1", "[::1]:8765"):
+            assert c.get("/api/variants", headers={"host": host}).status_code == 200, host
 
 
 def test_serve_without_the_web_extra_is_one_line(monkeypatch):

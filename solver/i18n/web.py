@@ -79,6 +79,7 @@ EN_WEB = {
     "api_roll": "roll must be 1, 2 or 3, not {roll}",
     "api_target": "target must be a whole number of points, not {value!r}",
     "api_no_such_call": "no such API call: {path}",
+    "api_host_refused": "this server answers to the host names {hosts} only, not {host!r}: it serves this machine alone (kniffel serve --host ADDRESS serves a network)",
     "web_language_choice": "lang={lang}: the page speaks {languages}",
     # -- the queue of long computations (web/work.py): HTTP 503 with Retry-After -------------------
     "api_busy": (

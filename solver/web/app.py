@@ -39,12 +39,10 @@ from typing import Any
 import numpy as np
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import dp
 from ..advice.cards import Card, parse_card, without_pending_bonus
@@ -61,6 +59,7 @@ from ..reports import value_report, variants_report
 from ..rules.presets import find_variant
 from ..rules.variant import Variant
 from ..store import solving, tables, target_tables
+from .middleware import HostGuard, NoSniff
 from .page_texts import page_texts, request_language
 from .poker import poker_routes
 from .requests import joker_scored, query, roll_number, target_number
@@ -187,22 +186,6 @@ def json_answer(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Reque
 
     endpoint.__name__ = handler.__name__
     return endpoint
-
-
-class NoSniff:
-    """X-Content-Type-Options: nosniff on every response, static files and refusals too: a browser takes
-    each body as the type it is sent with, never guesses another."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        async def send_nosniff(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), (b"x-content-type-options", b"nosniff")]
-            await send(message)
-
-        await self.app(scope, receive, send_nosniff)
 
 
 def create_app(
@@ -368,7 +351,7 @@ def create_app(
     ]
     middleware = [Middleware(NoSniff)]
     if allowed_hosts:
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+        middleware.append(Middleware(HostGuard, allowed_hosts=allowed_hosts, headers=HEADERS))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
