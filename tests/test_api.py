@@ -167,6 +167,23 @@ def test_a_bonus_written_before_its_box_is_paid_once(table):
     )
 
 
+def test_a_bonus_waiting_for_its_box_needs_dice_that_fit_it(table):
+    """A pending bonus was written for the roll asked about: with dice that are no Kniffel, card and dice
+    contradict each other, and advice dropped the 50 in silence (it ranked Threes for 6 at 288.01). Asked
+    again from the Table's parsed-text memory, and through best_action and advise_target, still refused."""
+    for _ in range(2):
+        for call in (
+            lambda: table.advise("kniffel=50,extra=50", "33516", 3),
+            lambda: table.advise("kniffel=50,extra=50", "66665", 1),
+            lambda: table.best_action("kniffel=50,extra=50", "33516", 2),
+            lambda: table.advise_target("kniffel=50,extra=50", "33516", 3, 200, build=False),
+        ):
+            with pytest.raises(solver.KniffelError, match="waits for its box.*3 3 5 1 6 is no Kniffel|6 6 6 6 5 is no"):
+                call()
+    assert table.advise("kniffel=50,extra=50", "11111", 2).action == "keep"  # a Kniffel: the bonus is its
+    assert table.advise("kniffel=50,sechser=30,extra=50", "33516", 3).card.extra == 50  # settled: any dice
+
+
 def test_best_action_through_the_table_is_advise_best(table):
     """Table.best_action parses each card and roll text once; asked again (and in other forms) it still gives
     advise(...).best, and bad input still raises the one error class."""

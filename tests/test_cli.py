@@ -108,6 +108,7 @@ def test_best_box_equals_value_of_resulting_card(tdir):
         (["advise", "", "33516"], "unknown variant ''"),  # '' is no variant, not the default kniffel
         (["simulate", "", "-n", "10"], "unknown variant ''"),
         (["play", "", "--roll-for-me"], "unknown variant ''"),
+        (["advise", "--card", "kniffel=50,extra=50", "--dice", "33516", "--roll", "3"], "3 3 5 1 6 is no Kniffel"),
         (["play", "--seed", "5"], "give it with --roll-for-me"),  # the player types the dice: it chose nothing
         (["play", "--seed", "5", "--players", "A,B"], "give it with --roll-for-me"),
         (["advise", "--card", "einser=9", "--dice", "12345"], "einser=9"),

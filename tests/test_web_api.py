@@ -575,6 +575,11 @@ def test_missing_target_table_is_409_never_a_build(client, tdir):
             {"variant": "kniffel7", "dice": "2371674", "target": 0},
             ["advise", "kniffel7", "--dice", "2371674", "--target", "0"],
         ),
+        (  # a bonus waiting for its box, with dice that are no Kniffel
+            "/api/advise",
+            {"card": "kniffel=50,extra=50", "dice": "33516", "target": 250},
+            ["advise", "kniffel", "--card", "kniffel=50,extra=50", "--dice", "33516", "--target", "250"],
+        ),
         ("/api/chances", {"variant": "kniffel", "target": -3}, ["chances", "kniffel", "--target", "-3"]),
         ("/api/chances", {"variant": "kniffel7", "target": -2}, ["chances", "kniffel7", "--target", "-2"]),
         (

@@ -7,6 +7,7 @@ from functools import cache
 from typing import Protocol
 
 from ..i18n.texts import bonus_name, box_name, t
+from ..rules.scoring import box_score
 from ..rules.variant import Joker, RuleError, Scratch, Variant
 
 
@@ -139,6 +140,24 @@ def check_extra(card: Card) -> None:
                 example=_joker_example(v),
             )
         )
+
+
+def check_bonus_roll(given: Card, counted: Card, dice) -> None:
+    """A bonus written before its box (the card as given shows it, the card as counted, without_pending_bonus's,
+    does not) was written for the roll asked about: those dice fit the joker box, or card and dice contradict
+    each other (its points would vanish in silence)."""
+    v = given.variant
+    if given.extra == counted.extra or box_score(v.boxes[v.joker_index], dice, v.colours, v.wild) > 0:
+        return
+    raise RuleError(
+        t(
+            "pending_bonus_dice",
+            bonus=bonus_name(v),
+            points=given.extra - counted.extra,
+            dice=" ".join(map(str, dice)),
+            box=box_name(v, v.joker_index),
+        )
+    )
 
 
 def _joker_example(v: Variant) -> str:

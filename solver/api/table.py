@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..advice.advisor import Advisor, Option
+from ..advice.card_checks import check_bonus_roll
 from ..advice.cards import Card, without_pending_bonus
 from ..advice.choose import make_advisor
 from ..rules import checks
@@ -100,10 +101,6 @@ class Table:
     def card(self, card: CardLike = None) -> Card:
         return as_card(self.variant, card)
 
-    def _counted_card(self, card: CardLike) -> Card:
-        """The card as advice counts it: a bonus written before its box is paid once, with the box."""
-        return without_pending_bonus(as_card(self.variant, card))
-
     def future(self, card: CardLike = None) -> float:
         """Expected points still to come from this card at the start of a turn."""
         return self.advisor.future(self.card(card))
@@ -131,14 +128,17 @@ class Table:
         return self.advisor.best_action(*self._situation(card, dice, roll))
 
     def _situation(self, card: CardLike, dice: DiceLike, roll: int) -> tuple[Card, tuple[int, ...], int]:
-        """The card as advice counts it, the dice and the roll, checked. Cards and dice given as strings are
-        parsed once per Table (a bot or a server asks the same ones again)."""
+        """The card as advice counts it (a bonus written before its box is paid once, with the box), the dice
+        and the roll, checked. Cards and dice given as strings are parsed once per Table (a bot or a server asks
+        the same ones again)."""
         cards, rolls = self._parsed
-        parsed = cards.get(card) if type(card) is str else None
-        if parsed is None:
-            parsed = self._counted_card(card)
+        remembered = cards.get(card) if type(card) is str else None
+        if remembered is None:
+            given = as_card(self.variant, card)
+            remembered = (given, without_pending_bonus(given))
             if type(card) is str:
-                _remember(cards, card, parsed)
+                _remember(cards, card, remembered)
+        given, parsed = remembered
         rolled = rolls.get(dice) if type(dice) is str else None
         if rolled is None:
             rolled = as_dice(self.variant, dice)
@@ -150,6 +150,7 @@ class Table:
             or roll not in (1, 2, 3)
         ):
             raise RuleError(f"roll must be 1, 2 or 3, not {roll!r}")
+        check_bonus_roll(given, parsed, rolled)
         return parsed, rolled, int(roll)
 
     def state_values(self, mask, upper, joker) -> np.ndarray:

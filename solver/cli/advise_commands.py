@@ -7,6 +7,7 @@ import json
 import click
 import numpy as np
 
+from ..advice.card_checks import check_bonus_roll
 from ..advice.cards import parse_card, without_pending_bonus
 from ..game.dice_input import parse_dice
 from ..i18n.texts import bonus_name, number, t
@@ -195,6 +196,7 @@ def advise(ctx, variant_name, dice_arg, card, dice, roll, box_now, show_all, kee
     given = parse_card(variant, card)
     rolled = parse_dice(variant, dice)  # before any table is loaded or solved
     counted = without_pending_bonus(given)  # the card as the rules count it: a bonus is paid with its box
+    check_bonus_roll(given, counted, rolled)
     if counted is not given and not as_json:
         click.echo(t("pending_bonus", bonus=bonus_name(variant), points=given.extra - counted.extra))
     if target is not None or opponent is not None:

@@ -159,6 +159,7 @@ EN = {
     "err_advise_dice_twice": "dice given twice ({a!r} and --dice {b!r}): give them once",
     # -- advise / review / variants -----------------------------------------------------------
     "pending_bonus": "The card's latest {bonus} ({points}) still waits for its box: it is counted once, when that box is filled.",
+    "pending_bonus_dice": "the card's latest {bonus} ({points}) waits for its box, so it was written for these dice, but {dice} is no {box}: give the card without it, or the dice it was written for",
     "advise_header": "{variant}, roll {roll}: {dice}   (card {card}: {points} points)",
     "advise_best": "Best: {text}  -> expected final score {expected:.2f}",
     "advise_best_then": "Best: {text}, then {then}  -> expected final score {expected:.2f}",

@@ -45,6 +45,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import dp
+from ..advice.card_checks import check_bonus_roll
 from ..advice.cards import Card, parse_card, without_pending_bonus
 from ..advice.choose import make_advisor
 from ..api import Table, as_card
@@ -261,8 +262,10 @@ def create_app(
         show_all: bool,
     ) -> dict:
         """advise --target: checked in the CLI's order, so that a bad request is refused before any table."""
-        card = without_pending_bonus(parse_card(variant, params.get("card", "")))  # as Table.advise counts it
+        given = parse_card(variant, params.get("card", ""))
+        card = without_pending_bonus(given)  # as Table.advise counts it
         rolled = parse_dice(variant, params.get("dice", ""))
+        check_bonus_roll(given, card, rolled)
         if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
             check_card(variant, card, target)
 
