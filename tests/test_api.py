@@ -72,6 +72,12 @@ def test_advice_then_and_state_value(table):
         lambda t: t.advise("", dice="12345", roll=True),
         lambda t: t.state_value(1 << 13, 0, 0),
         lambda t: t.state_value(1, 7, 0),  # Einser alone cannot make 7
+        lambda t: t.state_value(31, 100),  # above the cap, but Ones to Fives make at most 75 (it answered 160.58)
+        lambda t: t.state_value(63, 106),  # all six upper boxes: at most 105
+        lambda t: t.option_values_batch([31], [100], [0], [[1, 2, 3, 4, 5]], [1]),
+        lambda t: t.advise("", dice="1" * 10**6, roll=1),  # not a message of a million characters
+        lambda t: t.value("x" * 10**6 + "=3"),
+        lambda t: solver.load("a" * 10**6),
         lambda t: solver.simulate(t, games=0),
         lambda t: t.best_action(Card(PRESETS["kniffel"], {99: 1}), dice="12345", roll=2),  # a box index too big
         lambda t: t.advise(Card(PRESETS["kniffel"], {"ones": 3}), dice="12345", roll=2),  # a key, not an index
@@ -81,6 +87,41 @@ def test_advice_then_and_state_value(table):
 def test_bad_input_raises_the_one_error_class(table, call):
     with pytest.raises(solver.KniffelError):
         call(table)
+
+
+def test_long_input_is_refused_in_a_short_line(table):
+    for call in (
+        lambda: table.advise("", dice="1" * 10**6, roll=1),
+        lambda: table.value("x" * 10**6 + "=3"),
+        lambda: solver.load("a" * 10**6),
+    ):
+        with pytest.raises(solver.KniffelError) as refused:
+            call()
+        assert len(str(refused.value)) < 100 and "characters long; at most" in str(refused.value)
+
+
+def test_a_joker_flag_where_the_variant_has_none_is_refused(tmp_path):
+    """state_value took joker=True on yatzy (no joker flag) as False in silence; state_values refused it."""
+    small = solver.load(PRESETS["yatzy"].reduced(boxes=["ones", "sixes", "yatzy", "chance"]), tables_dir=tmp_path)
+    assert small.state_value(0, 0, False) == small.start_value
+    with pytest.raises(solver.KniffelError, match="has no joker flag"):
+        small.state_value(0, 0, True)
+
+
+def test_keep_one_applies_to_a_variant_object_too(tmp_path):
+    """load(Variant, keep_one=True) gave the variant without the house rule in silence."""
+    from solver.api.inputs import _variant
+
+    assert _variant(PRESETS["kniffel"], True) is PRESETS["kniffel-keep-one"]
+    assert _variant(PRESETS["kniffel-keep-one"], True) is PRESETS["kniffel-keep-one"]
+    with pytest.raises(solver.KniffelError, match="kniffel only"):
+        solver.load(PRESETS["yahtzee"], keep_one=True, tables_dir=tmp_path)
+
+
+def test_tables_compare_by_identity(table):
+    """A Table compared with another raised numpy's 'truth value of an array is ambiguous'."""
+    assert table == table and table in [table] and len({table, table}) == 1
+    assert table != solver.load("kniffel", tables_dir=table.directory)
 
 
 def test_simulation_result(table):

@@ -19,6 +19,7 @@ rather than the Variant where calls repeat: building it takes tens of ms.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -29,6 +30,7 @@ from ..dp.lanes import in_threads
 from ..errors import KniffelError
 from ..rules import checks
 from ..rules.dice import KeepLattice
+from ..rules.scoring import possible_points
 from ..rules.variant import Variant
 
 BLOCK = 16  # distinct states per parallel task: their turns are the columns of one array (vector loops)
@@ -164,6 +166,29 @@ def _refuse(name: str, a: np.ndarray, bad: np.ndarray, allowed: str) -> None:
         raise AdviceInputError(f"{name}[{i}] = {a[i]}: {allowed} ({int(bad.sum())} bad rows)")
 
 
+@cache
+def _upper_sums(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    """(bits, sums): bits[i] the mask bit of upper box i; sums[s, u] whether the upper boxes of subset s (bit i:
+    upper box i) can hold u points together. The table tells totals below the cap apart only (those above are
+    alike), so that a total its filled boxes can never make (Ones to Fives: at most 75) is found here."""
+    uppers = [b for b, box in enumerate(variant.boxes) if box.is_upper]
+    points = [possible_points(variant, b) for b in uppers]
+    sums = np.zeros((1 << len(uppers), sum(map(max, points), 1)), dtype=bool)
+    sums[0, 0] = True
+    for s in range(1, len(sums)):
+        i = (s & -s).bit_length() - 1  # its lowest box, added to the subset without it
+        for p in points[i]:
+            sums[s, p:] |= sums[s & (s - 1), : sums.shape[1] - p]
+    return np.array([1 << b for b in uppers], dtype=np.int64), sums
+
+
+def _upper_reachable(variant: Variant, mask: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    bits, sums = _upper_sums(variant)
+    subset = ((mask[:, None] & bits) != 0) @ (1 << np.arange(len(bits), dtype=np.int64))
+    inside = upper < sums.shape[1]
+    return inside & sums[subset, np.where(inside, upper, 0)]
+
+
 def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | None, full_ok: bool):
     """Validated (mask, capped upper, flag) arrays of a reachable state each."""
     v = engine.variant
@@ -173,13 +198,14 @@ def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | Non
     upper = _int_array("upper", upper, n, "upper totals >= 0")
     joker_scored = _int_array("joker", joker, n, "0 or 1", kinds="iub")
     top = 1 << n_boxes if full_ok else (1 << n_boxes) - 1
-    _refuse("mask", mask, (mask < 0) | (mask >= top), f"a mask is 0 .. {top - 1} (at least one box free)")
+    free = "" if full_ok else " (at least one box free)"
+    _refuse("mask", mask, (mask < 0) | (mask >= top), f"a mask is 0 .. {top - 1}{free}")
     _refuse("upper", upper, upper < 0, "an upper total is at least 0")
     n_flags = values.shape[2]
     allowed = "0 or 1 (does the joker box hold points?)" if n_flags == 2 else f"0 ({v.name} has no joker flag)"
     _refuse("joker", joker_scored, (joker_scored < 0) | (joker_scored >= n_flags), allowed)
     capped_upper = np.minimum(upper, v.upper_cap)
-    bad = ~np.isfinite(values[mask, capped_upper, joker_scored])
+    bad = ~np.isfinite(values[mask, capped_upper, joker_scored]) | ~_upper_reachable(v, mask, upper)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise AdviceInputError(

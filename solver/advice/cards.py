@@ -153,10 +153,15 @@ def _summary(variant: Variant, filled: dict[int, int]) -> tuple:
     return variant, mask, min(upper, cap), joker_scored, total
 
 
+MAX_CARD_TEXT = 1000  # characters of a card as typed (every box by its longest name: about 400)
+
+
 def parse_card(variant: Variant, text: str | None) -> Card:
     """Parse 'box=points,...,extra=N'; every entry is checked against the rules."""
     if text is None or not text.strip():
         return Card(variant)
+    if len(text) > MAX_CARD_TEXT:  # a message quotes its entries: not a flood of a line
+        raise RuleError(t("card_too_long", length=len(text), most=MAX_CARD_TEXT))
     canonical = _canonical_entries(variant)
     known = list(map(canonical.get, text.split(",")))
     if None not in known:  # every entry as format() writes it: the common case, looked up whole

@@ -12,7 +12,7 @@ from ..advice.cards import Card, Entries, check_entries, parse_card
 from ..game.dice_input import dice_example, parse_dice
 from ..i18n.texts import t
 from ..rules import checks
-from ..rules.presets import PRESETS, find_variant
+from ..rules.presets import PRESETS, find_variant, with_keep_one
 from ..rules.variant import RuleError, Variant
 
 CardLike = str | Mapping[str, int] | Card | None
@@ -26,7 +26,7 @@ def variants() -> tuple[Variant, ...]:
 
 def _variant(variant: str | Variant, keep_one: bool = False) -> Variant:
     if isinstance(variant, Variant):
-        return variant
+        return with_keep_one(variant, keep_one)
     return find_variant(variant, keep_one)
 
 

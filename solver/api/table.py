@@ -71,7 +71,7 @@ def _remember(parsed: dict, text: str, value) -> None:
 KEEP_STDS_BYTES = 16 * 2**20  # Table's memo of each card state's keep stds: 7 KB a state for Kniffel, ~2,000 states
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: the values arrays have no truth value
 class Table:
     """A variant's solved table: the expected points still to come from every state."""
 
@@ -113,15 +113,9 @@ class Table:
     def state_value(self, mask: int, upper: int, joker: bool | int = False) -> float:
         """Expected points still to come from state (filled-box bitmask in RULES.md box order, upper
         total, whether the joker box holds points); KniffelError for a state the rules never reach."""
-        v = self.variant
-        n_masks, n_upper, n_joker = self.values.shape
-        mask = checks.whole("mask", mask, 0, n_masks - 1)
-        upper = checks.whole("upper", upper, 0)
-        joker = checks.flag("joker", joker)
-        value = self.values[mask, min(upper, n_upper - 1), int(joker) if n_joker > 1 else 0]
-        if not np.isfinite(value):
-            raise RuleError(f"state (mask {mask}, upper {upper}, joker {joker}) cannot occur in {v.name}")
-        return float(value)
+        mask = checks.whole("mask", mask, 0, self.values.shape[0] - 1)
+        upper, joker = checks.whole("upper", upper, 0), int(checks.flag("joker", joker))
+        return float(self.state_values([mask], [upper], [joker])[0])  # the same checks as for arrays
 
     def best_action(self, card: CardLike = None, dice: DiceLike = "", roll: int = 1) -> Option:
         """The best option only (what advise(...).best is), without building the others."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 from ..i18n.texts import die_name, t
 from ..rules.variant import RuleError, Variant, per_variant
 
+MAX_DICE_TEXT = 200  # characters of dice as typed (seven named dice take about 100)
+
 
 def dice_example(variant: Variant) -> str:
     """A valid roll to show in messages: one face of every die (die i shows its face number i + 1)."""
@@ -17,6 +19,8 @@ def dice_example(variant: Variant) -> str:
 def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
     """'3,3,5,1,6', '3 3 5 1 6' or '33516' (one digit per die, in die order), or for named dice
     'blue=2,green=3,...'; checked against each die's faces."""
+    if len(text) > MAX_DICE_TEXT:  # a message quotes the text: not a flood of a line
+        raise RuleError(t("dice_too_long", length=len(text), most=MAX_DICE_TEXT))
     raw = text.strip()
     digits = _face_digits(variant)
     if len(raw) == len(digits):  # '33516', the common case: each die's digit looked up (a face or KeyError)

@@ -140,6 +140,7 @@ EN = {
     "err_unknown_box": "unknown box {name!r} for {variant}.{suggest} Boxes: {boxes}",
     "err_box_position": "box position {pos} is out of range: {variant} has boxes 1-{count}",
     "err_unknown_variant": "unknown variant {name!r}.{suggest} The known variants: {variants}",
+    "variant_too_long": "the variant's name is {length} characters long; at most {most}",
     "err_unknown_die": "{name!r} is not a die of {variant}.{suggest} Dice: {names}, or by position #1-#{count}",
     "err_ambiguous_die": "{name!r} could be {names}: write more of the name",
     "err_unknown_command": "{text!r} is neither a command nor dice to keep.{suggest} 'help' lists the commands",

@@ -6,6 +6,7 @@ Same form as catalogue.py (the English texts; the other languages in locale/).""
 EN_ERRORS = {
     # -- cards --------------------------------------------------------------------------------
     "card_entry_form": "card entry {entry!r} is not of the form box=points",
+    "card_too_long": "the card is {length} characters long; at most {most}",
     "card_points_int": "card entry {entry!r}: points must be a whole number",
     "card_extra_twice": "card entry {entry!r}: the extra points appear twice",
     "card_box_twice": "card entry {entry!r}: box {box} appears twice",
@@ -25,6 +26,7 @@ EN_ERRORS = {
     "card_full": "the card is full: the game is over, there is nothing to advise",
     # -- dice -----------------------------------------------------------------------------------
     "dice_none": "no dice given; {variant} needs {count} dice, e.g. {example}",
+    "dice_too_long": "the dice are {length} characters long; at most {most}",
     "dice_numbers": "dice {text!r}: expected {count} numbers such as {example}",
     "dice_count": "dice {text!r}: {given} dice given, {variant} rolls {count} (e.g. {example})",
     "dice_no_face_named": "dice {text!r}: die {pos} ({die}) has no face {face}",

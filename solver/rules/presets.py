@@ -230,12 +230,17 @@ PRESETS: dict[str, Variant] = {
 }
 
 
+MAX_VARIANT_NAME = 100
+
+
 def find_variant(name: str, keep_one: bool = False) -> Variant:
     """A preset by name or alias; `keep_one` applies the seed-001 house rule (kniffel only)."""
     from ..i18n.texts import did_you_mean, t
     from .checks import flag, text
 
-    wanted = normalize(text("variant", name, "'kniffel'"))
+    if len(text("variant", name, "'kniffel'")) > MAX_VARIANT_NAME:  # the message quotes it: not a flood of a line
+        raise RuleError(t("variant_too_long", length=len(name), most=MAX_VARIANT_NAME))
+    wanted = normalize(name)
     keep_one = flag("keep_one", keep_one)
     for variant in PRESETS.values():
         if wanted in {normalize(n) for n in (variant.name, *variant.aliases)}:
@@ -244,8 +249,15 @@ def find_variant(name: str, keep_one: bool = False) -> Variant:
         names = [n for v in PRESETS.values() for n in (v.name, *v.aliases)]
         suggest = did_you_mean(name, names, normalize)
         raise RuleError(t("err_unknown_variant", name=name, suggest=suggest, variants=", ".join(PRESETS)))
+    return with_keep_one(variant, keep_one)
+
+
+def with_keep_one(variant: Variant, keep_one: bool) -> Variant:
+    """The variant under the seed-001 house rule when keep_one (kniffel only; one that has it already stays)."""
+    from ..i18n.texts import t
+
     if keep_one and variant.min_keep_last_reroll == 0:
         if variant is not KNIFFEL:
             raise RuleError(t("keep_one_variant", variant=variant.name))
-        variant = KNIFFEL_KEEP_ONE
+        return KNIFFEL_KEEP_ONE
     return variant
