@@ -160,3 +160,22 @@ def test_bad_input():
         DuelRules(ties="suits")
     with pytest.raises(PokerError):
         DuelRules(max_reroll=0)
+
+
+def test_the_api_reads_flags_and_numbers_as_the_rest_of_the_api():
+    """match_rolls went through bool() ('no' and None were rules); numpy's integers were refused as roll,
+    max_reroll and dice, which the rest of the API takes (README: numpy integers)."""
+    import numpy as np
+
+    from solver import KniffelError, poker_advice
+
+    for bad in ("no", None, 2, 0.0):
+        with pytest.raises(KniffelError, match="match_rolls must be True or False"):
+            poker_advice("12666", hand="55666", match_rolls=bad)
+    assert poker_advice("12666", hand="55666", match_rolls=1).rules.match_rolls is True
+    plain = poker_advice("12666", roll=2, max_reroll=3)
+    for dice in (np.array([1, 2, 6, 6, 6]), [1, 2, 6, 6, np.int64(6)]):
+        assert poker_advice(dice, roll=np.int64(2), max_reroll=np.int64(3)) == plain
+    for dice in ((1.0, 2, 6, 6, 6), [True, 2, 6, 6, 6], np.array([[1, 2, 6, 6, 6]])):
+        with pytest.raises(PokerError):
+            poker_advice(dice)

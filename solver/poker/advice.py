@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..i18n.texts import t
+from ..rules.checks import flag, is_whole
 from .duel import DuelRules, duel
 from .hands import CATEGORIES, PokerError, category, read_dice
 
@@ -53,10 +54,12 @@ def poker_advice(
     """The exact best play of the dice-poker duel. With `hand` (the first player's final hand): the second
     player's every keep and its P(win). Without: the first player's stop and every reroll, against the second
     player's best answer. `dice`: my dice after roll `roll` of at most `rolls` (None: only the start chance)."""
-    rules = DuelRules(max_reroll=max_reroll, ties=ties, match_rolls=bool(match_rolls))
+    max_reroll = int(max_reroll) if is_whole(max_reroll) else max_reroll  # numpy's integers too (DuelRules checks)
+    rules = DuelRules(max_reroll=max_reroll, ties=ties, match_rolls=flag("match_rolls", match_rolls))
     for name, value, low, high in (("rolls", rolls, 1, 3), ("roll", roll, 1, rolls)):
-        if type(value) is not int or not low <= value <= high:
+        if not is_whole(value) or not low <= value <= high:
             raise PokerError(t("poker_bad_roll", name=name, value=value, low=low, high=high))
+    roll, rolls = int(roll), int(rolls)
     if hand is None and rolls != 3:
         raise PokerError(t("poker_rolls_first"))
     game = duel(rules)

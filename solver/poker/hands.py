@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from ..errors import KniffelError
 from ..i18n.texts import t
+from ..rules.checks import is_whole
 
 CATEGORIES = (
     "nothing",
@@ -73,8 +76,8 @@ def read_dice(text, what: str, n_dice: int = 5) -> tuple[int, ...]:
     if isinstance(text, str):
         faces = [c for c in text if c not in " ,"]
         values = [int(c) if c.isascii() and c.isdigit() else -1 for c in faces]
-    elif isinstance(text, list | tuple):
-        values = [v if type(v) is int else -1 for v in text]
+    elif isinstance(text, list | tuple | np.ndarray) and np.ndim(text) == 1:
+        values = [int(v) if is_whole(v) else -1 for v in text]  # numpy's integers too, never floats or bools
     else:
         values = []
     if len(values) != n_dice or any(not 1 <= v <= 6 for v in values):
