@@ -307,6 +307,30 @@ def test_a_checked_card_whose_extra_changes_type_is_checked_again(table):
     assert table.advise(card, "11126", 2).as_dict()["card"] == "sixes=30,kniffel=50,extra=50"
 
 
+def test_a_card_changed_by_hand_into_junk_is_refused_in_one_line(table):
+    """A Card whose parts were set by hand met raw AttributeError/TypeError (a str or None variant, None
+    filled), or had '22' and None read as numbers through its text (None extra became 0)."""
+
+    def changed(text, **parts):
+        card = solver.as_card(table.variant, text)
+        for name, value in parts.items():
+            setattr(card, name, value)
+        return card
+
+    strings = changed("chance=22")
+    strings.filled[12] = "22"
+    for card, fragment in (
+        (Card("kniffel", {12: 22}), "the card's variant must be a Variant"),
+        (changed("chance=22", variant=None), "the card's variant must be a Variant"),
+        (changed("chance=22", filled=None), "a mapping of box index to points, not None"),
+        (strings, "card entry 12: points must be a whole number, not '22'"),
+        (changed("kniffel=50", extra="50"), "card entry 'extra': points must be a whole number, not '50'"),
+        (changed("kniffel=50", extra=None), "not None"),
+    ):
+        with pytest.raises(solver.KniffelError, match=re.escape(fragment)):
+            table.value(card)
+
+
 def test_card_keys_of_an_int_subclass_are_box_indexes(table):
     """IntEnum box indexes (a program's names for the boxes) are box indexes, as they were before a Card object was
     checked on its own entries; bools are not."""

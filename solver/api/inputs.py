@@ -42,14 +42,18 @@ def as_card(variant: Variant, card: CardLike) -> Card:
             and card.variant is variant
         ):
             return card  # checked as it is, unchanged since (extra's type too: 50.0 == 50)
+        checks.variant("variant", variant)
+        checks.variant("the card's variant", card.variant)  # a Card changed by hand: each part checked
         if card.variant is not variant and card.variant != variant:  # equal variants: a slow comparison
-            checks.variant("variant", variant)
             raise RuleError(f"that card belongs to {card.variant.name}, not {variant.name}")
+        if not isinstance(filled, Mapping):
+            raise RuleError(f"a Card's filled boxes are a mapping of box index to points, not {checks.shown(filled)}")
         n_boxes = len(variant.boxes)
-        for box in filled:
-            index = type(box) is int or isinstance(box, int | np.integer) and not isinstance(box, bool)  # IntEnum too
-            if not index or not 0 <= box < n_boxes:
+        for box, points in filled.items():
+            if not checks.is_whole(box) or not 0 <= box < n_boxes:  # IntEnum too
                 raise RuleError(f"Card entry key {box!r}: a box index 0-{n_boxes - 1} of {variant.name}")
+            _whole_points(box, points)
+        _whole_points("extra", extra)
         plain = type(extra) is int and all(type(b) is int and type(p) is int for b, p in filled.items())
         if type(filled) is not Entries or not plain:
             return parse_card(variant, card.format())  # re-validated like any other input, numbers made ints
@@ -71,6 +75,12 @@ def as_card(variant: Variant, card: CardLike) -> Card:
             entries.append(f"{key}={int(points)}")
         return parse_card(variant, ",".join(entries))
     raise RuleError(f"a card is a string such as 'chance=22' or a mapping such as {{'chance': 22}}, not {card!r}")
+
+
+def _whole_points(entry, points) -> None:
+    """A changed Card's points: format() would write '22' or None as if they were numbers."""
+    if not checks.is_whole(points):
+        raise RuleError(f"card entry {entry!r}: points must be a whole number, not {checks.shown(points)}")
 
 
 def as_dice(variant: Variant, dice: DiceLike) -> tuple[int, ...]:
