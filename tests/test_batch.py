@@ -207,6 +207,10 @@ def test_state_values(solved):
     np.testing.assert_array_equal(got, [values[0, 0, 0], values[1 << 11, 0, 1], values[63, 63, 0], 0.0])
     with pytest.raises(AdviceInputError, match="cannot occur"):
         state_values(v, values, [1 << 5], [1], [0])  # Sixes alone cannot make an upper total of 1
+    for mask, upper in ((31, 100), (63, 106), (63, 10**6)):  # above the cap, beyond what the boxes hold
+        with pytest.raises(AdviceInputError, match="cannot occur"):
+            state_values(v, values, [mask], [upper], [0])
+    assert state_values(v, values, [63], [105], [0])[0] == values[63, 63, 0]
 
 
 def test_decode_option(solved):
@@ -219,6 +223,11 @@ def test_decode_option(solved):
     assert decode_option(adv.engine, 12, 0, 0, (3, 3, 5, 1, 6)) == ("box", 12, 18, 0)
     with pytest.raises(AdviceInputError):
         decode_option(adv.engine, -1)
+    assert decode_option(adv.engine, 5, 1 << 11, 1, (6, 6, 6, 6, 6)) == ("box", 5, 30, 50)  # a joker
+    with pytest.raises(AdviceInputError, match="needs the Kniffel box filled"):  # it answered ('box', 0, 5, 50)
+        decode_option(adv.engine, 0, 0, 1, (6, 6, 6, 6, 6))
+    with pytest.raises(AdviceInputError, match="no joker flag"):
+        decode_option(PRESETS["yatzy"].reduced(boxes=["ones", "yatzy", "chance"]), 0, 0, 1, (6, 6, 6, 6, 6))
 
 
 BAD = [

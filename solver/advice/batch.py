@@ -329,6 +329,10 @@ def decode_option(engine: Engine | Variant, code: int, mask: int | None = None, 
             return ("box", code, None, None)
         mask = checks.whole("mask", mask, 0, (1 << n_boxes) - 1)
         joker = checks.flag("joker", joker)
+        if joker and not v.has_flag:
+            raise AdviceInputError(f"joker = 1: 0 ({v.name} has no joker flag)")
+        if joker and not mask >> v.joker_index & 1:  # points in a box that is empty
+            raise AdviceInputError(f"joker = 1 needs the {v.box_name(v.joker_index)} box filled (bit {v.joker_index})")
         r = int(roll_rows(prep, _integers("dice", dice, "faces").reshape(1, -1))[0])
         rules = prep.engine.rules
         for b, pts in roll_entries(rules, mask, joker, r):
