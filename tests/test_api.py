@@ -124,6 +124,20 @@ def test_tables_compare_by_identity(table):
     assert table != solver.load("kniffel", tables_dir=table.directory)
 
 
+def test_kniffel7_distribution_and_odds_through_the_table(tmp_path):
+    """The API refused them ('identical dice only') where the CLI answers: the empty card from the shipped pmf,
+    a card whose forward pass would take hours refused in one line (limit, as chances has)."""
+    k7 = solver.load("kniffel7", solve=False, tables_dir=tmp_path)
+    assert k7.distribution(at_least=[300]).mean == pytest.approx(365.27, abs=0.01)
+    odds = k7.odds(["", ""], ["Anna", "Ben"])
+    assert odds.players[0].win == pytest.approx(odds.players[1].win) and 0 < odds.tie < 0.02
+    for call in (lambda: k7.distribution("chance=20"), lambda: k7.odds(["chance=20", "einser=1"])):
+        with pytest.raises(solver.KniffelError, match="turn states, about [0-9]+ h, more than limit allows"):
+            call()
+    with pytest.raises(solver.KniffelError, match="limit must be a number of seconds"):
+        k7.distribution("chance=20", limit="x")
+
+
 def test_simulation_result(table):
     result = solver.simulate(table, games=500, seed=3)
     assert result.games == 500 and len(result.scores) == 500

@@ -14,6 +14,7 @@ from ..advice.advisor import Advisor, Option
 from ..advice.card_checks import check_bonus_roll
 from ..advice.cards import Card, without_pending_bonus
 from ..advice.choose import make_advisor
+from ..i18n.texts import t
 from ..rules import checks
 from ..rules.variant import RuleError, Variant
 from ..store import solving, tables
@@ -189,25 +190,42 @@ class Table:
     chances = target_play.chances
     advise_target = target_play.advise_target
 
-    def distribution(self, card: CardLike = None, at_least: Sequence[int] = ()):
+    def distribution(self, card: CardLike = None, at_least: Sequence[int] = (), *, limit: float | None = None):
         """The exact final-score distribution of the advisor's play from this card (a
-        distribution.Distribution: pmf, mean, std, median, percentiles, p_at_least, as_dict())."""
+        distribution.Distribution: pmf, mean, std, median, percentiles, p_at_least, as_dict()). Kniffel 7: from
+        the shipped or cached pmf, else a forward pass estimated at `limit` seconds at most (None: 180)."""
         from ..chances import distribution
 
-        if not self.variant.identical_dice:
-            raise RuleError(f"{self.variant.name}: the exact distribution covers identical dice only")
+        parsed = self.card(card)
         at_least = [checks.whole("at_least", a, 0) for a in checks.sequence("at_least", at_least, "[250, 300]")]
-        return distribution.distribution(self.variant, self.values, self.card(card), at_least, self.advisor.engine)
+        self._forward_within([parsed], limit)
+        engine = self.advisor.engine if self.variant.identical_dice else None
+        return distribution.distribution(self.variant, self.values, parsed, at_least, engine, directory=self.directory)
 
-    def odds(self, cards: Sequence[CardLike], names: Sequence[str] | None = None):
-        """Each player's chance to win from these cards (same round, independent dice, max-expected play)."""
+    def odds(self, cards: Sequence[CardLike], names: Sequence[str] | None = None, *, limit: float | None = None):
+        """Each player's chance to win from these cards (same round, independent dice, max-expected play);
+        `limit` as distribution's."""
         from ..chances import distribution
 
-        if not self.variant.identical_dice:
-            raise RuleError(f"{self.variant.name}: odds cover identical dice only")
         parsed = [self.card(c) for c in checks.sequence("cards", cards, "['chance=22', '']")]
         names = None if names is None else checks.sequence("names", names, "['Anna', 'Ben']")
-        return distribution.odds(self.variant, self.values, parsed, names)
+        self._forward_within(parsed, limit)
+        return distribution.odds(self.variant, self.values, parsed, names, directory=self.directory)
+
+    def _forward_within(self, cards: list[Card], limit: float | None) -> None:
+        """Refuse forward passes (dice told apart, a card early in the game) estimated above `limit` seconds."""
+        from ..chances import distribution
+        from ..chances.ordered_chances import LIMIT_SECONDS
+
+        most = target_play.limit_seconds(limit)
+        most = LIMIT_SECONDS if most is None else most
+        states, seconds = 0, 0.0
+        for card in {c.state: c for c in cards}.values():
+            s, sec = distribution.pmf_work(self.variant, self.values, card, self.directory)
+            states, seconds = states + s, seconds + sec
+        if seconds > most:
+            duration = distribution.pass_duration(seconds)
+            raise RuleError(t("api_pass_too_long", variant=self.variant.name, states=states, duration=duration))
 
     def _add_stds(self, card: Card, dice: tuple[int, ...], roll: int, options: list[Option]) -> None:
         from ..chances.spread import option_stds

@@ -77,7 +77,7 @@ def chances(
     from the target table, built and saved first when missing unless build=False. Kniffel 7: from job_dir's
     layers, else exact when estimated at `limit` seconds at most (None: 180)."""
     parsed = table.card(card)
-    variant, limit = table.variant, _limit(limit)
+    variant, limit = table.variant, limit_seconds(limit)
     build, progress = checks.flag("build", build), checks.flag("progress", progress)
     target = checks.whole("target", target, 1)
     if variant.identical_dice:
@@ -123,7 +123,7 @@ def advise_target(
     """Table.advise_target: every option ranked by the probability of finishing with at least `target` (best,
     then, probability, options; as_dict() is `advise --target --json`); the rest as chances()."""
     parsed, rolled, roll = table._situation(card, dice, roll)
-    variant, limit = table.variant, _limit(limit)
+    variant, limit = table.variant, limit_seconds(limit)
     build, progress = checks.flag("build", build), checks.flag("progress", progress)
     target, box_now = checks.whole("target", target, 1), checks.flag("box_now", box_now)
     if variant.identical_dice:
@@ -142,7 +142,7 @@ def advise_target(
     return advice
 
 
-def _limit(limit: float | None) -> float | None:
+def limit_seconds(limit: float | None) -> float | None:
     """Seconds of on-demand work (None: ordered_chances.LIMIT_SECONDS); numpy numbers too, not bools."""
     if limit is None:
         return None

@@ -160,6 +160,12 @@ def pmf_work(variant: Variant, values: np.ndarray, card: Card, directory: Path |
     return states, states * SECONDS_PER_STATE / thread_count()
 
 
+def pass_duration(seconds: float) -> str:
+    """A forward pass's estimated time as a message shows it: whole minutes, hours from two hours on."""
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes} min" if minutes < 120 else f"{round(minutes / 60)} h"
+
+
 def expected_play_at_least(
     variant: Variant, values: np.ndarray, card: Card, targets, directory: Path | None = None, progress=None
 ) -> list[float]:

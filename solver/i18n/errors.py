@@ -145,6 +145,7 @@ EN_ERRORS = {
     "api_sequence": "{name} must be a list such as {example}, not {value}",
     "api_variant": "{name} must be a Variant (solver.find_variant('kniffel')), not {value}",
     "api_progress": "progress must be None or a function that is told of finished games, not {value}",
+    "api_pass_too_long": "the exact distribution of {variant} from this card needs a forward pass over up to {states:,} turn states, about {duration}, more than limit allows (None: three minutes): give a larger limit, or compute it once with `kniffel distribution {variant} --card ...` (then cached beside the table)",
     "api_limit": "limit must be a number of seconds of at least 0 or None (three minutes), not {value}",
     "api_job_identical": "job_dir: {variant} answers from its target table in the tables folder (built there on first use); job_dir is a target-table job of dice told apart (kniffel7)",
     "api_target_nowhere": "{variant}: this Table has no tables folder to load its target table from",

@@ -320,9 +320,7 @@ def create_app(
             table = cache.get(variant)
             states, seconds = dist.pmf_work(variant, table.values, card)
             if seconds > WEB_PASS_SECONDS:  # dice told apart, early in the game: the CLI computes it
-                minutes = max(1, round(seconds / 60))
-                duration = f"{minutes} min" if minutes < 120 else f"{round(minutes / 60)} h"
-                fields = {"states": states, "duration": duration, "free": CHART_FREE_BOXES}
+                fields = {"states": states, "duration": dist.pass_duration(seconds), "free": CHART_FREE_BOXES}
                 raise KniffelError(t("dist_too_long_web", variant=variant.name, **fields))
             return distributions.get(table, card, checkpoint).as_dict()
 
