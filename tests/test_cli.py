@@ -105,6 +105,7 @@ def test_best_box_equals_value_of_resulting_card(tdir):
     "args,fragment",
     [
         (["advise", "poker", "--dice", "12345"], "unknown variant"),
+        (["value", "knifel"], "Did you mean kniffel, kniffel7 or kniffel-keep-one? The known"),  # not an alias
         (["advise", "", "33516"], "unknown variant ''"),  # '' is no variant, not the default kniffel
         (["simulate", "", "-n", "10"], "unknown variant ''"),
         (["play", "", "--roll-for-me"], "unknown variant ''"),

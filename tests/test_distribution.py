@@ -356,3 +356,12 @@ def test_probabilities_at_least_never_above_one():
     assert tail_probabilities(pmf).max() == 1.0 and p_at_least(pmf, 0) == 1.0 and p_at_least(pmf, -3) == 1.0
     assert p_at_least(pmf, 4) == pmf[4] and p_at_least(pmf, 5) == 0.0
     assert list(tail_probabilities(pmf)[1:]) == list(np.cumsum(pmf[::-1])[::-1][1:])
+
+
+def test_probabilities_at_least_the_lowest_score_are_one():
+    """At or below the lowest score a pmf reaches, P(final >= s) is 1 exactly (a game always ends), though
+    the pmf sums to 1 - 3e-15 there (`distribution(card, [0])` gave 0.999999999999997)."""
+    pmf = np.array([0.0, 0.0, 0.1, 0.2, 0.7 - 3e-15])
+    assert np.cumsum(pmf[::-1])[::-1][0] < 1  # the rounding this guards against
+    assert list(tail_probabilities(pmf)[:3]) == [1.0, 1.0, 1.0] and p_at_least(pmf, 2) == 1.0
+    assert tail_probabilities(pmf)[3] == pytest.approx(0.9) and p_at_least(pmf, 4) == pmf[4]

@@ -177,8 +177,12 @@ def expected_play_at_least(
 
 def tail_probabilities(pmf: np.ndarray) -> np.ndarray:
     """P(final score >= s) for every s. Capped at 1: a pmf that sums to 1 within rounding can add up to
-    1 + 2e-14, and a probability above 1 is not one to show."""
-    return np.minimum(np.cumsum(pmf[::-1])[::-1], 1.0)
+    1 + 2e-14, and a probability above 1 is not one to show; and exactly 1 up to the lowest score it
+    reaches (a game always ends: the sum was 1 - 3e-15 there)."""
+    tail = np.minimum(np.cumsum(pmf[::-1])[::-1], 1.0)
+    reached = np.flatnonzero(pmf > 0)
+    tail[: reached[0] + 1 if reached.size else 0] = 1.0
+    return tail
 
 
 def p_at_least(pmf: np.ndarray, target: int) -> float:

@@ -246,8 +246,8 @@ def find_variant(name: str, keep_one: bool = False) -> Variant:
         if wanted in {normalize(n) for n in (variant.name, *variant.aliases)}:
             break
     else:
-        names = [n for v in PRESETS.values() for n in (v.name, *v.aliases)]
-        suggest = did_you_mean(name, names, normalize)
+        spellings = {n: v.name for v in PRESETS.values() for n in (v.name, *v.aliases)}  # aliases show their name
+        suggest = did_you_mean(name, spellings, normalize)
         raise RuleError(t("err_unknown_variant", name=name, suggest=suggest, variants=", ".join(PRESETS)))
     return with_keep_one(variant, keep_one)
 
