@@ -133,11 +133,10 @@ def test_bad_advice_input_is_400_with_the_cli_message(client, tdir, params, cli_
     assert message == cli_error(tdir, *cli_args)
 
 
-@pytest.mark.parametrize("card", ["full house=20", "kniffel=50,extra=50"])  # a bonus that waits for its box
-def test_bad_value_input_is_400_with_the_cli_message(client, tdir, card):
-    res = get(client, "/api/value", variant="kniffel", card=card)
+def test_bad_value_input_is_400_with_the_cli_message(client, tdir):
+    res = get(client, "/api/value", variant="kniffel", card="full house=20")
     assert res.status_code == 400
-    assert res.json()["error"] == cli_error(tdir, "value", "kniffel", "--card", card)
+    assert res.json()["error"] == cli_error(tdir, "value", "kniffel", "--card", "full house=20")
 
 
 @pytest.mark.parametrize(
@@ -468,10 +467,6 @@ def test_distribution_equals_cli_json(client, tdir, card):
         ({"variant": "kniffel7", "card": "ones=7"}, ["distribution", "kniffel7", "--card", "ones=7"]),
         ({"variant": "kniffel7", "card": "ones=60"}, ["distribution", "kniffel7", "--card", "ones=60"]),
         ({"variant": "kniffel", "card": "einser=9"}, ["distribution", "kniffel", "--card", "einser=9"]),
-        (
-            {"variant": "kniffel", "card": "kniffel=50,extra=50"},
-            ["distribution", "kniffel", "--card", "kniffel=50,extra=50"],
-        ),
     ],
 )
 def test_bad_distribution_input_is_400_with_the_cli_message(client, tdir, params, cli_args):
@@ -584,11 +579,6 @@ def test_missing_target_table_is_409_never_a_build(client, tdir):
             "/api/advise",
             {"card": "kniffel=50,extra=50", "dice": "33516", "target": 250},
             ["advise", "kniffel", "--card", "kniffel=50,extra=50", "--dice", "33516", "--target", "250"],
-        ),
-        (
-            "/api/chances",
-            {"variant": "kniffel", "card": "kniffel=50,extra=50", "target": 300},
-            ["chances", "kniffel", "--card", "kniffel=50,extra=50", "--target", "300"],
         ),
         ("/api/chances", {"variant": "kniffel", "target": -3}, ["chances", "kniffel", "--target", "-3"]),
         ("/api/chances", {"variant": "kniffel7", "target": -2}, ["chances", "kniffel7", "--target", "-2"]),

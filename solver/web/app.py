@@ -46,7 +46,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import dp
 from ..advice.card_checks import check_bonus_roll
-from ..advice.cards import Card, at_turn_start, parse_card, without_pending_bonus
+from ..advice.cards import Card, parse_card, without_pending_bonus
 from ..advice.choose import make_advisor
 from ..api import Table, as_card
 from ..chances import distribution as dist
@@ -289,7 +289,7 @@ def create_app(
         target = target_number(params)
         if target is None:
             raise KniffelError("parameter 'target' is empty; give the final score to reach")
-        card = at_turn_start(parse_card(variant, params.get("card", "")))
+        card = parse_card(variant, params.get("card", ""))
         if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
             check_card(variant, card, target)
 
@@ -314,7 +314,7 @@ def create_app(
     async def distribution(request: Request):
         params = query(request, required=("variant",), allowed=("card",))
         variant = find_variant(params["variant"])
-        card = at_turn_start(as_card(variant, params.get("card", "")))  # checked before a table is loaded, as the CLI
+        card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
 
         def answer(checkpoint: Callable[..., None]) -> dict:
             table = cache.get(variant)
