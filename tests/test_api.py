@@ -100,6 +100,14 @@ def test_long_input_is_refused_in_a_short_line(table):
         assert len(str(refused.value)) < 100 and "characters long; at most" in str(refused.value)
 
 
+def test_a_negative_face_is_named(table):
+    """(3, 3, 5, 1, -1) was 'expected 5 numbers such as 1,2,3,4,5' (the text '-1' is no number to the
+    parser); it is a face that is on no die, as 7 is."""
+    for dice, face in (((3, 3, 5, 1, -1), -1), ((3, 3, 5, 1, 7), 7), ([-4, 1, 2, 3, 4], -4)):
+        with pytest.raises(solver.KniffelError, match=f"face {face} is not on a die \\(faces 1-6\\)"):
+            table.advise("", dice, 1)
+
+
 def test_a_joker_flag_where_the_variant_has_none_is_refused(tmp_path):
     """state_value took joker=True on yatzy (no joker flag) as False in silence; state_values refused it."""
     small = solver.load(PRESETS["yatzy"].reduced(boxes=["ones", "sixes", "yatzy", "chance"]), tables_dir=tmp_path)
