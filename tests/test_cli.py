@@ -115,6 +115,7 @@ def test_best_box_equals_value_of_resulting_card(tdir):
         (["advise", "--card", "einser=9", "--dice", "12345"], "einser=9"),
         (["advise", "--dice", "1234"], "4 dice given"),
         (["advise", "--dice", "12347"], "face 7"),
+        (["advise", "--dice", "3,3,5,1,-1"], "face -1 is not on a die"),  # was 'expected 5 numbers'
         (["advise", "--dice", "1,2,x,4,5"], "expected 5 numbers"),
         (["advise", "--dice", "12345", "--roll", "4"], "--roll"),
         (["advise", "--card", FULL_CARD, "--dice", "12345"], "card is full"),

@@ -168,9 +168,9 @@ def _refuse(name: str, a: np.ndarray, bad: np.ndarray, allowed: str) -> None:
 
 @cache
 def _upper_sums(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
-    """(bits, sums): bits[i] the mask bit of upper box i; sums[s, u] whether the upper boxes of subset s (bit i:
-    upper box i) can hold u points together. The table tells totals below the cap apart only (those above are
-    alike), so that a total its filled boxes can never make (Ones to Fives: at most 75) is found here."""
+    """(subset, sums): subset[mask] the mask's filled upper boxes as a subset s (bit i: upper box i); sums[s, u]
+    whether those boxes can hold u points together. The table tells totals below the cap apart only (those
+    above are alike), so that a total its filled boxes can never make (Ones to Fives: at most 75) is found here."""
     uppers = [b for b, box in enumerate(variant.boxes) if box.is_upper]
     points = [possible_points(variant, b) for b in uppers]
     sums = np.zeros((1 << len(uppers), sum(map(max, points), 1)), dtype=bool)
@@ -179,14 +179,18 @@ def _upper_sums(variant: Variant) -> tuple[np.ndarray, np.ndarray]:
         i = (s & -s).bit_length() - 1  # its lowest box, added to the subset without it
         for p in points[i]:
             sums[s, p:] |= sums[s & (s - 1), : sums.shape[1] - p]
-    return np.array([1 << b for b in uppers], dtype=np.int64), sums
+    masks = np.arange(1 << len(variant.boxes))
+    subset = sum(((masks >> b) & 1) << i for i, b in enumerate(uppers))
+    return np.asarray(subset, dtype=np.int64), sums
 
 
-def _upper_reachable(variant: Variant, mask: np.ndarray, upper: np.ndarray) -> np.ndarray:
-    bits, sums = _upper_sums(variant)
-    subset = ((mask[:, None] & bits) != 0) @ (1 << np.arange(len(bits), dtype=np.int64))
+def upper_reachable(variant: Variant, mask, upper):
+    """Whether the filled upper boxes of mask can hold `upper` points together (arrays, or one state: a bool)."""
+    subset, sums = _upper_sums(variant)
+    if np.ndim(upper) == 0:
+        return upper < sums.shape[1] and bool(sums[subset[mask], upper])
     inside = upper < sums.shape[1]
-    return inside & sums[subset, np.where(inside, upper, 0)]
+    return inside & sums[subset[mask], np.where(inside, upper, 0)]
 
 
 def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | None, full_ok: bool):
@@ -205,7 +209,10 @@ def _states(engine: Engine, values: np.ndarray, mask, upper, joker, n: int | Non
     allowed = "0 or 1 (does the joker box hold points?)" if n_flags == 2 else f"0 ({v.name} has no joker flag)"
     _refuse("joker", joker_scored, (joker_scored < 0) | (joker_scored >= n_flags), allowed)
     capped_upper = np.minimum(upper, v.upper_cap)
-    bad = ~np.isfinite(values[mask, capped_upper, joker_scored]) | ~_upper_reachable(v, mask, upper)
+    bad = ~np.isfinite(values[mask, capped_upper, joker_scored])
+    high = upper >= v.upper_cap  # below the cap the table's own NaN tells an unreachable total
+    if high.any():
+        bad[high] |= ~upper_reachable(v, mask[high], upper[high])
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise AdviceInputError(

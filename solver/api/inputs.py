@@ -98,9 +98,6 @@ def as_dice(variant: Variant, dice: DiceLike) -> tuple[int, ...]:
         if not all(map(checks.is_whole, faces)):
             raise RuleError(f"dice {faces!r}: faces must be whole numbers")
         text = ",".join(str(int(f)) for f in faces)
-        for face, die in zip(faces, variant.dice):  # parse_dice reads '-1' as no number at all
-            if face < 0:
-                raise RuleError(t("dice_no_face", text=text, face=int(face), low=die[0], high=die[-1]))
         if len(faces) != variant.n_dice:  # parse_dice would read '200' as three dice
             example = dice_example(variant)
             given, count = len(faces), variant.n_dice

@@ -114,9 +114,19 @@ class Table:
     def state_value(self, mask: int, upper: int, joker: bool | int = False) -> float:
         """Expected points still to come from state (filled-box bitmask in RULES.md box order, upper
         total, whether the joker box holds points); KniffelError for a state the rules never reach."""
-        mask = checks.whole("mask", mask, 0, self.values.shape[0] - 1)
-        upper, joker = checks.whole("upper", upper, 0), int(checks.flag("joker", joker))
-        return float(self.state_values([mask], [upper], [joker])[0])  # the same checks as for arrays
+        from ..advice.batch import upper_reachable
+
+        v = self.variant
+        n_masks, n_upper, n_joker = self.values.shape
+        mask = checks.whole("mask", mask, 0, n_masks - 1)
+        upper, joker = checks.whole("upper", upper, 0), checks.flag("joker", joker)
+        if joker and n_joker == 1:
+            raise RuleError(f"joker = 1: 0 ({v.name} has no joker flag)")
+        value = self.values[mask, min(upper, n_upper - 1), int(joker)]
+        # as state_values: above the cap, where the table merges totals, the boxes' possible sums decide
+        if not np.isfinite(value) or upper >= n_upper - 1 and not upper_reachable(v, mask, upper):
+            raise RuleError(f"state (mask {mask}, upper {upper}, joker {joker}) cannot occur in {v.name}")
+        return float(value)
 
     def best_action(self, card: CardLike = None, dice: DiceLike = "", roll: int = 1) -> Option:
         """The best option only (what advise(...).best is), without building the others."""
@@ -219,10 +229,7 @@ class Table:
 
         most = target_play.limit_seconds(limit)
         most = LIMIT_SECONDS if most is None else most
-        states, seconds = 0, 0.0
-        for card in {c.state: c for c in cards}.values():
-            s, sec = distribution.pmf_work(self.variant, self.values, card, self.directory)
-            states, seconds = states + s, seconds + sec
+        states, seconds = distribution.passes_work(self.variant, self.values, cards, self.directory)
         if seconds > most:
             duration = distribution.pass_duration(seconds)
             raise RuleError(t("api_pass_too_long", variant=self.variant.name, states=states, duration=duration))

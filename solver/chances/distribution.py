@@ -160,6 +160,12 @@ def pmf_work(variant: Variant, values: np.ndarray, card: Card, directory: Path |
     return states, states * SECONDS_PER_STATE / thread_count()
 
 
+def passes_work(variant: Variant, values: np.ndarray, cards, directory: Path | None = None) -> tuple[int, float]:
+    """pmf_work summed over the cards' distinct states (odds: one pass a state)."""
+    work = [pmf_work(variant, values, card, directory) for card in {c.state: c for c in cards}.values()]
+    return sum(s for s, _ in work), sum(sec for _, sec in work)
+
+
 def pass_duration(seconds: float) -> str:
     """A forward pass's estimated time as a message shows it: whole minutes, hours from two hours on."""
     minutes = max(1, round(seconds / 60))

@@ -221,10 +221,7 @@ def _forward_progress(settings, variant, values, cards, label: str) -> Iterator[
             yield bar.update
         return
 
-    states, seconds = 0, 0.0
-    for card in {c.state: c for c in cards}.values():
-        s, sec = dist.pmf_work(variant, values, card, settings.tables_dir)
-        states, seconds = states + s, seconds + sec
+    states, seconds = dist.passes_work(variant, values, cards, settings.tables_dir)
     if states == 0 or seconds < LONG_PASS_SECONDS:
         yield None
         return

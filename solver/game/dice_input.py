@@ -35,7 +35,7 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
     parts = [p for p in raw.replace(",", " ").split() if p]
     if len(parts) == 1 and _digits(parts[0]) and len(parts[0]) > 1:
         parts = list(parts[0])
-    if not all(_digits(p) for p in parts):
+    if not all(_digits(p.removeprefix("-")) for p in parts):  # '-1': a number, refused below as no face
         raise RuleError(t("dice_numbers", text=text, count=variant.n_dice, example=dice_example(variant)))
     dice = tuple(int(p) for p in parts)
     if len(dice) != variant.n_dice:
