@@ -565,8 +565,10 @@ function nextRoll() {
 }
 function fillBox(option) {
   pushUndo();
+  // the advice's card is the card as the rules count it: a bonus typed before its box is paid with the box, once
+  const counted = state.advice ? parseCardText(state.advice.card).extra : state.extra;
   state.card[option.box] = option.points;
-  state.extra += option.extra;
+  state.extra = counted + option.extra;
   state.dice = Array(state.v.dice).fill(null);
   state.cursor = 0;
   state.roll = 1;
