@@ -71,6 +71,19 @@ def test_answers_speak_the_requests_language(client):
     assert [b["fr"] for b in generala["boxes"]][-1] == "Double Generala"
 
 
+def test_box_options_name_the_box_in_the_requests_language(client):
+    """A box's name in an option follows the reader, not the variant (the English page said 'score Unos')."""
+    url = "/api/advise?variant=generala&card=ones=3&dice=66612&roll=3"
+    said = {}
+    for lang in ("de", "en", "es", "fr"):
+        best = client.get(url, headers={"Accept-Language": lang}).json()["best"]
+        said[lang] = (best["text"], best["box_name"])
+    assert said["en"][1] == "Sixes" and "Sixes" in said["en"][0], said
+    assert said["es"] == ("anotar 18 en Seis", "Seis"), said
+    assert said["de"][1] == "Sechser" and said["fr"][1] == "Six", said
+    assert client.get(url).json()["best"]["box_name"] == "Seis"  # no header: the variant's name, as the CLI's
+
+
 def test_favicon_and_page_texts_marked(client):
     page = client.get("/").text
     assert 'rel="icon" href="/static/favicon.svg"' in page and 'data-text="web_heading"' in page

@@ -17,7 +17,7 @@ from .. import numba_setup
 from ..dp import ENTRY_AFTER_FIRST, advise_one, make_engine
 from ..dp.best_one import best_one, new_turn_pool, pack_best
 from ..dp.compile import entry_point
-from ..i18n.texts import json_language, t
+from ..i18n.texts import box_name, speaking_language, t
 from ..rules.variant import RuleError, Variant
 from .batch import prepare
 from .cards import Card
@@ -54,8 +54,8 @@ class Option:
     def as_dict(self, variant: Variant) -> dict:
         d = {
             "kind": self.kind,
-            # English as made with the option; a web request's language in its words
-            "text": self.text if json_language() == "en" else option_text(variant, self),
+            # the CLI's --json: as made with the option (the variant's box names); a web request: wholly in its language
+            "text": option_text(variant, self) if speaking_language() else self.text,
             "expected_final_score": round(self.expected_final_score, 9),
             "loss": round(self.loss, 9),
             "std": None if self.std is None else round(self.std, 6),
@@ -68,7 +68,7 @@ class Option:
         else:
             d.update(
                 box=variant.boxes[self.box].key,
-                box_name=variant.box_name(self.box),
+                box_name=box_name(variant, self.box) if speaking_language() else variant.box_name(self.box),
                 points=self.points,
                 extra=self.extra,
             )

@@ -122,10 +122,10 @@ def language() -> str:
     return _request_language.get() or _current
 
 
-def json_language() -> str:
-    """The language of the texts inside a JSON answer: a web request's (speaking), else English (the CLI's
-    --json is the same in every language: a contract)."""
-    return _request_language.get() or "en"
+def speaking_language() -> str | None:
+    """A web request's language (speaking), else None: the CLI's --json is the same in every language (a
+    contract), while a JSON answer to a web request is in the request's language."""
+    return _request_language.get()
 
 
 @contextmanager
