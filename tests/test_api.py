@@ -247,6 +247,22 @@ def test_a_bonus_waiting_for_its_box_needs_dice_that_fit_it(table):
     assert table.advise("kniffel=50,sechser=30,extra=50", "33516", 3).card.extra == 50  # settled: any dice
 
 
+def test_a_bonus_waiting_for_its_box_has_no_value_at_the_start_of_a_turn(table):
+    """value() counted a waiting bonus as paid (351.63) where advise() pays it with its box (301.63 + the box):
+    at the start of a turn every bonus has its box, so value, distribution, odds and chances refuse such a
+    card; the same bonus with its box on the card is counted as it stands."""
+    for call in (
+        lambda: table.value("kniffel=50,extra=50"),
+        lambda: table.future("kniffel=50,extra=50"),
+        lambda: table.distribution("kniffel=50,extra=50"),
+        lambda: table.odds(["kniffel=50,extra=50", "kniffel=50"]),
+        lambda: table.chances("kniffel=50,extra=50", 300, build=False),
+    ):
+        with pytest.raises(solver.KniffelError, match="still waits for its box, but at the start of a turn"):
+            call()
+    assert table.value("kniffel=50,sechser=30,extra=50") == pytest.approx(130 + table.future("kniffel=50,sechser=30"))
+
+
 def test_best_action_through_the_table_is_advise_best(table):
     """Table.best_action parses each card and roll text once; asked again (and in other forms) it still gives
     advise(...).best, and bad input still raises the one error class."""

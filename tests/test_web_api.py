@@ -96,6 +96,24 @@ def test_value_equals_cli_json(client, tdir, variant, card):
     assert res.json() == cli_json(tdir, "value", variant, "--card", card, "--json")
 
 
+def test_a_bonus_waiting_for_its_box_is_answered_for_the_turns_start(client, tdir):
+    """The page keeps the pad as the player writes it, who may mark a further Kniffel's bonus before choosing its
+    box. Value and distribution answer for the card at the turn's start, without that bonus (advise pays it with
+    its box), and say so; the CLI, where no turn is being played, refuses the card."""
+    waiting = "kniffel=50,extra=50"
+    for path in ("/api/value", "/api/distribution"):
+        res = get(client, path, variant="kniffel", card=waiting)
+        assert res.status_code == 200, res.text
+        body, plain = res.json(), get(client, path, variant="kniffel", card="kniffel=50").json()
+        assert body.pop("bonus_waiting") == 50 and "bonus_waiting" not in plain
+        body.pop("seconds", None), plain.pop("seconds", None)
+        assert body == plain
+    settled = get(client, "/api/value", variant="kniffel", card="kniffel=50,sechser=30,extra=50").json()
+    assert "bonus_waiting" not in settled and settled["points"] == 130
+    assert "still waits for its box" in cli_error(tdir, "value", "kniffel", "--card", waiting)
+    assert "still waits for its box" in cli_error(tdir, "distribution", "kniffel", "--card", waiting)
+
+
 def test_variants_equals_cli_json(client, tdir):
     res = client.get("/api/variants")
     assert res.status_code == 200

@@ -189,14 +189,18 @@ def test_situation_from_the_url(server, browser, tmp_path):
 
 def test_a_bonus_typed_before_its_box_is_paid_once_when_the_box_is_filled(server, browser):
     """The pad marks a Kniffel bonus as the roll is made: typed before its box, then the box filled from the
-    advice, the card held the bonus twice (extra 100 for one bonus Kniffel)."""
+    advice, the card held the bonus twice (extra 100 for one bonus Kniffel). Meanwhile the card is valued at
+    the turn's start, the bonus named as waiting for its box, and no error shown."""
     page = browser.new_page(viewport=PHONE)
     open_page(page, server + "/?variant=kniffel&card=kniffel%3D50%2Cextra%3D50&dice=66666&roll=3")
     settled(page)
+    expect(page.locator("#card-points")).to_have_text("— 50 points (+50 bonus once its box is filled)")
+    expect(page.locator("#error")).to_be_empty()
     page.locator("#options tbody tr.option").nth(0).locator("button").click()  # Sixes 30, +50 extra
     settled(page)
     expect(page.locator("#box-sixes")).to_have_value("30")
     expect(page.locator("#box-extra")).to_have_value("50")
+    expect(page.locator("#card-points")).to_have_text("— 130 points")
     page.close()
 
 

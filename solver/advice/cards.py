@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Self
 
-from ..i18n.texts import box_name, t
+from ..i18n.texts import bonus_name, box_name, t
 from ..rules.scoring import possible_points
 from ..rules.variant import RuleError, Variant, normalize, per_variant
 from .card_checks import boxes_a_joker_could_fill, check_extra, check_whole_card
@@ -286,3 +286,14 @@ def without_pending_bonus(card: Card) -> Card:
     if card.extra // v.extra_points <= len(boxes_a_joker_could_fill(card)):
         return card
     return Card(v, dict(card.filled), card.extra - v.extra_points)
+
+
+def at_turn_start(card: Card) -> Card:
+    """The card, refused when its latest bonus still waits for its box: at the start of a turn every bonus has
+    its box, so such a card is one of a turn being played (advise counts it so), with no value of its own
+    (value added the bonus to the points of a card whose box was still to fill: neither answer's)."""
+    counted = without_pending_bonus(card)
+    if counted is not card:
+        v = card.variant
+        raise RuleError(t("card_bonus_waits", bonus=bonus_name(v), points=card.extra - counted.extra))
+    return card

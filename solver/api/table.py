@@ -12,7 +12,7 @@ import numpy as np
 
 from ..advice.advisor import Advisor, Option
 from ..advice.card_checks import check_bonus_roll
-from ..advice.cards import Card, without_pending_bonus
+from ..advice.cards import Card, at_turn_start, without_pending_bonus
 from ..advice.choose import make_advisor
 from ..i18n.texts import t
 from ..rules import checks
@@ -100,7 +100,8 @@ class Table:
         return float(self.values[0, 0, 0])
 
     def card(self, card: CardLike = None) -> Card:
-        return as_card(self.variant, card)
+        """The card checked, at the start of a turn (value, distribution, chances, ...)."""
+        return at_turn_start(as_card(self.variant, card))
 
     def future(self, card: CardLike = None) -> float:
         """Expected points still to come from this card at the start of a turn."""

@@ -8,7 +8,7 @@ import click
 import numpy as np
 
 from ..advice.card_checks import check_bonus_roll
-from ..advice.cards import parse_card, without_pending_bonus
+from ..advice.cards import at_turn_start, parse_card, without_pending_bonus
 from ..game.dice_input import parse_dice
 from ..i18n.texts import bonus_name, number, t
 from ..rules.presets import PRESETS, find_variant
@@ -58,7 +58,7 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     from ..chances.win import probability_expected_play
 
     targets.target_engine(variant)  # Kniffel 7: one line, before any work
-    parsed = parse_card(variant, card)
+    parsed = at_turn_start(parse_card(variant, card))
     targets.check_target(variant, parsed, target)
     settings = _settings(ctx)
     target_compile.start(variant, settings.tables_dir)  # the target kernels compile beside the value table
@@ -93,7 +93,7 @@ def _quick_target(ctx, variant, card_text: str, *, next_layer: bool, expected_pl
 
     try:
         parsed = parse_card(variant, card_text)
-        state = (without_pending_bonus(parsed) if next_layer else parsed).state  # as each command counts it
+        state = (without_pending_bonus(parsed) if next_layer else at_turn_start(parsed)).state  # as each counts it
     except KniffelError:
         return  # reported by the command itself
     if answers_from_disk(variant, _settings(ctx).tables_dir, state, next_layer=next_layer, expected_play=expected_play):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..advice.cards import parse_card
+from ..advice.cards import at_turn_start, parse_card
 from ..i18n.texts import t
 from .base import _settings, computing_notice, get_table
 
@@ -66,7 +66,7 @@ def chances_ordered(ctx, variant, card_text, target, as_json):
     from ..advice.explain import fit
     from ..chances.ordered_chances import PLAN_MOST_FREE, ordered_chances
 
-    parsed = parse_card(variant, card_text)
+    parsed = at_turn_start(parse_card(variant, card_text))
     settings = _settings(ctx)
     found = found_in_job(ctx, variant, parsed, target)
     values, _ = get_table(variant, settings)

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from ..advice.cards import parse_card
+from ..advice.cards import at_turn_start, parse_card
 from ..errors import KniffelError
 from ..i18n.numbers import symbols
 from ..i18n.texts import bonus_name, box_name, count_text, language, number, t, variant_title
@@ -174,7 +174,7 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot, job
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
     refuse_empty_plot(plot)
-    parsed = parse_card(variant, card)
+    parsed = at_turn_start(parse_card(variant, card))
     dist.check_thresholds(variant, at_least)
     plt = _plot_backend(Path(plot)) if plot else None  # checked before computing
     as_job = check_forward_job(variant, job_dir, workers, scheduler)
@@ -237,7 +237,7 @@ def _forward_progress(settings, variant, values, cards, label: str) -> Iterator[
 def _player_card(variant, text: str, n: int, players: int):
     """One player's --card, a refusal naming the player where there are several."""
     try:
-        return parse_card(variant, text)
+        return at_turn_start(parse_card(variant, text))
     except RuleError as exc:
         if players == 1:
             raise

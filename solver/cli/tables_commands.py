@@ -131,12 +131,12 @@ def _refuse_empty(**options) -> None:
 @click.pass_context
 def value(ctx, variant_name, card, keep_one, as_json):
     """Expected final score of a card at the start of a turn, under optimal play."""
-    from ..advice.cards import parse_card
+    from ..advice.cards import at_turn_start, parse_card
     from ..reports import value_report
 
     variant = find_variant(variant_name, keep_one)
     _speak(ctx, variant)
-    parse_card(variant, card)  # a bad card is refused before a missing table is solved
+    at_turn_start(parse_card(variant, card))  # a bad card is refused before a missing table is solved
     table = _table(variant, _settings(ctx))
     result = value_report(table, card)
     if as_json:

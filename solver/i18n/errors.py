@@ -6,6 +6,7 @@ Same form as catalogue.py (the English texts; the other languages in locale/).""
 EN_ERRORS = {
     # -- cards --------------------------------------------------------------------------------
     "card_entry_form": "card entry {entry!r} is not of the form box=points",
+    "card_bonus_waits": "the card's latest {bonus} ({points}) still waits for its box, but at the start of a turn every bonus has its box: fill it first (advise with the dice it was written for says which box)",
     "card_too_long": "the card is {length} characters long; at most {most}",
     "card_points_int": "card entry {entry!r}: points must be a whole number",
     "card_extra_twice": "card entry {entry!r}: the extra points appear twice",

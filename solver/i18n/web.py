@@ -46,6 +46,7 @@ EN_WEB = {
     "web_show_label": "show the dice to keep: {text}",
     "web_show_all": "Show all {count} options",
     "web_card_points": "— {points} points",
+    "web_card_points_waiting": "— {points} points (+{bonus} bonus once its box is filled)",
     "web_game_over": "Game over: final score {points}",
     "web_card_value": "Expected final score from the start of a turn: {expected}",
     "web_target_note": "From this card: {p} with the best play for it",

@@ -48,7 +48,7 @@ from .. import dp
 from ..advice.card_checks import check_bonus_roll
 from ..advice.cards import Card, parse_card, without_pending_bonus
 from ..advice.choose import make_advisor
-from ..api import Table, as_card
+from ..api import Table
 from ..chances import distribution as dist
 from ..chances import targets
 from ..chances.ordered_chances import chances_answer, check_card, target_answer
@@ -63,7 +63,7 @@ from ..store import solving, tables, target_tables
 from .middleware import HostGuard, NoSniff
 from .page_texts import page_texts, request_language
 from .poker import poker_routes
-from .requests import joker_scored, query, roll_number, target_number
+from .requests import joker_scored, query, roll_number, target_number, turn_start_card
 from .work import KERNELS, RETRY_AFTER_S, DistributionCache, Jobs, Unavailable, WarmUp
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -233,8 +233,9 @@ def create_app(
     async def value(request: Request):
         params = query(request, required=("variant",), allowed=("card",))
         variant = find_variant(params["variant"])
+        card, waiting = turn_start_card(variant, params)
         ready = cache.loaded(variant) is not None
-        return await now_or_queued(request, ready, lambda: value_report(cache.get(variant), params.get("card", "")))
+        return await now_or_queued(request, ready, lambda: value_report(cache.get(variant), card) | waiting)
 
     async def advise(request: Request):
         params = query(request, allowed=("variant", "card", "dice", "roll", "box", "all", "target"))
@@ -289,13 +290,13 @@ def create_app(
         target = target_number(params)
         if target is None:
             raise KniffelError("parameter 'target' is empty; give the final score to reach")
-        card = parse_card(variant, params.get("card", ""))
+        card, waiting = turn_start_card(variant, params)
         if not variant.identical_dice:  # Kniffel 7: computed from the card, as the CLI does
             check_card(variant, card, target)
 
             def answer_ordered(_checkpoint: Callable[..., None]) -> dict:
                 table, found = cache.get(variant), from_job(variant, card, target)
-                return chances_answer(table, card, target, WEB_PASS_SECONDS, found)
+                return chances_answer(table, card, target, WEB_PASS_SECONDS, found) | waiting
 
             return await queued(request, answer_ordered)
         targets.check_target(variant, card, target)
@@ -307,14 +308,14 @@ def create_app(
             def expected_play(_card: Card, target: int) -> float:  # as win.probability_expected_play
                 return dist.p_at_least(pmf, target)
 
-            return targets.chances(variant, target_table, card, target, expected_play).as_dict()
+            return targets.chances(variant, target_table, card, target, expected_play).as_dict() | waiting
 
         return await queued(request, answer)
 
     async def distribution(request: Request):
         params = query(request, required=("variant",), allowed=("card",))
         variant = find_variant(params["variant"])
-        card = as_card(variant, params.get("card", ""))  # checked before a table is loaded, as the CLI does
+        card, waiting = turn_start_card(variant, params)  # checked before a table is loaded, as the CLI does
 
         def answer(checkpoint: Callable[..., None]) -> dict:
             table = cache.get(variant)
@@ -322,7 +323,7 @@ def create_app(
             if seconds > WEB_PASS_SECONDS:  # dice told apart, early in the game: the CLI computes it
                 fields = {"states": states, "duration": dist.pass_duration(seconds), "free": CHART_FREE_BOXES}
                 raise KniffelError(t("dist_too_long_web", variant=variant.name, **fields))
-            return distributions.get(table, card, checkpoint).as_dict()
+            return distributions.get(table, card, checkpoint).as_dict() | waiting
 
         return await queued(request, answer)
 

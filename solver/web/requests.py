@@ -1,10 +1,11 @@
 """The parameters of the API's requests (web/app.py): each one's length limit, unknown and repeated ones
-refused with one line, the flags, the roll and the target read as the CLI reads them."""
+refused with one line, the flags, the roll, the target and the card read as the CLI reads them."""
 
 from __future__ import annotations
 
 from starlette.requests import Request
 
+from ..advice.cards import Card, parse_card, without_pending_bonus
 from ..errors import KniffelError
 from ..i18n.texts import t
 
@@ -68,3 +69,13 @@ def target_number(params: dict[str, str]) -> int | None:
     if not (digits.isascii() and digits.isdigit()):
         raise KniffelError(t("api_target", value=text))
     return int(text)
+
+
+def turn_start_card(variant, params: dict[str, str]) -> tuple[Card, dict[str, int]]:
+    """The card at the start of the turn being played, and {"bonus_waiting": points} when its latest bonus still
+    waits for its box. The page keeps the pad as the player writes it, who may mark a further Kniffel's bonus
+    before choosing its box (advise pays it with that box); the CLI, where no turn is being played, refuses
+    such a card for value, distribution and chances (cards.at_turn_start)."""
+    card = parse_card(variant, params.get("card", ""))
+    counted = without_pending_bonus(card)
+    return counted, ({"bonus_waiting": card.extra - counted.extra} if counted is not card else {})

@@ -306,7 +306,9 @@ function renderAdvice() {
 
 function renderValue() {
   const v = state.value;
-  $("card-points").textContent = v ? T("web_card_points", { points: v.points }) : "";
+  // a bonus marked before its box is chosen: the server answers for the turn's start, the box pays it (fillBox)
+  const points = v && v.bonus_waiting ? T("web_card_points_waiting", { points: v.points, bonus: v.bonus_waiting }) : "";
+  $("card-points").textContent = v ? points || T("web_card_points", { points: v.points }) : "";
   $("card-value").textContent = v
     ? (cardFull() ? T("web_game_over", { points: v.points }) : T("web_card_value", { expected: fmt(v.expected_final_score) }))
     : "";
@@ -641,7 +643,9 @@ async function loadSituation(card, dice, roll) {
   const value = await api("/api/value", { variant: state.v.variant, card });
   if (seq !== state.seq) { state.loading = false; return; } // the player made a move meanwhile
   if (!value.ok) { failed(value); return; }
-  Object.assign(state, parseCardText(value.body.card));
+  const pad = parseCardText(value.body.card); // the card at the turn's start ...
+  pad.extra += value.body.bonus_waiting || 0; // ... and a bonus marked before its box, as the player wrote it
+  Object.assign(state, pad);
   if (dice) {
     const r = ["1", "2", "3"].includes(roll) ? Number(roll) : 1;
     const adv = await api("/api/advise", { variant: state.v.variant, card, dice, roll: String(r) });
