@@ -79,6 +79,7 @@ def test_advice_then_and_state_value(table):
         lambda t: t.value("x" * 10**6 + "=3"),
         lambda t: solver.load("a" * 10**6),
         lambda t: solver.simulate(t, games=0),
+        lambda t: solver.simulate(t, games=1),  # one game has no spread: its std and ± were 0.0
         lambda t: t.best_action(Card(PRESETS["kniffel"], {99: 1}), dice="12345", roll=2),  # a box index too big
         lambda t: t.advise(Card(PRESETS["kniffel"], {"ones": 3}), dice="12345", roll=2),  # a key, not an index
         lambda t: t.best_action(Card(PRESETS["kniffel"], {0: 3.5}), dice="12345", roll=2),

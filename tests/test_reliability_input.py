@@ -375,6 +375,7 @@ def test_a_step_that_fails_without_input_is_raised_not_repeated(kdir):
 # -- options and environment ----------------------------------------------------------
 def test_seeds_are_used_whole_or_refused(kdir):
     one_line_error(run(kdir, "simulate", "-n", "10", "--seed", "-1"), "--seed")
+    one_line_error(run(kdir, "simulate", "-n", "1"), "1 is not in the range 2<=x")  # one game: no spread to show
     one_line_error(run(kdir, "simulate", "-n", "10", "--seed", str(2**32)), "--seed")
     a = json.loads(run(kdir, "simulate", "-n", "50", "--seed", "4294967295", "--json").stdout)
     b = json.loads(run(kdir, "simulate", "-n", "50", "--seed", "0", "--json").stdout)

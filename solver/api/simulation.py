@@ -13,7 +13,7 @@ import numpy as np
 from ..chances import simulation as _simulation
 from ..i18n.texts import t
 from ..rules import checks
-from ..rules.dice import MAX_GAMES, MAX_SEED
+from ..rules.dice import MAX_GAMES, MAX_SEED, MIN_GAMES
 from ..rules.variant import RuleError, Variant
 from .table import Table, load
 
@@ -60,7 +60,7 @@ def simulate(
 ) -> Simulation:
     """Play `games` games with the optimal strategy (reproducible for a seed, whatever the threads).
     `progress(k)`, if given, is told of k finished games."""
-    games = checks.whole("games", games, 1, MAX_GAMES)
+    games = checks.whole("games", games, MIN_GAMES, MAX_GAMES)
     seed = checks.whole("seed", seed, 0, MAX_SEED)
     if progress is not None and not callable(progress):
         raise RuleError(t("api_progress", value=checks.shown(progress)))

@@ -15,7 +15,7 @@ from ..advice.cards import at_turn_start, parse_card
 from ..errors import KniffelError
 from ..i18n.numbers import symbols
 from ..i18n.texts import bonus_name, box_name, count_text, language, number, t, variant_title
-from ..rules.dice import MAX_GAMES, MAX_SEED
+from ..rules.dice import MAX_GAMES, MAX_SEED, MIN_GAMES
 from ..rules.presets import find_variant
 from ..rules.variant import RuleError
 from ..store.files import check_writable_file
@@ -36,7 +36,7 @@ LONG_PASS_SECONDS = 2.0  # a forward pass estimated to take longer is announced,
 
 @cli.command()
 @click.argument("variant_name", metavar="[VARIANT]", required=False)
-@click.option("-n", "--games", type=click.IntRange(1, MAX_GAMES), default=100_000, show_default=True)
+@click.option("-n", "--games", type=click.IntRange(MIN_GAMES, MAX_GAMES), default=100_000, show_default=True)
 @click.option(
     "--seed",
     type=click.IntRange(0, MAX_SEED),

@@ -19,7 +19,8 @@ from typing import NamedTuple
 import numpy as np
 
 MAX_SEED = 2**32 - 1  # random dice are seeded from 32 bits: larger seeds are refused, not cut
-MAX_GAMES = 100_000_000  # games of one simulation (simulate -n, solver.simulate)
+MIN_GAMES = 2  # games of one simulation (simulate -n, solver.simulate): the spread (± stderr, std) needs two
+MAX_GAMES = 100_000_000
 
 
 class KeepLattice(NamedTuple):
