@@ -38,7 +38,7 @@ DESKTOP = {"width": 1280, "height": 800}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """The real server on a free port, in a thread, with kniffel's table solved once, and a five-box
+    """The real server on a free port, in a thread, with the tables of kniffel and generala solved once, and a five-box
     Kniffel registered as a preset for this module with its target table (about a second; Kniffel's
     own takes minutes), for playing to a target score."""
     import dataclasses
@@ -53,7 +53,7 @@ def server(tmp_path_factory):
 
 
 def serve(tdir):
-    for args in (["solve", "kniffel"], ["solve", "kniffel-mini", "--target"]):
+    for args in (["solve", "kniffel", "generala"], ["solve", "kniffel-mini", "--target"]):
         res = CliRunner().invoke(cli, ["--tables", str(tdir), "--no-progress", *args])
         assert res.exit_code == 0, res.output
     with socket.socket() as s:

@@ -18,6 +18,8 @@ const state = {
   target: null, chances: null, chancesFor: null, targetNote: "", targetMissing: {},
   loading: false, // the URL's situation is being read (loadSituation)
   pending: false, // a request for the situation shown is on its way: the advice on screen is stale
+  stoppedAt: null, // the situation where the player stopped rolling: the advice is which box to fill with this roll
+  focusNext: null, // the control the keyboard goes to once it can take it (after a move the buttons wait for advice)
 };
 
 // ---- API ----------------------------------------------------------------------------------------
@@ -33,9 +35,9 @@ async function api(path, params) {
 }
 
 // ---- card and dice as the CLI writes them -------------------------------------------------------
-function cardText() {
-  const parts = state.v.boxes.filter((b) => b.key in state.card).map((b) => `${b.key}=${state.card[b.key]}`);
-  if (state.extra) parts.push(`extra=${state.extra}`);
+function cardText(card = state.card, extra = state.extra) {
+  const parts = state.v.boxes.filter((b) => b.key in card).map((b) => `${b.key}=${card[b.key]}`);
+  if (extra) parts.push(`extra=${extra}`);
   return parts.join(",");
 }
 function parseCardText(text) {
@@ -46,6 +48,8 @@ function parseCardText(text) {
   }
   return { card, extra };
 }
+// a served hand (Generala) scores more at the first throw: stopping there asks for the box at that roll
+const situationKey = () => `${state.v.variant}|${cardText()}|${diceText()}|${state.roll}`;
 const diceComplete = () => state.dice.length > 0 && state.dice.every((d) => d !== null);
 const diceText = () => state.dice.join("");
 const boxName = (b) => b[state.lang || "en"] || b.en;
@@ -98,14 +102,26 @@ function pushUndo() {
   state.undo.push(snapshot());
   if (state.undo.length > MAX_UNDO) state.undo.shift();
 }
+// the game being played, and each game's own copy (GAME_KEY:variant): another game chosen meanwhile loses none
 function saveGame() {
   if (!state.game) return;
+  const game = { variant: state.v.variant, card: state.card, extra: state.extra, undo: state.undo };
   try {
-    localStorage.setItem(GAME_KEY, JSON.stringify({ variant: state.v.variant, card: state.card, extra: state.extra, undo: state.undo }));
+    localStorage.setItem(GAME_KEY, JSON.stringify(game));
+    localStorage.setItem(`${GAME_KEY}:${game.variant}`, JSON.stringify(game));
   } catch (e) { /* storage full or disabled: the game still works in this tab */ }
 }
-function loadGame() {
-  try { return JSON.parse(localStorage.getItem(GAME_KEY) || "null"); } catch (e) { return null; }
+function loadGame(variant) {
+  try { return JSON.parse(localStorage.getItem(variant ? `${GAME_KEY}:${variant}` : GAME_KEY) || "null"); } catch (e) { return null; }
+}
+function forgetGames() {
+  try {
+    for (const key of Object.keys(localStorage)) if (key === GAME_KEY || key.startsWith(`${GAME_KEY}:`)) localStorage.removeItem(key);
+  } catch (e) { /* storage disabled: nothing was kept */ }
+}
+function resumeGame(game) {
+  // a stored game of the variant shown: its card and its undo steps
+  if (game) Object.assign(state, { card: game.card || {}, extra: game.extra || 0, undo: game.undo || [] });
 }
 
 // ---- rendering ----------------------------------------------------------------------------------
@@ -260,7 +276,10 @@ function renderAdvice() {
     const tr = document.createElement("tr");
     tr.className = "option" + (i === 0 ? " best" : "") + (i === state.shown && a.action === "keep" ? " shown" : "");
     tr.dataset.index = i;
-    const loss = o.loss === 0 ? T(i === 0 ? "web_best_mark" : "web_tie") : `−${fmt(o.loss)}`;
+    // for a target the loss is in the chance of reaching it (the rows' order), else in expected points
+    const lost = forTarget ? a.options[0].probability - o.probability : o.loss;
+    const tied = forTarget ? lost < 1e-6 : lost <= 0; // chances this close rank as equal (targets.PROBABILITY_TIE)
+    const loss = i === 0 ? T("web_best_mark") : tied ? T("web_tie") : `−${forTarget ? pct(lost) : fmt(lost)}`;
     const cells = [String(i + 1), o.text, ...(forTarget ? [pct(o.probability)] : []), fmt(o.expected_final_score), loss];
     const expectedAt = cells.length - 2;
     cells.forEach((c, j) => {
@@ -357,6 +376,8 @@ function renderAll() {
   renderValue();
   renderTarget();
   if (focused && document.activeElement.id !== focused && $(focused)) $(focused).focus();
+  const next = state.focusNext && $(state.focusNext);
+  if (next && !next.disabled) { next.focus(); state.focusNext = null; }
 }
 
 // ---- the chart: final-score distribution as SVG, drawn here -------------------------------------
@@ -439,6 +460,8 @@ async function refresh() {
   const wantTarget = state.target !== null && !cardFull() && !missing;
   const q = { ...base, dice: diceText(), roll: String(state.roll) };
   if (state.showAll) q.all = "1";
+  if (state.stoppedAt !== situationKey()) state.stoppedAt = null; // a move since: roll on as usual
+  if (state.stoppedAt) q.box = "1";
   // the chances are shown when they come: a new card's need its distribution (seconds), the advice must not wait
   const chancesAnswer = wantTarget ? api("/api/chances", { ...base, target: String(state.target) }) : none;
   // Kniffel 7's target advice is computed from the card (up to a minute): the plain advice is shown meanwhile
@@ -557,12 +580,18 @@ function nextRoll() {
   const a = state.advice;
   if (!a || a.action !== "keep" || state.pending) return;
   const kept = keptDice();
-  if (kept.size === state.dice.length) { state.roll = 3; refresh(); return; } // stop rolling: the box comes next
+  if (kept.size === state.dice.length) { // stop rolling: the box now, at this roll (a served hand keeps its bonus)
+    state.stoppedAt = situationKey();
+    state.focusNext = "option-0";
+    refresh();
+    return;
+  }
   state.dice = state.dice.map((d, i) => (kept.has(i) ? d : null));
   state.cursor = state.dice.findIndex((d) => d === null);
   state.roll = Math.min(3, state.roll + 1);
   state.advice = null;
   state.showAll = false;
+  state.focusNext = `die-${state.cursor}`;
   refresh();
 }
 function fillBox(option) {
@@ -571,18 +600,25 @@ function fillBox(option) {
   const counted = state.advice ? parseCardText(state.advice.card).extra : state.extra;
   state.card[option.box] = option.points;
   state.extra = counted + option.extra;
+  endTurn();
+  state.focusNext = "die-0"; // the keyboard goes on with the next roll's dice
+  refresh();
+}
+function editBox(key, text) {
+  pushUndo();
+  const newBox = !(key in state.card);
+  if (text.trim() === "") delete state.card[key];
+  else state.card[key] = Math.max(0, Math.min(999, Math.round(Number(text)) || 0));
+  // a free box filled by hand while a roll is shown used that roll, as Fill does: advice on it again would count it twice
+  if (newBox && key in state.card && diceComplete()) endTurn();
+  refresh();
+}
+function endTurn() {
   state.dice = Array(state.v.dice).fill(null);
   state.cursor = 0;
   state.roll = 1;
   state.advice = null;
   state.showAll = false;
-  refresh();
-}
-function editBox(key, text) {
-  pushUndo();
-  if (text.trim() === "") delete state.card[key];
-  else state.card[key] = Math.max(0, Math.min(999, Math.round(Number(text)) || 0));
-  refresh();
 }
 function editExtra(text) {
   pushUndo();
@@ -618,14 +654,20 @@ async function start() {
     const v = byName(q.get("variant") || "kniffel");
     setVariant(v ? v.variant : "kniffel", false);
     if (!v) $("error").textContent = T("web_unknown_variant", { name: q.get("variant") });
-    if (stored && stored.variant === state.v.variant) state.undo = stored.undo || [];
+    // the game of the link's variant: its undo steps, and where the link's card is another, one Undo back to it
+    const mine = state.game ? loadGame(state.v.variant) || (stored && stored.variant === state.v.variant ? stored : null) : null;
+    if (mine) {
+      const kept = { card: mine.card || {}, extra: mine.extra || 0, dice: [...state.dice], roll: 1 };
+      state.undo = mine.undo || [];
+      if (cardText(kept.card, kept.extra) !== (q.get("card") || "")) state.undo = [...state.undo, kept];
+    }
     await speak(preferredLang());
     wire(); // the controls work at once: a move made while the URL's situation loads wins over it
     await loadSituation(q.get("card") || "", q.get("dice") || "", q.get("roll") || "1");
   } else {
     if (stored && byName(stored.variant)) {
       setVariant(byName(stored.variant).variant, false);
-      Object.assign(state, { card: stored.card || {}, extra: stored.extra || 0, undo: stored.undo || [] });
+      resumeGame(stored);
     } else setVariant("kniffel", false);
     await speak(preferredLang());
     wire();
@@ -668,7 +710,12 @@ function setTarget(text) {
 function wire() {
   // a box ticked before the page was ready (or restored by the browser on reload) counts
   if ($("game-mode").checked !== state.game) { state.game = $("game-mode").checked; saveGame(); }
-  $("variant").addEventListener("change", async (ev) => { setVariant(ev.target.value, false); await speak(preferredLang()); refresh(); });
+  $("variant").addEventListener("change", async (ev) => {
+    setVariant(ev.target.value, false);
+    if (state.game) resumeGame(loadGame(state.v.variant)); // the game of this variant goes on where it was left
+    await speak(preferredLang());
+    refresh();
+  });
   $("target").addEventListener("change", (ev) => setTarget(ev.target.value));
   $("lang").addEventListener("change", async (ev) => {
     try { localStorage.setItem(LANG_KEY, ev.target.value); } catch (e) { /* not remembered: this tab still speaks it */ }
@@ -677,7 +724,7 @@ function wire() {
   });
   $("game-mode").addEventListener("change", (ev) => {
     state.game = ev.target.checked;
-    if (state.game) saveGame(); else localStorage.removeItem(GAME_KEY);
+    if (state.game) saveGame(); else forgetGames();
   });
   document.querySelectorAll("#rolls button").forEach((b) => b.addEventListener("click", () => setRoll(Number(b.dataset.roll))));
   $("next-roll").addEventListener("click", nextRoll);

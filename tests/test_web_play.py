@@ -1,0 +1,97 @@
+"""Playing on the page as a player does (a player's audit of the page, in the browser of test_web_browser.py,
+skipped like it where Chromium is missing): stopping at a served first roll, a box typed by hand ends the turn,
+a target's loss column, each game kept when another is chosen or a link opened, the keyboard after a move."""
+
+import pytest
+from test_web_browser import DESKTOP, PHONE, api, browser, expect, open_page, server, settled  # noqa: F401
+
+pytestmark = pytest.mark.slow  # the browser: a slow test (README), as the issue counts them
+
+
+def focused(page) -> str:
+    return page.evaluate("document.activeElement && document.activeElement.id")
+
+
+def test_stopping_at_the_first_roll_keeps_a_served_hands_bonus(server, browser):  # noqa: F811
+    """Generala pays 5 more for a hand made at the first throw: "Next roll" with every die kept went on to roll 3
+    and offered Escalera for 20. By keyboard, the next control is focused after each move."""
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, server + "/?variant=generala&dice=23456&roll=1")
+    settled(page)
+    expect(page.locator("#best")).to_contain_text("then score Escalera for 25 (served, +5)")
+    page.locator("#next-roll").focus()
+    page.keyboard.press("Enter")
+    settled(page)
+    expect(page.locator("#best")).to_contain_text("Best: score Escalera for 25 (served, +5)")
+    expect(page.locator("#options tbody tr.option").nth(0).locator("button")).to_be_focused()
+    page.keyboard.press("Enter")  # fill it
+    expect(page.locator("#box-escalera")).to_have_value("25")
+    assert focused(page) == "die-0"  # the next roll's dice
+    page.close()
+
+
+def test_a_box_typed_by_hand_ends_the_turn(server, browser):  # noqa: F811
+    """The dice stayed on screen, and the advice on them counted the roll again (a further Kniffel's bonus twice)."""
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, server + "/?variant=kniffel&card=kniffel%3D50%2Cones%3D3&dice=66666&roll=3")
+    settled(page)
+    page.locator("#box-extra").fill("50")  # the bonus first, as the pad is kept: the turn goes on
+    page.locator("#box-extra").press("Enter")
+    settled(page)
+    expect(page.locator("#die-0")).to_have_text("6")
+    page.locator("#box-sixes").fill("30")
+    page.locator("#box-sixes").press("Enter")
+    settled(page)
+    expect(page.locator("#dice .die.empty")).to_have_count(5)
+    expect(page.locator("#card-points")).to_have_text("— 133 points")
+    expect(page.locator("#best")).to_have_text("")
+    page.close()
+
+
+def test_a_targets_loss_is_in_the_chance_of_reaching_it(server, browser):  # noqa: F811
+    """With a target the rows are ranked by the chance; the loss column measured expected points from the
+    highest mean, so it marked the second row "tie" and the best row with a loss."""
+    page = browser.new_page(viewport=DESKTOP)
+    open_page(page, server + "/?variant=kniffel-mini&dice=33516&roll=1&target=60")
+    settled(page)
+    want = api(server, "/api/advise", variant="kniffel-mini", dice="33516", roll=1, target=60)["options"]
+    rows = page.locator("#options tbody tr.option")
+    expect(rows.nth(0).locator("td.loss")).to_have_text("best")
+    for i in range(1, len(want)):
+        lost = want[0]["probability"] - want[i]["probability"]
+        expect(rows.nth(i).locator("td.loss")).to_have_text("tie" if lost < 1e-6 else f"−{100 * lost:.1f}%")
+    expect(page.locator("#options thead .spread")).to_be_hidden()  # no spread is shown for the chances
+    page.close()
+
+
+def test_each_game_is_kept_when_another_is_chosen_or_a_link_opened(server, browser):  # noqa: F811
+    """Game mode: choosing Generala and then Kniffel again emptied the Kniffel game for good, and a link
+    replaced the stored game with no Undo back to it."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    open_page(page, server + "/")
+    page.locator("#game-mode").check()
+    page.locator("#box-chance").fill("22")
+    page.locator("#box-chance").press("Enter")
+    settled(page)
+    page.locator("#variant").select_option("generala")
+    settled(page)
+    expect(page.locator("#card-points")).to_have_text("— 0 points")
+    page.locator("#variant").select_option("kniffel")
+    settled(page)
+    expect(page.locator("#box-chance")).to_have_value("22")
+    open_page(page, server + "/?variant=kniffel&card=ones%3D3")
+    settled(page)
+    expect(page.locator("#box-ones")).to_have_value("3")
+    expect(page.locator("#box-chance")).to_have_value("")
+    page.locator("#undo").click()
+    settled(page)
+    expect(page.locator("#box-chance")).to_have_value("22")
+    expect(page.locator("#box-ones")).to_have_value("")
+    page.reload()  # the page's own link after a reload is no other card: no second Undo step
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    settled(page)
+    page.locator("#undo").click()
+    settled(page)
+    expect(page.locator("#box-chance")).to_have_value("")
+    context.close()
