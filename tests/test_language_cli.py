@@ -241,3 +241,20 @@ def test_a_table_game_of_an_unknown_version_in_german(tmp_path):
     res = invoke("--lang", "de", "review", str(game))
     assert res.exit_code == 2, res.output
     assert "hat Version 9; dieses Programm liest 1 (ein Spieler) und 2 (ein Tisch)" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("es", ["9. Escalera corta (Little Straight)", "11. Elección (Choice)", "1. Unos (Einser)"]),
+        ("fr", ["10. Grande suite (Big Straight)", "Grande main (Big Hand)", "1. As (Einser)", "1. As (Unos)"]),
+        ("en", ["1. Ones (Einser)", "1. Ones (Unos)"]),
+    ],
+)
+def test_variants_name_each_box_in_the_language_and_beside_it_as_the_games_players_write_it(tmp_path, lang, said):
+    """Yacht's and Cheerio's boxes were English in Spanish and French, and a Kniffel game's original names
+    beside them English too, where its players write German."""
+    res = invoke("--tables", str(tmp_path), "--lang", lang, "variants")
+    assert res.exit_code == 0, res.output
+    for text in said:
+        assert text in " ".join(res.stdout.split()), text

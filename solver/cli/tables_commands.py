@@ -168,7 +168,8 @@ def variants(ctx, as_json):
         title = variant_title(variant)
         click.echo(fit(t("variants_row", name=v["variant"], title=title, dice=v["dice"], start=start, options=options)))
         first = choose_language(settings.lang, variant.lang)
-        second = "de" if first == "en" else "en"
+        # beside it the names the game's own players write (German for the Kniffel games), else English/German
+        second = variant.lang if variant.lang != first else ("de" if first == "en" else "en")
         boxes = [
             f"{b['position']}. {b[first]}" + (f" ({b[second]})" if b[second] != b[first] else "") for b in v["boxes"]
         ]
