@@ -258,3 +258,16 @@ def test_variants_name_each_box_in_the_language_and_beside_it_as_the_games_playe
     assert res.exit_code == 0, res.output
     for text in said:
         assert text in " ".join(res.stdout.split()), text
+
+
+@pytest.mark.parametrize(
+    "lang, one, none",
+    [("en", "1 point on the card", "0 points)"), ("es", "1 punto en la planilla", "0 puntos)")]
+    + [("fr", "1 point sur la grille", "0 point)"), ("de", "1 Punkt auf dem Zettel", "0 Punkte)")],
+)
+def test_points_on_a_card_take_the_languages_plural(kdir, lang, one, none):
+    """'1 puntos en la planilla': a card's points were always plural (French says 0 point, too)."""
+    res = invoke("--tables", str(kdir), "--lang", lang, "value", "kniffel", "--card", "einser=1")
+    assert res.exit_code == 0 and one in res.stdout, res.output
+    res = invoke("--tables", str(kdir), "--lang", lang, "advise", "kniffel", "--dice", "12345", "--roll", "1")
+    assert res.exit_code == 0 and none in res.stdout.splitlines()[0], res.output

@@ -77,7 +77,7 @@ def chances(ctx, variant_name, card, target, keep_one, as_json):
     from ..advice.explain import card_text, fit
 
     click.echo(t("chances_title", variant=variant.name, target=target))
-    click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
+    click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points, count=parsed.points)))
     click.echo(t("chances_best", p=result.probability))
     click.echo(t("chances_mean", p=result.probability_expected_play))
 
@@ -151,6 +151,7 @@ def _echo_header(variant, card, rolled, roll) -> None:
         dice=dice_text(variant, rolled),
         card=card_text(card),
         points=card.points,
+        count=card.points,
     )
     click.echo(fit(header))
 
@@ -344,7 +345,9 @@ def _advise_opponent(ctx, variant, card, rolled, roll, box_now, show_all, as_jso
     from ..advice.explain import card_text, option_text
 
     _echo_header(variant, card, rolled, roll)
-    click.echo(fit(t("opponent_card", card=card_text(opponent), points=opponent.points, mean=opp_mean)))
+    click.echo(
+        fit(t("opponent_card", card=card_text(opponent), points=opponent.points, count=opponent.points, mean=opp_mean))
+    )
     if not exact:
         click.echo(t("opponent_simulated", games=SIMULATED_GAMES))
     click.echo(t("opponent_start", p=p_win))

@@ -77,7 +77,7 @@ def chances_ordered(ctx, variant, card_text, target, as_json):
         click.echo(json.dumps(result.as_dict()))
         return
     click.echo(t("chances_title", variant=variant.name, target=target))
-    click.echo(fit(t("card_line", card=show_card(parsed), points=parsed.points)))
+    click.echo(fit(t("card_line", card=show_card(parsed), points=parsed.points, count=parsed.points)))
     if result.probability is not None:
         click.echo(t("chances_best", p=result.probability))
     echo_expected_play(result.probability_expected_play, result.expected_play_games, result.expected_play_stderr)

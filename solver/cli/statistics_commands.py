@@ -192,7 +192,7 @@ def distribution(ctx, variant_name, card, at_least, keep_one, as_json, plot, job
     from ..advice.explain import card_text, fit
 
     click.echo(fit(t("dist_title", title=variant_title(variant), seconds=result.seconds)))
-    click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points)))
+    click.echo(fit(t("card_line", card=card_text(parsed), points=parsed.points, count=parsed.points)))
     click.echo(
         t("dist_summary", mean=result.mean, std=result.std, median=result.median, min=result.min, max=result.max)
     )

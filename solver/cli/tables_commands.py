@@ -143,7 +143,16 @@ def value(ctx, variant_name, card, keep_one, as_json):
         click.echo(json.dumps(result))
     else:
         future, expected = result["expected_future"], result["expected_final_score"]
-        click.echo(t("value_line", variant=variant.name, points=result["points"], future=future, expected=expected))
+        click.echo(
+            t(
+                "value_line",
+                variant=variant.name,
+                points=result["points"],
+                count=result["points"],
+                future=future,
+                expected=expected,
+            )
+        )
 
 
 @cli.command()

@@ -133,7 +133,7 @@ class PlayLoop:
         else:  # before roll 1 the turn's header says where: once, not again at the roll prompt
             self.shown_turn = 0
             self.turn_header(p)
-        self.say(t("where_card", card=card_text(p.card), points=p.card.points))
+        self.say(t("where_card", card=card_text(p.card), points=p.card.points, count=p.card.points))
 
     def step(self) -> None:
         p = self.game.point()
@@ -185,6 +185,7 @@ class PlayLoop:
                 turn=self.shown_turn,
                 turns=len(self.v.boxes),
                 points=p.card.points,
+                count=p.card.points,
                 expected=self.advisor.expected_final(p.card),
             )
         )

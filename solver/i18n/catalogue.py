@@ -69,7 +69,10 @@ EN = {
         "  blue black       Kniffel 7: the dice to keep by colour, or by position: #1 #6\n"
         "  b=2 g=5 ...      Kniffel 7: dice by colour code: b g p y r k w (blue ... white)\n"
     ),
-    "turn_header": "== Turn {turn} of {turns} ==   ({points} points, expected final score {expected:.2f})",
+    "turn_header": (
+        "== Turn {turn} of {turns} ==   ({points} point, expected final score {expected:.2f})",
+        "== Turn {turn} of {turns} ==   ({points} points, expected final score {expected:.2f})",
+    ),
     "prompt_roll_all": "Roll {roll}, all {count} dice{order}:",
     "prompt_roll_rest": "Roll {roll}, kept {kept} — the other {count} {dice}{order}:",
     "prompt_roll_rest_one": "Roll {roll}, kept {kept} — the other die{order}:",
@@ -88,7 +91,7 @@ EN = {
     "undone": "  undone",
     "nothing_to_undo": "  nothing to undo",
     "where_roll": "Turn {turn} of {turns}, roll {roll}: {dice}",
-    "where_card": "Card: {card} ({points} points)",
+    "where_card": ("Card: {card} ({points} point)", "Card: {card} ({points} points)"),
     "stopped": "Stopped. Continue with: kniffel play --resume {path}",
     "play_interrupted": "Saved in {path}. Continue with: kniffel play --resume {path}",
     "play_interrupted_new": "Nothing saved yet: the game had no step.",
@@ -161,7 +164,10 @@ EN = {
     # -- advise / review / variants -----------------------------------------------------------
     "pending_bonus": "The card's latest {bonus} ({points}) still waits for its box: it is counted once, when that box is filled.",
     "pending_bonus_dice": "the card's latest {bonus} ({points}) waits for its box, so it was written for these dice, but {dice} is no {box}: give the card without it, or the dice it was written for",
-    "advise_header": "{variant}, roll {roll}: {dice}   (card {card}: {points} points)",
+    "advise_header": (
+        "{variant}, roll {roll}: {dice}   (card {card}: {points} point)",
+        "{variant}, roll {roll}: {dice}   (card {card}: {points} points)",
+    ),
     "advise_best": "Best: {text}  -> expected final score {expected:.2f}",
     "advise_best_then": "Best: {text}, then {then}  -> expected final score {expected:.2f}",
     "advise_columns": "option,expected,loss",

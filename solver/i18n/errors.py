@@ -124,7 +124,10 @@ EN_ERRORS = {
     "solve_skipped": "{variant} skipped (it takes about half an hour): `kniffel solve {variant}`",
     "solve_done": "{variant}: start value {value:.7f}, {states} states solved in {seconds:.2f} s -> {path}",
     "solve_target_done": "{variant}: target table up to {n} points, {size} values in {seconds:.2f} s -> {path}",
-    "value_line": "{variant}: {points} points on the card + {future:.4f} expected to come = {expected:.4f} expected final score",
+    "value_line": (
+        "{variant}: {points} point on the card + {future:.4f} expected to come = {expected:.4f} expected final score",
+        "{variant}: {points} points on the card + {future:.4f} expected to come = {expected:.4f} expected final score",
+    ),
     # -- features some variants do not have ---------------------------------------------------------
     "target_told_apart": "{variant}: its target table (dice told apart) is built as a job, not in the tables folder: `kniffel solve {variant} --target --job-dir DIR` builds its end game (10 or more boxes filled, about 27 CPU-hours; the whole table, --from-filled 0, about 530 CPU-hours: a cluster job, docs/cluster.md); `chances` and `advise --target` answer from a card without it",
     "dist_too_long_web": "no chart for this card: the exact distribution of {variant} from it needs a forward pass over up to {states:,} turn states, about {duration}, more than this page waits; the page draws it once that takes a minute at most (usually with {free} boxes or fewer free), and `kniffel distribution {variant} --card ...` computes it from any card (once, then cached)",

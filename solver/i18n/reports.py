@@ -5,7 +5,7 @@ Same form as catalogue.py (the English texts; the other languages in locale/).""
 EN_REPORTS = {
     # -- distribution ---------------------------------------------------------------------------
     "dist_title": "{title}: exact final-score distribution of optimal play ({seconds:.2f} s)",
-    "card_line": "Card: {card} ({points} points)",
+    "card_line": ("Card: {card} ({points} point)", "Card: {card} ({points} points)"),
     "dist_summary": "mean {mean:.4f}, std {std:.4f}, median {median}, min {min}, max {max}",
     "dist_percentiles": "percentiles: {values}",
     "dist_at_least": "P(score >= t): {values}",
@@ -31,7 +31,10 @@ EN_REPORTS = {
     "opponent_simulated": "  (the opponent's final score: estimated from {games:,} simulated games of max-expected play from its card)",
     "chances_mean_simulated": "  playing for the highest expected score: {p:.4f} ({p:.2%}), estimated from {games:,} simulated games (± {stderr:.2%})",
     "k7_needs_table": "  the best play for the target from this card needs the {variant} target table (a cluster job); here it is computed exactly with at most {most} boxes free and about three minutes of work",
-    "opponent_card": "Opponent: {card} ({points} points), expects {mean:.1f}",
+    "opponent_card": (
+        "Opponent: {card} ({points} point), expects {mean:.1f}",
+        "Opponent: {card} ({points} points), expects {mean:.1f}",
+    ),
     "opponent_start": "P(win) {p:.2%} from the start of this turn (a tie is not a win)",
     "opponent_best": "Best to win: {text}  -> beats the opponent with probability {p:.4%}",
     "opponent_best_then": "Best to win: {text}, then {then}  -> beats the opponent with probability {p:.4%}",
