@@ -112,7 +112,7 @@ def test_decode_option_refuses(table, code):
     [
         (np.array(200), "not array(200)"),  # was a TypeError (a 0-d array cannot be listed)
         (np.array([[1, 2, 3, 4, 5]]), "dice are a string such as"),
-        ([200], "dice '200': 1 dice given"),  # was read as three dice, '2,0,0'
+        ([200], "dice '200': 1 die given"),  # was read as three dice, '2,0,0'
         (b"200", "not b'200'"),  # was read as the faces 50, 48, 48
         ([], "0 dice given"),
     ],
@@ -124,7 +124,7 @@ def test_as_dice_says_what_was_given(table, dice, fragment):
 
 def test_simulate_refuses_more_games_than_the_cli_allows(table):
     """Was: a bare MemoryError for 10**12 games."""
-    with pytest.raises(solver.KniffelError, match="games must be a whole number from 1 to 100000000"):
+    with pytest.raises(solver.KniffelError, match="games must be a whole number from 2 to 100000000"):
         solver.simulate(table, games=10**12)
 
 

@@ -101,6 +101,8 @@ def as_dice(variant: Variant, dice: DiceLike) -> tuple[int, ...]:
         if len(faces) != variant.n_dice:  # parse_dice would read '200' as three dice
             example = dice_example(variant)
             given, count = len(faces), variant.n_dice
-            raise RuleError(t("dice_count", text=text, given=given, variant=variant.name, count=count, example=example))
+            raise RuleError(
+                t("dice_count", text=text, given=given, count=given, variant=variant.name, total=count, example=example)
+            )
         return parse_dice(variant, text)
     raise RuleError(f"dice are a string such as '33516' or a sequence such as (3, 3, 5, 1, 6), not {dice!r}")

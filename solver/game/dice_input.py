@@ -44,8 +44,9 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
                 "dice_count",
                 text=text,
                 given=len(dice),
+                count=len(dice),
                 variant=variant.name,
-                count=variant.n_dice,
+                total=variant.n_dice,
                 example=dice_example(variant),
             )
         )

@@ -60,7 +60,16 @@ def parse_roll(variant: Variant, text: str, kept_dice=(), kept_faces=(), shown=(
         elif kept_faces:
             raise _count_error(len(faces), free, "", n)
         else:
-            raise RuleError(t("err_roll_count_all", given=len(faces), total=n, order="", example=_example(variant, n)))
+            raise RuleError(
+                t(
+                    "err_roll_count_all",
+                    given=len(faces),
+                    count=len(faces),
+                    total=n,
+                    order="",
+                    example=_example(variant, n),
+                )
+            )
         _check_faces(variant, dice)
         return dice
     return complete_roll(variant, _parse_ordered_roll(variant, text, kept_dice), shown)
@@ -100,6 +109,7 @@ def _parse_ordered_roll(variant: Variant, text: str, kept_dice: tuple[int, ...])
                 t(
                     "err_roll_count_all",
                     given=len(faces),
+                    count=len(faces),
                     total=n,
                     order=die_order(variant),
                     example=_example(variant, n),
@@ -115,10 +125,10 @@ def _parse_ordered_roll(variant: Variant, text: str, kept_dice: tuple[int, ...])
     raise RuleError(t("err_roll_missing", given=len(dice_map), names=missing, total=len(free)))
 
 
-def _count_error(given: int, count: int, order: str, total: int) -> RuleError:
+def _count_error(given: int, rerolled: int, order: str, total: int) -> RuleError:
     """Too few or too many dice typed after a keep: the rerolled ones or all of them are wanted."""
-    key = "err_roll_count_one" if count == 1 else "err_roll_count"
-    return RuleError(t(key, given=given, count=count, order=order, total=total))
+    key = "err_roll_count_one" if rerolled == 1 else "err_roll_count"
+    return RuleError(t(key, given=given, count=given, rerolled=rerolled, order=order, total=total))
 
 
 def _example(variant: Variant, count: int) -> str:

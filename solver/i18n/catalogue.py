@@ -149,10 +149,19 @@ EN = {
     "err_unknown_command": "{text!r} is neither a command nor dice to keep.{suggest} 'help' lists the commands",
     "err_keep_faces": "cannot keep {faces}: the dice are {dice}",
     "err_keep_position": "#{pos}: the dice are #1-#{count}",
-    "err_roll_count": "{given} dice given; type the {count} rerolled dice{order} or all {total}",
-    "err_roll_count_one": "{given} dice given; type the rerolled die{order} or all {total}",
+    "err_roll_count": (
+        "{given} die given; type the {rerolled} rerolled dice{order} or all {total}",
+        "{given} dice given; type the {rerolled} rerolled dice{order} or all {total}",
+    ),
+    "err_roll_count_one": (
+        "{given} die given; type the rerolled die{order} or all {total}",
+        "{given} dice given; type the rerolled die{order} or all {total}",
+    ),
     "err_roll_kept": "kept, not rolled again: {names}; type the rerolled dice{order} or all {total}",
-    "err_roll_count_all": "{given} dice given; type all {total} dice{order}, e.g. {example}",
+    "err_roll_count_all": (
+        "{given} die given; type all {total} dice{order}, e.g. {example}",
+        "{given} dice given; type all {total} dice{order}, e.g. {example}",
+    ),
     "err_roll_missing": "{given} of {total} dice given; missing: {names}",
     "err_roll_face": "die {die} has no face {face}",
     "err_not_box_word": "{text!r} is not a box: the rolls are over (nothing left to keep or reroll); type the box to score, by name or number: {boxes}",

@@ -29,7 +29,10 @@ EN_ERRORS = {
     "dice_none": "no dice given; {variant} needs {count} dice, e.g. {example}",
     "dice_too_long": "the dice are {length} characters long; at most {most}",
     "dice_numbers": "dice {text!r}: expected {count} numbers such as {example}",
-    "dice_count": "dice {text!r}: {given} dice given, {variant} rolls {count} (e.g. {example})",
+    "dice_count": (
+        "dice {text!r}: {given} die given, {variant} rolls {total} (e.g. {example})",
+        "dice {text!r}: {given} dice given, {variant} rolls {total} (e.g. {example})",
+    ),
     "dice_no_face_named": "dice {text!r}: die {pos} ({die}) has no face {face}",
     "dice_no_face": "dice {text!r}: face {face} is not on a die (faces {low}-{high})",
     "dice_mixed": "dice {text!r}: {entry!r} names no die; give every die by name ({names}) or every face in die order ({example}), not a mix",
