@@ -95,3 +95,20 @@ def test_each_game_is_kept_when_another_is_chosen_or_a_link_opened(server, brows
     settled(page)
     expect(page.locator("#box-chance")).to_have_value("")
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "fr"])
+def test_the_charts_mean_label_stays_on_the_chart_on_a_phone(server, browser, lang):  # noqa: F811
+    """'moyenne 211,53, médiane' ran off the chart's right edge on a phone (here a small one)."""
+    context = browser.new_context(viewport={"width": 320, "height": 700}, locale=lang)
+    page = context.new_page()
+    open_page(page, server + "/?variant=kniffel&card=einser%3D3")
+    settled(page)
+    expect(page.locator("#chart")).to_be_visible()
+    box = page.evaluate(
+        """() => { const svg = document.querySelector('#chart-svg svg');
+           const label = [...svg.querySelectorAll('text')].find((t) => t.getAttribute('fill') === '#cc0000');
+           const b = label.getBBox(); return [b.x, b.x + b.width, svg.viewBox.baseVal.width]; }"""
+    )
+    assert 0 <= box[0] and box[1] <= box[2], box
+    context.close()

@@ -415,12 +415,17 @@ function drawChart(d) {
     svg.appendChild(svgEl("text", { x: x(s), y: H - B + 18, "text-anchor": "middle", "font-size": 13 }, String(s)));
   }
   svg.appendChild(svgEl("line", { x1: x(d.mean), y1: TM, x2: x(d.mean), y2: H - B, stroke: "#cc0000", "stroke-width": 2 }));
-  const anchor = x(d.mean) > W * 0.6 ? "end" : "start";
-  svg.appendChild(svgEl("text", { x: x(d.mean) + (anchor === "end" ? -4 : 4), y: TM - 8, "font-size": 13, fill: "#cc0000", "text-anchor": anchor },
-    T("web_chart_mean", { mean: fmt(d.mean), median: d.median })));
+  const label = svgEl("text", { x: x(d.mean) + 4, y: TM - 8, "font-size": 13, fill: "#cc0000" },
+    T("web_chart_mean", { mean: fmt(d.mean), median: d.median }));
+  svg.appendChild(label);
   svg.appendChild(svgEl("text", { x: W / 2, y: H - 4, "text-anchor": "middle", "font-size": 13 }, T("web_chart_axis")));
   $("chart-svg").replaceChildren(svg);
   $("chart").hidden = false;
+  // the mean's label beside its line, right of it where it fits, else left of it, else as far right as it fits
+  // (a long label on a phone ran off the chart: "moyenne 211,53, médiane")
+  const width = label.getComputedTextLength(), at = x(d.mean);
+  const left = at + 4 + width <= W - 2 ? at + 4 : at - 4 - width >= 2 ? at - 4 - width : Math.max(2, W - 2 - width);
+  label.setAttribute("x", String(left));
 }
 
 // ---- talking to the server ----------------------------------------------------------------------
