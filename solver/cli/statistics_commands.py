@@ -259,7 +259,7 @@ def dist_histogram(pmf: np.ndarray, width: int = 50, bin_size: int = 10) -> str:
     lines = []
     for b in range(shown[0], shown[-1] + 1):
         bar = "#" * int(round(width * mass[b] / mass.max()))
-        lines.append(f"{b * bin_size:>5}-{b * bin_size + bin_size - 1:<5} {number(mass[b], '>8.4%')} {bar}")
+        lines.append(f"{b * bin_size:>5}-{b * bin_size + bin_size - 1:<5} {number(mass[b], '>10.4%')} {bar}")
     return "\n".join(lines)
 
 
