@@ -272,3 +272,21 @@ def test_play_in_the_players_language_with_its_undo(tmp_path, tables_of, variant
     child.expect_exact(roll)
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("en", "1 win, 0 ties, 2 losses"),
+        ("es", "1 victoria, 0 empates, 2 derrotas"),
+        ("fr", "1 victoire, 0 égalité, 2 défaites"),  # French counts 0 in the singular
+        ("de", "1 Sieg, 0 Gleichstände, 2 Niederlagen"),
+    ],
+)
+def test_versus_counts_take_the_languages_plural(lang, said):
+    """'1 victorias, 0 empates, 1 derrotas': the counts of `simulate --versus` were always plural."""
+    from solver.i18n.texts import speaking
+
+    with speaking(lang):
+        words = [t(f"versus_{name}", n=str(k), count=k) for name, k in (("wins", 1), ("ties", 0), ("losses", 2))]
+    assert ", ".join(words) == said

@@ -14,6 +14,8 @@ from ..rules.presets import find_variant
 from . import target_compile
 from .base import _advisor, _settings, get_table, get_target_table, progress_bar
 
+VERSUS = ("wins", "ties", "losses")  # the outcomes of --versus pairs, each counted in its own words
+
 
 def simulate_target(ctx, variant_name, games, seed, keep_one, as_json, target):
     """simulate --target: games played to reach the target; the fraction that did, with its error."""
@@ -100,7 +102,9 @@ def simulate_versus(ctx, variant_name, pairs, seed, keep_one, as_json):
         return
     from ..advice.explain import fit
 
-    counts = dict(wins=count_text(run.wins), ties=count_text(run.ties), losses=count_text(run.losses))
+    counts = {
+        name: t(f"versus_{name}", n=count_text(k), count=k) for name, k in zip(VERSUS, (run.wins, run.ties, run.losses))
+    }
     rates = dict(rate=run.win_rate, stderr=run.stderr, h2h=run.h2h, h2h_stderr=run.h2h_stderr)
     title, shown = variant_title(variant), count_text(pairs)
     click.echo(fit(t("sim_versus", title=title, pairs=shown, seed=seed, seconds=seconds, **counts, **rates)))
