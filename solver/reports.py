@@ -56,6 +56,8 @@ def value_report(table: Table, card: CardLike) -> dict[str, Any]:
         "variant": table.variant.name,
         "card": parsed.format(),
         "points": parsed.points,
+        "upper_total": parsed.upper_total,  # the upper boxes' sum, and the bonus it has earned (in points)
+        "upper_bonus": parsed.bonus,
         "expected_future": future,
         "expected_final_score": parsed.points + future,
     }

@@ -112,3 +112,20 @@ def test_the_charts_mean_label_stays_on_the_chart_on_a_phone(server, browser, la
     )
     assert 0 <= box[0] and box[1] <= box[2], box
     context.close()
+
+
+def test_the_card_shows_the_upper_sections_sum_and_its_bonus(server, browser):  # noqa: F811
+    """A player checks the pad's upper sum against the page's: it was nowhere, even on a finished card."""
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, server + "/?variant=kniffel&card=einser%3D3%2Csechser%3D30")
+    settled(page)
+    expect(page.locator("#card-upper")).to_have_text("Upper section: 33, 30 more for the bonus of 35")
+    upper = "einser=3,zweier=6,dreier=9,vierer=12,fuenfer=15,sechser=18".replace("=", "%3D").replace(",", "%2C")
+    open_page(page, server + f"/?variant=kniffel&card={upper}")
+    settled(page)
+    expect(page.locator("#card-upper")).to_have_text("Upper section: 63, bonus 35 earned")
+    expect(page.locator("#card-points")).to_have_text("— 98 points")
+    open_page(page, server + "/?variant=generala")  # no upper bonus: no line
+    settled(page)
+    expect(page.locator("#card-upper")).to_be_hidden()
+    page.close()

@@ -331,6 +331,11 @@ function renderValue() {
   $("card-value").textContent = v
     ? (cardFull() ? T("web_game_over", { points: v.points }) : T("web_card_value", { expected: fmt(v.expected_final_score) }))
     : "";
+  // the upper section's sum as the pad shows it: how far to the next bonus, or what it has earned
+  const next = v ? state.v.bonuses.find(([threshold]) => v.upper_total < threshold) : null;
+  $("card-upper").textContent = !v || !state.v.bonuses.length ? ""
+    : next ? T("web_upper_open", { total: v.upper_total, missing: next[0] - v.upper_total, points: next[1] })
+    : T("web_upper_earned", { total: v.upper_total, bonus: v.upper_bonus });
 }
 
 function boxLabels(text) {
