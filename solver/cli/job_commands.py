@@ -148,7 +148,9 @@ def forward_job_options(command):
     """`distribution`'s --job-dir, --workers and --scheduler (Kniffel 7's forward pass as a job)."""
     command = click.option("--scheduler", metavar="ADDRESS")(command)
     command = click.option("--workers", type=click.IntRange(1))(command)
-    return click.option("--job-dir", type=click.Path())(command)  # a str: '' is refused (a Path would be '.')
+    return click.option("--job-dir", type=click.Path(file_okay=False))(
+        command
+    )  # a str: '' is refused (a Path would be '.')
 
 
 def check_forward_job(variant, job_dir: str | None, workers, scheduler) -> bool:

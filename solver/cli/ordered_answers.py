@@ -22,7 +22,9 @@ def _keep(ctx, _param, value):
     return value
 
 
-job_dir_option = click.option("--job-dir", type=click.Path(), default=None, expose_value=False, callback=_keep)
+job_dir_option = click.option(
+    "--job-dir", type=click.Path(file_okay=False), default=None, expose_value=False, callback=_keep
+)
 
 
 def check_job_dir(ctx, variant, target) -> None:

@@ -73,7 +73,7 @@ def served_job(job_dir: str | None):
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option("--job-dir", type=click.Path(), default=None)  # a str: '' is refused (a Path would be '.')
+@click.option("--job-dir", type=click.Path(file_okay=False), default=None)  # a str: '' is refused (a Path would be '.')
 @lang_option
 @click.pass_context
 def serve(ctx, host, port, job_dir):

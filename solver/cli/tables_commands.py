@@ -22,7 +22,7 @@ from .base import _settings, _speak, _table, cli, lang_option, solve_table, solv
 @click.option("--target", "with_target", is_flag=True)
 @click.option("--workers", type=click.IntRange(1))
 @click.option("--scheduler", metavar="ADDRESS")
-@click.option("--job-dir", type=click.Path())  # a str: '' is refused (a Path would be '.')
+@click.option("--job-dir", type=click.Path(file_okay=False))  # a str: '' is refused (a Path would be '.')
 @click.option("--status", "status_dir", metavar="DIR", type=click.Path())
 @click.option("--from-filled", type=click.IntRange(0), metavar="K")
 @click.option("--n-max", type=click.IntRange(1), metavar="N")
