@@ -129,3 +129,18 @@ def test_the_card_shows_the_upper_sections_sum_and_its_bonus(server, browser):  
     settled(page)
     expect(page.locator("#card-upper")).to_be_hidden()
     page.close()
+
+
+def test_a_full_card_says_whether_the_target_was_reached(server, browser):  # noqa: F811
+    """The game over with a target set: the page said nothing of it."""
+    page = browser.new_page(viewport=PHONE)
+    card = "ones=3,sixes=18,three_of_a_kind=20,kniffel=0,chance=20".replace("=", "%3D").replace(",", "%2C")
+    open_page(page, server + f"/?variant=kniffel-mini&card={card}&target=60")
+    settled(page)
+    expect(page.locator("#card-value")).to_have_text("Game over: final score 71")  # 61 and the bonus of 10
+    expect(page.locator("#target-note")).to_have_text("Target 60 reached: final score 71")
+    page.locator("#target").fill("80")
+    page.locator("#target").press("Enter")
+    settled(page)
+    expect(page.locator("#target-note")).to_have_text("Target 80 missed by 9: final score 71")
+    page.close()

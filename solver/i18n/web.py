@@ -52,6 +52,8 @@ EN_WEB = {
     "web_game_over": "Game over: final score {points}",
     "web_card_value": "Expected final score from the start of a turn: {expected}",
     "web_target_note": "From this card: {p} with the best play for it",
+    "web_target_reached": "Target {target} reached: final score {points}",
+    "web_target_missed": "Target {target} missed by {short}: final score {points}",
     "web_target_note_mean": "{note}, {p} playing for the highest mean",
     "web_target_computing": "Computing the best play for the target from this card (up to a minute); meanwhile the options are ranked by expected score.",
     "web_target_note_mean_only": "From this card: {p} playing for the highest mean",

@@ -356,6 +356,11 @@ function renderTarget() {
   const c = state.chances;
   let note = state.targetNote;
   if (!note && c && state.target !== null) note = chancesNote(c);
+  const v = state.value;
+  if (state.target !== null && cardFull() && v) { // the game is over: reached or not, and by how much
+    note = v.points >= state.target ? T("web_target_reached", { target: state.target, points: v.points })
+      : T("web_target_missed", { target: state.target, points: v.points, short: state.target - v.points });
+  }
   showText($("target-note"), note);
 }
 
