@@ -144,3 +144,31 @@ def test_a_full_card_says_whether_the_target_was_reached(server, browser):  # no
     settled(page)
     expect(page.locator("#target-note")).to_have_text("Target 80 missed by 9: final score 71")
     page.close()
+
+
+def test_points_typed_are_kept_as_typed_and_the_rules_refusal_shown(server, browser):  # noqa: F811
+    """-3 became 0 and 2.6 became 3 in silence; a link with a card the rules refuse showed an empty pad (and
+    the next move replaced the link)."""
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, server + "/?variant=kniffel&card=chance%3D22")
+    settled(page)
+    page.locator("#box-ones").fill("-3")
+    page.locator("#box-ones").press("Enter")
+    settled(page)
+    expect(page.locator("#error")).to_contain_text("Ones=-3")
+    expect(page.locator("#error")).to_contain_text("allowed: 0, 1, 2, 3, 4, 5")
+    page.reload()  # the link now holds the refused card: the pad keeps it, with the refusal
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#error")).to_contain_text("allowed: 0, 1, 2, 3, 4, 5")
+    expect(page.locator("#box-ones")).to_have_value("-3")
+    expect(page.locator("#box-chance")).to_have_value("22")
+    page.locator("#box-ones").fill("2.6")
+    page.locator("#box-ones").press("Enter")
+    settled(page)
+    expect(page.locator("#error")).to_contain_text("points must be a whole number")
+    page.locator("#box-ones").fill("3")
+    page.locator("#box-ones").press("Enter")
+    settled(page)
+    expect(page.locator("#error")).to_have_text("")
+    expect(page.locator("#card-points")).to_have_text("— 25 points")
+    page.close()

@@ -623,7 +623,7 @@ function editBox(key, text) {
   pushUndo();
   const newBox = !(key in state.card);
   if (text.trim() === "") delete state.card[key];
-  else state.card[key] = Math.max(0, Math.min(999, Math.round(Number(text)) || 0));
+  else state.card[key] = Number(text); // as typed: the server names what the rules refuse (-3, 2.5), nothing changed in silence
   // a free box filled by hand while a roll is shown used that roll, as Fill does: advice on it again would count it twice
   if (newBox && key in state.card && diceComplete()) endTurn();
   refresh();
@@ -637,7 +637,7 @@ function endTurn() {
 }
 function editExtra(text) {
   pushUndo();
-  state.extra = Math.max(0, Math.min(9999, Math.round(Number(text)) || 0));
+  state.extra = text.trim() === "" ? 0 : Number(text); // as typed, as a box is
   refresh();
 }
 function undo() {
@@ -690,6 +690,13 @@ async function start() {
   }
 }
 
+function keepLinkCard(text) {
+  // a card the rules refuse stays on the pad as the link wrote it, where it is in the page's own form (box=points):
+  // the error names the entry to correct (an empty pad lost the card at the next move, which rewrites the link)
+  const keys = new Set([...state.v.boxes.map((b) => b.key), "extra"]);
+  const parts = text.split(",").filter(Boolean);
+  if (parts.every((p) => /^[a-z_0-9]+=-?[0-9.]+$/.test(p) && keys.has(p.split("=")[0]))) Object.assign(state, parseCardText(text));
+}
 async function loadSituation(card, dice, roll) {
   // the URL's card and dice, as the server reads them (names in either language, any dice form)
   const seq = state.seq;
@@ -699,7 +706,7 @@ async function loadSituation(card, dice, roll) {
   renderAll();
   const value = await api("/api/value", { variant: state.v.variant, card });
   if (seq !== state.seq) { state.loading = false; return; } // the player made a move meanwhile
-  if (!value.ok) { failed(value); return; }
+  if (!value.ok) { keepLinkCard(card); failed(value); return; }
   const pad = parseCardText(value.body.card); // the card at the turn's start ...
   pad.extra += value.body.bonus_waiting || 0; // ... and a bonus marked before its box, as the player wrote it
   Object.assign(state, pad);
