@@ -290,3 +290,23 @@ def test_versus_counts_take_the_languages_plural(lang, said):
     with speaking(lang):
         words = [t(f"versus_{name}", n=str(k), count=k) for name, k in (("wins", 1), ("ties", 0), ("losses", 2))]
     assert ", ".join(words) == said
+
+
+WORDS = ["mot", "règle", "maison", ":", ";", "45,5", "%", "s)", "3,55", "±", "(x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=60))
+def test_a_wrapped_line_never_breaks_before_french_punctuation_a_unit_or_after_plus_minus(words):
+    """'(semilla 1, 44,75\\n    s)', '49,49 % ±\\n    3,55 %' and 'la règle maison\\n : 3' read badly."""
+    from solver.advice.explain import fit
+
+    text = " ".join(words)
+    lines = fit(text).split("\n")
+    assert " ".join(line.strip() for line in lines).split() == text.split()  # nothing lost or changed
+    for line in lines[1:]:
+        head = line.strip()
+        assert not head.startswith((":", ";", "%")), lines
+        assert not (head.startswith("s)") and lines[lines.index(line) - 1].rstrip()[-1:].isdigit()), lines
+    for line in lines[:-1]:
+        assert not line.rstrip().endswith("±"), lines

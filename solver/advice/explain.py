@@ -6,6 +6,7 @@ box, points, extra) in the current language of solver/i18n/texts.py; nothing her
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from ..i18n.texts import CATALOGUES, bonus_name, box_name, die_name, language, number, t, word_list
@@ -115,9 +116,22 @@ def fit(text: str, indent: str = "    ") -> str:
         cut = text.rfind(mark, 0, WIDTH + 1 - head_end)
         if cut > 0 and len(indent) + len(text) - cut - tail_start <= WIDTH:
             return text[: cut + head_end].rstrip() + "\n" + indent + text[cut + tail_start :]
-    return textwrap.fill(
-        text, WIDTH, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False, replace_whitespace=False
+    glued = unbreakable(text, _GLUE)
+    wrapped = textwrap.fill(
+        glued, WIDTH, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False, replace_whitespace=False
     )
+    return wrapped.replace(_GLUE, " ")
+
+
+# spaces a line must not break at: before French punctuation and a percent sign, between a number and its
+# unit 's', after '±' ('44,75\n    s)', '±\n    3,55 %', 'règle maison\n : 3' read badly)
+_UNBREAKABLE = re.compile(r" (?=[:;!?%»])|(?<=\d) (?=s\b)|± |« ")
+_GLUE = "\x00"  # fit's stand-in for such a space while it wraps: the line keeps its plain spaces
+
+
+def unbreakable(text: str, glue: str = "\u00a0") -> str:
+    """The text with those spaces made no-break ones (click's help wraps at any plain space)."""
+    return _UNBREAKABLE.sub(lambda m: m.group().replace(" ", glue), text)
 
 
 def fit_list(items, indent: str = "    ") -> str:

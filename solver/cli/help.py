@@ -11,6 +11,7 @@ import textwrap
 
 import click
 
+from ..advice.explain import unbreakable
 from ..i18n.texts import CATALOGUES, language, set_language, t
 from .settings import Settings, _usage_language
 
@@ -96,7 +97,8 @@ class CatalogueHelp(click.Command):
         formatter.write_paragraph()
         with formatter.indentation():
             formatter.write_text(
-                t(f"help_{command_key(self)}") + ("\n" + variants_line() if self.names_variants(ctx) else "")
+                unbreakable(t(f"help_{command_key(self)}"))
+                + ("\n" + variants_line() if self.names_variants(ctx) else "")
             )
 
     def names_variants(self, ctx: click.Context) -> bool:
@@ -112,7 +114,7 @@ class CatalogueHelp(click.Command):
             if not isinstance(param, click.Option) or param.hidden:
                 continue
             saved = param.help, param.metavar
-            param.help, param.metavar = t(option_key(self, param)), _metavar(param, ctx) or param.metavar
+            param.help, param.metavar = unbreakable(t(option_key(self, param))), _metavar(param, ctx) or param.metavar
             try:
                 record = param.get_help_record(ctx)
             finally:
