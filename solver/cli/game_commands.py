@@ -210,6 +210,12 @@ def _review_json(game, steps) -> dict:
     }
 
 
+def _verdict(d) -> str:
+    from ..advice.explain import loss_text
+
+    return t("best") if d.loss == 0 and _same_move(d.chosen, d.best) else loss_text(d.loss)
+
+
 def _same_move(a, b) -> bool:
     return (a.kind, a.keep, a.keep_dice, a.box) == (b.kind, b.keep, b.keep_dice, b.box)
 
@@ -222,15 +228,18 @@ def _review_text(game, steps) -> None:
     card = game.point().card
     total = sum(d.loss for d in steps)
     worst = sorted(steps, key=lambda d: -d.loss)[:3]
-    rows = [(d, faces_text(d.dice), option_text(v, d.chosen, d.dice)) for d in steps]
+    # 'tie' where a move is as good as the best; each column as wide as its header and its widest entry
+    rows = [(d, faces_text(d.dice), option_text(v, d.chosen, d.dice), _verdict(d)) for d in steps]
     dice_w = max([len(r[1]) for r in rows] + [6])
     text_w = max([len(r[2]) for r in rows] + [8])
     turn, roll, dice, chosen, loss = t("review_columns").split(",")
-    click.echo(f"{turn:>5} {roll:>4}  {dice:<{dice_w}}  {chosen:<{text_w}}  {loss:>7}")
-    pad = " " * (5 + 1 + 4 + 2 + dice_w + 2)
-    for d, dice_shown, text in rows:
-        verdict = t("best") if d.loss == 0 and _same_move(d.chosen, d.best) else loss_text(d.loss)  # 'tie': as good
-        click.echo(f"{d.turn:>5} {d.roll:>4}  {dice_shown:<{dice_w}}  {text:<{text_w}}  {verdict:>7}")
+    turn_w, roll_w, loss_w = max(5, len(turn)), max(4, len(roll)), max([7, len(loss)] + [len(r[3]) for r in rows])
+    click.echo(f"{turn:>{turn_w}} {roll:>{roll_w}}  {dice:<{dice_w}}  {chosen:<{text_w}}  {loss:>{loss_w}}")
+    pad = " " * (turn_w + 1 + roll_w + 2 + dice_w + 2)
+    for d, dice_shown, text, verdict in rows:
+        click.echo(
+            f"{d.turn:>{turn_w}} {d.roll:>{roll_w}}  {dice_shown:<{dice_w}}  {text:<{text_w}}  {verdict:>{loss_w}}"
+        )
         if d.loss > 0:
             best = option_text(v, d.best, d.dice)
             click.echo(t("review_best", pad=pad, text=best, expected=d.best.expected_final_score))
