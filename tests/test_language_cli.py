@@ -271,3 +271,14 @@ def test_points_on_a_card_take_the_languages_plural(kdir, lang, one, none):
     assert res.exit_code == 0 and one in res.stdout, res.output
     res = invoke("--tables", str(kdir), "--lang", lang, "advise", "kniffel", "--dice", "12345", "--roll", "1")
     assert res.exit_code == 0 and none in res.stdout.splitlines()[0], res.output
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [(["--lang", "es", "--version"], "kniffel, versión "), (["--version", "--lang", "de"], "kniffel, Version ")]
+    + [(["--version"], "kniffel, version ")],
+)
+def test_version_speaks_the_language_of_the_command_line(args, said):
+    """--version was English whatever the language."""
+    res = invoke(*args)
+    assert res.exit_code == 0 and res.stdout.startswith(said), res.output

@@ -18,7 +18,7 @@ from ..errors import KniffelError
 from ..i18n.texts import LANGUAGES, choose_language, click_message, language, os_error_text, set_language, t
 from ..store import files, tables
 from . import target_compile, waits
-from .help import CatalogueGroup, CatalogueHelp
+from .help import CatalogueGroup, CatalogueHelp, show_version
 from .settings import Settings, _usage_language
 from .streams import error_line, silence, tolerant_streams
 
@@ -344,7 +344,7 @@ class OneLineErrors(CatalogueGroup):
 @click.option("--threads", type=click.IntRange(1, 256), default=None)
 @click.option("--no-progress", is_flag=True)
 @click.option("--lang", type=click.Choice(list(LANGUAGES)), default=None)
-@click.version_option(package_name="kniffel")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=show_version)
 @click.pass_context
 def cli(ctx, tables_path, threads, no_progress, lang):
     """The `kniffel` group: its options hold for every command (help texts: solver/i18n/help.py)."""

@@ -50,6 +50,21 @@ def variants_line(width: int = 100) -> str:
     return "\n".join((label if i == 0 else " " * len(label)) + line for i, line in enumerate(lines))
 
 
+def show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """--version: one line in the language its help would speak ('kniffel, versión 0.1.0')."""
+    if not value or ctx.resilient_parsing:
+        return
+    from ..version import __version__
+
+    before = language()
+    set_language(_help_language(ctx))
+    try:
+        click.echo(t("version_line", version=__version__))
+    finally:
+        set_language(before)
+    ctx.exit()
+
+
 def _help_language(ctx: click.Context) -> str:
     settings = ctx.find_object(Settings)
     if settings is not None and settings.lang:

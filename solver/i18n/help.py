@@ -26,6 +26,7 @@ EN_HELP = {
     "metavar_game": "GAME.json",
     "opt_help": "Show this message and exit.",
     "opt_version": "Show the version and exit.",
+    "version_line": "kniffel, version {version}",
     "opt_lang": "Language: de, en, es or fr (default: LANGUAGE/LC_ALL/LC_MESSAGES/LANG, else the variant's: German for Kniffel, English for Yahtzee, Spanish for Generala, French for Yams).",
     "opt_keep_one": "Kniffel house rule: keep a die before the third roll.",
     "opt_json": "Machine-readable output (schema in README).",
