@@ -282,3 +282,12 @@ def test_version_speaks_the_language_of_the_command_line(args, said):
     """--version was English whatever the language."""
     res = invoke(*args)
     assert res.exit_code == 0 and res.stdout.startswith(said), res.output
+
+
+@pytest.mark.parametrize(
+    "lang, said", [("es", "Falta el argumento 'VARIANTE'."), ("fr", "Argument manquant 'VARIANTE'.")]
+)
+def test_a_missing_argument_is_named_as_the_help_names_it(lang, said):
+    """'Falta el argumento 'VARIANT'': the usage line says VARIANTE."""
+    res = invoke("--lang", lang, "value")
+    assert res.exit_code == 2 and said in res.stderr, res.output

@@ -258,6 +258,9 @@ def _template_pattern(template: str) -> re.Pattern:
 _CLICK_PATTERNS = [(key, _template_pattern(text)) for key, text in EN_SYSTEM_ERRORS.items() if key.startswith("click_")]
 
 
+_ARGUMENT_METAVARS = {"VARIANT": "metavar_variant", "DICE": "metavar_dice", "GAME.json": "metavar_game"}
+
+
 def click_message(message: str, lang: str | None = None) -> str:
     """A message click formatted in English, in the current language: matched against click's templates
     (errors_system.py, `click_*`), the German template filled with what matched. Unknown messages stay
@@ -271,8 +274,11 @@ def click_message(message: str, lang: str | None = None) -> str:
             fields = found.groupdict()
             if "message" in fields:
                 fields["message"] = click_message(fields["message"], lang)
-            if "name" in fields:  # click's Path type names what it wanted: 'File', 'Directory', 'Path'
-                fields["name"] = CATALOGUES[lang].get(f"path_kind_{fields['name']}", fields["name"])
+            if "name" in fields:  # click's Path type names what it wanted ('File'), a missing argument its metavar
+                name, metavar = fields["name"], _ARGUMENT_METAVARS.get(fields["name"].strip("'"))
+                fields["name"] = (
+                    f"'{CATALOGUES[lang][metavar]}'" if metavar else CATALOGUES[lang].get(f"path_kind_{name}", name)
+                )
             template = re.sub(r"{(\w+)![rs]}", r"{\1}", CATALOGUES[lang][key])  # the matched text is quoted already
             return template.format(**fields)
     return message
