@@ -2,6 +2,8 @@
 skipped like it where Chromium is missing): stopping at a served first roll, a box typed by hand ends the turn,
 a target's loss column, each game kept when another is chosen or a link opened, the keyboard after a move."""
 
+import math
+
 import pytest
 from test_web_browser import DESKTOP, PHONE, api, browser, expect, open_page, server, settled  # noqa: F401
 
@@ -59,7 +61,8 @@ def test_a_targets_loss_is_in_the_chance_of_reaching_it(server, browser):  # noq
     expect(rows.nth(0).locator("td.loss")).to_have_text("best")
     for i in range(1, len(want)):
         lost = want[0]["probability"] - want[i]["probability"]
-        expect(rows.nth(i).locator("td.loss")).to_have_text("tie" if lost < 1e-6 else f"−{100 * lost:.1f}%")
+        digits = min(4, max(1, 1 - math.floor(math.log10(100 * lost)))) if lost > 0 else 1  # '0.040%', not '0.0%'
+        expect(rows.nth(i).locator("td.loss")).to_have_text("tie" if lost < 1e-6 else f"−{100 * lost:.{digits}f}%")
     expect(page.locator("#options thead .spread")).to_be_hidden()  # no spread is shown for the chances
     page.close()
 
@@ -171,4 +174,54 @@ def test_points_typed_are_kept_as_typed_and_the_rules_refusal_shown(server, brow
     settled(page)
     expect(page.locator("#error")).to_have_text("")
     expect(page.locator("#card-points")).to_have_text("— 25 points")
+    page.close()
+
+
+def type_into(page, box, keys):
+    """Keys typed into a card box as a player types them (fill() refuses what is no number)."""
+    page.locator(box).click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(keys)
+    page.keyboard.press("Tab")
+
+
+def test_what_a_player_types_wrong_changes_nothing_unseen(server, browser):  # noqa: F811
+    """A second audit: '1-2' typed over a filled box cleared it; a huge number became 1e+23, and after a reload
+    the whole pad was empty; a refused entry in a free box ended the turn."""
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, server + "/?variant=kniffel&card=ones%3D3%2Cchance%3D20&dice=66553&roll=2")
+    settled(page)
+    type_into(page, "#box-chance", "1-2")  # no number at all: the box keeps its 20
+    settled(page)
+    expect(page.locator("#box-chance")).to_have_value("20")
+    type_into(page, "#box-sixes", "-3")  # a number the rules refuse, in a free box: shown, and the roll stays
+    settled(page)
+    expect(page.locator("#error")).to_contain_text("Sixes cannot hold -3")
+    expect(page.locator("#die-0")).to_have_text("6")
+    type_into(page, "#box-sixes", "99999999999999999999999")
+    settled(page)
+    expect(page.locator("#error")).to_contain_text("Sixes cannot hold 99999999999999999999999")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#error")).to_contain_text("cannot hold 99999999999999999999999")
+    expect(page.locator("#box-ones")).to_have_value("3")
+    expect(page.locator("#box-chance")).to_have_value("20")
+    page.close()
+
+
+def test_a_stop_survives_a_bonus_marked_and_a_full_upper_section_says_the_bonus_is_missed(server, browser):  # noqa: F811
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, server + "/?variant=kniffel&card=kniffel%3D50&dice=66666&roll=1")
+    settled(page)
+    page.locator("#next-roll").click()
+    settled(page)
+    expect(page.locator("#best")).to_contain_text("Best: score Sixes for 30")
+    page.locator("#box-extra").fill("50")  # the bonus marked before its box: still the box at this roll
+    page.locator("#box-extra").press("Enter")
+    settled(page)
+    expect(page.locator("#best")).to_contain_text("Best: score Sixes for 30")
+    upper = "ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6".replace("=", "%3D").replace(",", "%2C")
+    open_page(page, server + f"/?variant=kniffel&card={upper}")
+    settled(page)
+    expect(page.locator("#card-upper")).to_have_text("Upper section: 21, bonus missed")
     page.close()

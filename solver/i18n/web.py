@@ -49,6 +49,7 @@ EN_WEB = {
     "web_card_points_waiting": "— {points} points (+{bonus} bonus once its box is filled)",
     "web_upper_open": "Upper section: {total}, {missing} more for the bonus of {points}",
     "web_upper_earned": "Upper section: {total}, bonus {bonus} earned",
+    "web_upper_missed": "Upper section: {total}, bonus missed",
     "web_game_over": "Game over: final score {points}",
     "web_card_value": "Expected final score from the start of a turn: {expected}",
     "web_target_note": "From this card: {p} with the best play for it",

@@ -44,12 +44,13 @@ function parseCardText(text) {
   const card = {}; let extra = 0;
   for (const part of text.split(",").filter(Boolean)) {
     const [key, pts] = part.split("=");
-    if (key === "extra") extra = Number(pts); else card[key] = Number(pts);
+    const n = Number.isSafeInteger(Number(pts)) ? Number(pts) : pts; // else as typed: the server names it
+    if (key === "extra") extra = n; else card[key] = n;
   }
   return { card, extra };
 }
 // a served hand (Generala) scores more at the first throw: stopping there asks for the box at that roll
-const situationKey = () => `${state.v.variant}|${cardText()}|${diceText()}|${state.roll}`;
+const situationKey = () => `${state.v.variant}|${diceText()}|${state.roll}`; // a bonus marked meanwhile keeps the stop
 const diceComplete = () => state.dice.length > 0 && state.dice.every((d) => d !== null);
 const diceText = () => state.dice.join("");
 const boxName = (b) => b[state.lang || "en"] || b.en;
@@ -202,7 +203,7 @@ function renderCard() {
     input.placeholder = best && best.box === b.key && !filled ? String(best.points) : "";
     input.dataset.key = b.key;
     input.setAttribute("aria-label", T(filled ? "web_box_label" : "web_box_label_free", { box: boxName(b) }));
-    input.addEventListener("change", () => editBox(b.key, input.value));
+    input.addEventListener("change", () => editBox(b.key, input.value, input.validity.badInput));
     row.append(label, input);
     box.appendChild(row);
   }
@@ -216,7 +217,7 @@ function renderCard() {
     const input = document.createElement("input");
     Object.assign(input, { id: "box-extra", type: "number", min: "0", max: "9999", step: String(state.v.extra_points) });
     input.value = state.extra ? String(state.extra) : "";
-    input.addEventListener("change", () => editExtra(input.value));
+    input.addEventListener("change", () => editExtra(input.value, input.validity.badInput));
     row.appendChild(input);
     box.appendChild(row);
   }
@@ -227,8 +228,9 @@ function renderCard() {
 function fmt(x, digits = 2) {
   return new Intl.NumberFormat(state.lang || "en", { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }
-function pct(p) {
-  const digits = p > 0.999 && p < 1 ? 3 : 1;
+function pct(p, small = false) {
+  // small (a loss of chance): as many decimals as show its first two digits, up to 4 ('0.040%', not '0.0%')
+  const digits = small && p > 0 ? Math.min(4, Math.max(1, 1 - Math.floor(Math.log10(p * 100)))) : p > 0.999 && p < 1 ? 3 : 1;
   return new Intl.NumberFormat(state.lang || "en", { style: "percent", minimumFractionDigits: digits, maximumFractionDigits: digits }).format(p);
 }
 
@@ -279,7 +281,7 @@ function renderAdvice() {
     // for a target the loss is in the chance of reaching it (the rows' order), else in expected points
     const lost = forTarget ? a.options[0].probability - o.probability : o.loss;
     const tied = forTarget ? lost < 1e-6 : lost <= 0; // chances this close rank as equal (targets.PROBABILITY_TIE)
-    const loss = i === 0 ? T("web_best_mark") : tied ? T("web_tie") : `−${forTarget ? pct(lost) : fmt(lost)}`;
+    const loss = i === 0 ? T("web_best_mark") : tied ? T("web_tie") : `−${forTarget ? pct(lost, true) : fmt(lost)}`;
     const cells = [String(i + 1), o.text, ...(forTarget ? [pct(o.probability)] : []), fmt(o.expected_final_score), loss];
     const expectedAt = cells.length - 2;
     cells.forEach((c, j) => {
@@ -334,8 +336,9 @@ function renderValue() {
   // the upper section's sum as the pad shows it: how far to the next bonus, or what it has earned
   const next = v ? state.v.bonuses.find(([threshold]) => v.upper_total < threshold) : null;
   $("card-upper").textContent = !v || !state.v.bonuses.length ? ""
-    : next ? T("web_upper_open", { total: v.upper_total, missing: next[0] - v.upper_total, points: next[1] })
-    : T("web_upper_earned", { total: v.upper_total, bonus: v.upper_bonus });
+    : next && v.upper_free ? T("web_upper_open", { total: v.upper_total, missing: next[0] - v.upper_total, points: next[1] })
+    : v.upper_bonus ? T("web_upper_earned", { total: v.upper_total, bonus: v.upper_bonus })
+    : T("web_upper_missed", { total: v.upper_total });
 }
 
 function boxLabels(text) {
@@ -619,13 +622,16 @@ function fillBox(option) {
   state.focusNext = "die-0"; // the keyboard goes on with the next roll's dice
   refresh();
 }
-function editBox(key, text) {
+function editBox(key, text, unreadable) {
+  if (unreadable) { renderCard(); return; } // '1-2', 'e': the browser reads no number; the box stays as it was
   pushUndo();
   const newBox = !(key in state.card);
+  const points = Number(text);
   if (text.trim() === "") delete state.card[key];
-  else state.card[key] = Number(text); // as typed: the server names what the rules refuse (-3, 2.5), nothing changed in silence
-  // a free box filled by hand while a roll is shown used that roll, as Fill does: advice on it again would count it twice
-  if (newBox && key in state.card && diceComplete()) endTurn();
+  else state.card[key] = Number.isSafeInteger(points) ? points : text.trim(); // as typed: the server names a refusal
+  // a free box filled by hand while a roll is shown used that roll, as Fill does: advice on it again would count it
+  // twice (points the rules cannot take, -3 or 2.5, end no turn: the refusal is shown and the roll stays)
+  if (newBox && Number.isSafeInteger(points) && points >= 0 && key in state.card && diceComplete()) endTurn();
   refresh();
 }
 function endTurn() {
@@ -635,9 +641,11 @@ function endTurn() {
   state.advice = null;
   state.showAll = false;
 }
-function editExtra(text) {
+function editExtra(text, unreadable) {
+  if (unreadable) { renderCard(); return; }
   pushUndo();
-  state.extra = text.trim() === "" ? 0 : Number(text); // as typed, as a box is
+  const points = Number(text);
+  state.extra = text.trim() === "" ? 0 : Number.isSafeInteger(points) ? points : text.trim(); // as typed, as a box is
   refresh();
 }
 function undo() {
@@ -695,12 +703,12 @@ function keepLinkCard(text) {
   // the error names the entry to correct (an empty pad lost the card at the next move, which rewrites the link)
   const keys = new Set([...state.v.boxes.map((b) => b.key), "extra"]);
   const parts = text.split(",").filter(Boolean);
-  if (parts.every((p) => /^[a-z_0-9]+=-?[0-9.]+$/.test(p) && keys.has(p.split("=")[0]))) Object.assign(state, parseCardText(text));
+  if (parts.every((p) => /^[a-z_0-9]+=[^=]*$/.test(p) && keys.has(p.split("=")[0]))) Object.assign(state, parseCardText(text));
 }
 async function loadSituation(card, dice, roll) {
   // the URL's card and dice, as the server reads them (names in either language, any dice form)
   const seq = state.seq;
-  const failed = (res) => { state.pending = false; state.loading = false; renderAll(); $("error").textContent = res.body.error; };
+  const failed = (res) => { state.pending = false; state.loading = false; renderAll(); showText($("error"), res.body.error); };
   state.pending = true;
   state.loading = true; // a language chosen meanwhile is no move: this situation still loads
   renderAll();
