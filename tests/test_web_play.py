@@ -225,3 +225,24 @@ def test_a_stop_survives_a_bonus_marked(server, browser):  # noqa: F811
     settled(page)
     expect(page.locator("#best")).to_contain_text("Best: score Sixes for 30")
     page.close()
+
+
+def test_a_box_typed_for_a_further_kniffel_pays_its_bonus_and_a_stop_survives_a_reload(server, browser):  # noqa: F811
+    """Typed by hand, the box of a further Kniffel lost its bonus (Fill pays it); a reload forgot the stop."""
+    page = browser.new_page(viewport=PHONE)
+    open_page(page, server + "/?variant=kniffel&card=kniffel%3D50%2Cones%3D3&dice=66666&roll=1")
+    settled(page)
+    page.locator("#next-roll").click()
+    settled(page)
+    assert "box=1" in page.url
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    settled(page)
+    expect(page.locator("#best")).to_contain_text("Best: score Sixes for 30, +50 Kniffel bonus")
+    page.locator("#box-sixes").fill("30")
+    page.locator("#box-sixes").press("Enter")
+    settled(page)
+    expect(page.locator("#box-extra")).to_have_value("50")
+    expect(page.locator("#card-points")).to_have_text("— 133 points")
+    expect(page.locator("#dice .die.empty")).to_have_count(5)
+    page.close()

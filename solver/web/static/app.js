@@ -445,6 +445,7 @@ function drawChart(d) {
 function situationParams() {
   const p = { variant: state.v.variant, card: cardText() };
   if (diceComplete()) { p.dice = diceText(); p.roll = String(state.roll); }
+  if (diceComplete() && state.stoppedAt === situationKey()) p.box = "1"; // stopped rolling: a reload keeps it
   if (state.target !== null) p.target = String(state.target);
   return p;
 }
@@ -622,17 +623,27 @@ function fillBox(option) {
   state.focusNext = "die-0"; // the keyboard goes on with the next roll's dice
   refresh();
 }
-function editBox(key, text, unreadable) {
+async function editBox(key, text, unreadable) {
   if (unreadable) { renderCard(); return; } // '1-2', 'e': the browser reads no number; the box stays as it was
-  pushUndo();
-  const newBox = !(key in state.card);
   const points = Number(text);
+  // a free box filled by hand while a roll is shown uses that roll, as Fill does: advice on it again would count it
+  // twice (points the rules cannot take, -3 or 2.5, end no turn: the refusal is shown and the roll stays)
+  const move = !(key in state.card) && text.trim() !== "" && Number.isSafeInteger(points) && points >= 0 && diceComplete();
+  const extra = move && state.v.extra_points ? await extraWithBox(key, points) : null;
+  pushUndo();
   if (text.trim() === "") delete state.card[key];
   else state.card[key] = Number.isSafeInteger(points) ? points : text.trim(); // as typed: the server names a refusal
-  // a free box filled by hand while a roll is shown used that roll, as Fill does: advice on it again would count it
-  // twice (points the rules cannot take, -3 or 2.5, end no turn: the refusal is shown and the roll stays)
-  if (newBox && Number.isSafeInteger(points) && points >= 0 && key in state.card && diceComplete()) endTurn();
+  if (extra !== null) state.extra = extra;
+  if (move) endTurn();
   refresh();
+}
+async function extraWithBox(key, points) {
+  // the card's extra points once this box takes the roll shown, as Fill counts them (a further Kniffel's bonus
+  // paid with its box, a bonus typed before it paid once); null where no option of the rules is that entry
+  const q = { variant: state.v.variant, card: cardText(), dice: diceText(), roll: String(state.roll), box: "1", all: "1" };
+  const res = await api("/api/advise", q);
+  const option = res.ok ? res.body.options.find((o) => o.kind === "box" && o.box === key && o.points === points) : null;
+  return option ? parseCardText(res.body.card).extra + option.extra : null;
 }
 function endTurn() {
   state.dice = Array(state.v.dice).fill(null);
@@ -686,7 +697,7 @@ async function start() {
     }
     await speak(preferredLang());
     wire(); // the controls work at once: a move made while the URL's situation loads wins over it
-    await loadSituation(q.get("card") || "", q.get("dice") || "", q.get("roll") || "1");
+    await loadSituation(q.get("card") || "", q.get("dice") || "", q.get("roll") || "1", q.get("box") === "1");
   } else {
     if (stored && byName(stored.variant)) {
       setVariant(byName(stored.variant).variant, false);
@@ -705,7 +716,7 @@ function keepLinkCard(text) {
   const parts = text.split(",").filter(Boolean);
   if (parts.every((p) => /^[a-z_0-9]+=[^=]*$/.test(p) && keys.has(p.split("=")[0]))) Object.assign(state, parseCardText(text));
 }
-async function loadSituation(card, dice, roll) {
+async function loadSituation(card, dice, roll, stopped) {
   // the URL's card and dice, as the server reads them (names in either language, any dice form)
   const seq = state.seq;
   const failed = (res) => { state.pending = false; state.loading = false; renderAll(); showText($("error"), res.body.error); };
@@ -724,6 +735,7 @@ async function loadSituation(card, dice, roll) {
     if (seq !== state.seq) { state.loading = false; return; }
     if (!adv.ok) { failed(adv); return; }
     Object.assign(state, { dice: adv.body.dice, roll: r, cursor: 0 });
+    if (stopped) state.stoppedAt = situationKey();
   }
   state.loading = false;
   refresh();
