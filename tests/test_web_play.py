@@ -213,27 +213,19 @@ def test_what_a_player_types_wrong_changes_nothing_unseen(server, browser):  # n
     page.close()
 
 
-def test_a_stop_survives_a_bonus_marked(server, browser):  # noqa: F811
-    page = browser.new_page(viewport=PHONE)
-    open_page(page, server + "/?variant=kniffel&card=kniffel%3D50&dice=66666&roll=1")
-    settled(page)
-    page.locator("#next-roll").click()
-    settled(page)
-    expect(page.locator("#best")).to_contain_text("Best: score Sixes for 30")
-    page.locator("#box-extra").fill("50")  # the bonus marked before its box: still the box at this roll
-    page.locator("#box-extra").press("Enter")
-    settled(page)
-    expect(page.locator("#best")).to_contain_text("Best: score Sixes for 30")
-    page.close()
-
-
-def test_a_box_typed_for_a_further_kniffel_pays_its_bonus_and_a_stop_survives_a_reload(server, browser):  # noqa: F811
-    """Typed by hand, the box of a further Kniffel lost its bonus (Fill pays it); a reload forgot the stop."""
+@pytest.mark.parametrize("bonus_typed", [True, False])
+def test_a_stop_survives_a_bonus_marked_and_a_reload_and_a_typed_box_pays_the_bonus(server, browser, bonus_typed):  # noqa: F811
+    """The stop (every die kept) was forgotten when the bonus was marked or the page reloaded; typed by hand, the box
+    of a further Kniffel lost its bonus, which Fill pays (and pays once where it was marked before)."""
     page = browser.new_page(viewport=PHONE)
     open_page(page, server + "/?variant=kniffel&card=kniffel%3D50%2Cones%3D3&dice=66666&roll=1")
     settled(page)
     page.locator("#next-roll").click()
     settled(page)
+    if bonus_typed:
+        page.locator("#box-extra").fill("50")
+        page.locator("#box-extra").press("Enter")
+        settled(page)
     assert "box=1" in page.url
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
