@@ -190,3 +190,21 @@ def test_long_lines_break_where_a_player_reads_them():
     assert fit(f"{first} {second}").split("\n") == [first, "    " + second]  # after the sentence
     words = "Einser 3, Zweier 6, " * 10
     assert all(len(line) <= WIDTH for line in fit(words).split("\n")) and fit("short") == "short"
+
+
+def test_none_kept_before_the_third_roll_under_the_house_rule_is_refused_in_a_line(kdir, tmp_path):
+    """'none' at roll 2 with --keep-one ended the game with a traceback (StopIteration)."""
+    child = spawn(kdir, tmp_path, "kniffel", "--keep-one", "--lang", "en")
+    child.expect("Roll 1, all 5 dice:")
+    child.sendline("12346")
+    child.expect("Keep which dice")
+    child.sendline("none")
+    child.expect("Roll 2")
+    child.sendline("12456")
+    child.expect("Keep which dice")
+    child.sendline("none")
+    child.expect("house rule: keep at least one die before the third roll")
+    child.expect("Keep which dice")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert "Traceback" not in child.before

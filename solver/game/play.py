@@ -273,7 +273,10 @@ class PlayLoop:
             self.score(p, rest, self.box_ranked(p))
             return
         if word in words("words_none"):
-            self.keep(p, next(o for o in options if not o.keep))
+            rolled_all = next((o for o in options if not o.keep), None)
+            if rolled_all is None:  # the house rule (--keep-one): a die kept before the third roll
+                raise RuleError(t("game_keep_one"))
+            self.keep(p, rolled_all)
             return
         _, body = strip_word(text, "words_keep")
         try:
