@@ -128,7 +128,8 @@ class PlayLoop:
         if p.card.full:
             return
         turn = self.game.turn_number()
-        if p.roll:
+        if p.roll:  # this turn is said here: the next one's header comes when it starts (after an undone box too)
+            self.shown_turn = turn
             self.say(t("where_roll", turn=turn, turns=turns, roll=p.roll, dice=dice_text(self.v, p.dice)))
         else:  # before roll 1 the turn's header says where: once, not again at the roll prompt
             self.shown_turn = 0
