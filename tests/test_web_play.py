@@ -10,6 +10,18 @@ from test_web_browser import DESKTOP, PHONE, api, browser, expect, open_page, se
 pytestmark = pytest.mark.slow  # the browser: a slow test (README), as the issue counts them
 
 
+def enter(page, box: str, text: str) -> None:
+    """Points typed into a card box and entered, then the answer for the new situation."""
+    page.locator(box).fill(text)
+    page.locator(box).press("Enter")
+    settled(page)
+
+
+def reload(page) -> None:
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+
+
 def focused(page) -> str:
     return page.evaluate("document.activeElement && document.activeElement.id")
 
@@ -37,13 +49,9 @@ def test_a_box_typed_by_hand_ends_the_turn(server, browser):  # noqa: F811
     page = browser.new_page(viewport=PHONE)
     open_page(page, server + "/?variant=kniffel&card=kniffel%3D50%2Cones%3D3&dice=66666&roll=3")
     settled(page)
-    page.locator("#box-extra").fill("50")  # the bonus first, as the pad is kept: the turn goes on
-    page.locator("#box-extra").press("Enter")
-    settled(page)
+    enter(page, "#box-extra", "50")  # the bonus first, as the pad is kept: the turn goes on
     expect(page.locator("#die-0")).to_have_text("6")
-    page.locator("#box-sixes").fill("30")
-    page.locator("#box-sixes").press("Enter")
-    settled(page)
+    enter(page, "#box-sixes", "30")
     expect(page.locator("#dice .die.empty")).to_have_count(5)
     expect(page.locator("#card-points")).to_have_text("— 133 points")
     expect(page.locator("#best")).to_have_text("")
@@ -74,9 +82,7 @@ def test_each_game_is_kept_when_another_is_chosen_or_a_link_opened(server, brows
     page = context.new_page()
     open_page(page, server + "/")
     page.locator("#game-mode").check()
-    page.locator("#box-chance").fill("22")
-    page.locator("#box-chance").press("Enter")
-    settled(page)
+    enter(page, "#box-chance", "22")
     page.locator("#variant").select_option("generala")
     settled(page)
     expect(page.locator("#card-points")).to_have_text("— 0 points")
@@ -91,8 +97,7 @@ def test_each_game_is_kept_when_another_is_chosen_or_a_link_opened(server, brows
     settled(page)
     expect(page.locator("#box-chance")).to_have_value("22")
     expect(page.locator("#box-ones")).to_have_value("")
-    page.reload()  # the page's own link after a reload is no other card: no second Undo step
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    reload(page)  # the page's own link after a reload is no other card: no second Undo step
     settled(page)
     page.locator("#undo").click()
     settled(page)
@@ -146,9 +151,7 @@ def test_a_full_card_says_whether_the_target_was_reached(server, browser):  # no
     settled(page)
     expect(page.locator("#card-value")).to_have_text("Game over: final score 71")  # 61 and the bonus of 10
     expect(page.locator("#target-note")).to_have_text("Target 60 reached: final score 71")
-    page.locator("#target").fill("80")
-    page.locator("#target").press("Enter")
-    settled(page)
+    enter(page, "#target", "80")
     expect(page.locator("#target-note")).to_have_text("Target 80 missed by 9: final score 71")
     page.close()
 
@@ -159,23 +162,16 @@ def test_points_typed_are_kept_as_typed_and_the_rules_refusal_shown(server, brow
     page = browser.new_page(viewport=PHONE)
     open_page(page, server + "/?variant=kniffel&card=chance%3D22")
     settled(page)
-    page.locator("#box-ones").fill("-3")
-    page.locator("#box-ones").press("Enter")
-    settled(page)
+    enter(page, "#box-ones", "-3")
     expect(page.locator("#error")).to_contain_text("Ones=-3")
     expect(page.locator("#error")).to_contain_text("allowed: 0, 1, 2, 3, 4, 5")
-    page.reload()  # the link now holds the refused card: the pad keeps it, with the refusal
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    reload(page)  # the link now holds the refused card: the pad keeps it, with the refusal
     expect(page.locator("#error")).to_contain_text("allowed: 0, 1, 2, 3, 4, 5")
     expect(page.locator("#box-ones")).to_have_value("-3")
     expect(page.locator("#box-chance")).to_have_value("22")
-    page.locator("#box-ones").fill("2.6")
-    page.locator("#box-ones").press("Enter")
-    settled(page)
+    enter(page, "#box-ones", "2.6")
     expect(page.locator("#error")).to_contain_text("points must be a whole number")
-    page.locator("#box-ones").fill("3")
-    page.locator("#box-ones").press("Enter")
-    settled(page)
+    enter(page, "#box-ones", "3")
     expect(page.locator("#error")).to_have_text("")
     expect(page.locator("#card-points")).to_have_text("— 25 points")
     page.close()
@@ -205,8 +201,7 @@ def test_what_a_player_types_wrong_changes_nothing_unseen(server, browser):  # n
     type_into(page, "#box-sixes", "99999999999999999999999")
     settled(page)
     expect(page.locator("#error")).to_contain_text("Sixes cannot hold 99999999999999999999999")
-    page.reload()
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    reload(page)
     expect(page.locator("#error")).to_contain_text("cannot hold 99999999999999999999999")
     expect(page.locator("#box-ones")).to_have_value("3")
     expect(page.locator("#box-chance")).to_have_value("20")
@@ -223,17 +218,12 @@ def test_a_stop_survives_a_bonus_marked_and_a_reload_and_a_typed_box_pays_the_bo
     page.locator("#next-roll").click()
     settled(page)
     if bonus_typed:
-        page.locator("#box-extra").fill("50")
-        page.locator("#box-extra").press("Enter")
-        settled(page)
+        enter(page, "#box-extra", "50")
     assert "box=1" in page.url
-    page.reload()
-    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    reload(page)
     settled(page)
     expect(page.locator("#best")).to_contain_text("Best: score Sixes for 30, +50 Kniffel bonus")
-    page.locator("#box-sixes").fill("30")
-    page.locator("#box-sixes").press("Enter")
-    settled(page)
+    enter(page, "#box-sixes", "30")
     expect(page.locator("#box-extra")).to_have_value("50")
     expect(page.locator("#card-points")).to_have_text("— 133 points")
     expect(page.locator("#dice .die.empty")).to_have_count(5)
