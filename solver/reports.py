@@ -58,7 +58,7 @@ def value_report(table: Table, card: CardLike) -> dict[str, Any]:
         "points": parsed.points,
         "upper_total": parsed.upper_total,  # the upper boxes' sum, the bonus it has earned (in points), and
         "upper_bonus": parsed.bonus,  # how many upper boxes are still free (none: no more bonus to earn)
-        "upper_free": sum(b.is_upper for i, b in enumerate(parsed.variant.boxes) if i not in parsed.filled),
+        "upper_free": parsed.upper_free,
         "expected_future": future,
         "expected_final_score": parsed.points + future,
     }

@@ -79,6 +79,11 @@ class Card:
         return sum(p for b, p in self.filled.items() if self.variant.boxes[b].is_upper)
 
     @property
+    def upper_free(self) -> int:
+        """Upper boxes still free (none: the upper bonus can grow no more)."""
+        return sum(box.is_upper for b, box in enumerate(self.variant.boxes) if b not in self.filled)
+
+    @property
     def joker_scored(self) -> int:
         jb = self.variant.joker_index
         return int(self.variant.has_flag and self.filled.get(jb, 0) > 0)

@@ -12,7 +12,7 @@ import textwrap
 import click
 
 from ..advice.explain import unbreakable
-from ..i18n.texts import CATALOGUES, language, set_language, t
+from ..i18n.texts import ARGUMENT_METAVARS, CATALOGUES, language, set_language, t
 from .settings import Settings, _usage_language
 
 ARGS_KEY = "kniffel.args"  # ctx.meta: the whole command line, for the language of its help
@@ -25,8 +25,6 @@ _TYPE_METAVARS = {
     "file": "file",
     "directory": "directory",
 }
-_ARGUMENT_METAVARS = {"[VARIANT]": "[{}]", "VARIANT": "{}", "[DICE]": "[{}]", "GAME.json": "{}"}
-_ARGUMENT_KEYS = {"[VARIANT]": "variant", "VARIANT": "variant", "[DICE]": "dice", "GAME.json": "game"}
 
 
 def command_key(command: click.Command) -> str:
@@ -75,8 +73,10 @@ def _help_language(ctx: click.Context) -> str:
 def _metavar(param: click.Parameter, ctx: click.Context) -> str | None:
     """The placeholder in the current language (None: click's own, e.g. a choice [de|en])."""
     if isinstance(param, click.Argument):
-        if param.metavar in _ARGUMENT_KEYS:
-            return _ARGUMENT_METAVARS[param.metavar].format(t(f"metavar_{_ARGUMENT_KEYS[param.metavar]}"))
+        metavar = param.metavar or ""
+        bare = metavar.strip("[]")
+        if bare in ARGUMENT_METAVARS:  # '[VARIANT]' (optional) keeps its brackets
+            return metavar.replace(bare, t(f"metavar_{ARGUMENT_METAVARS[bare]}"))
         if param.nargs == -1:
             return t("metavar_variants")
         return None

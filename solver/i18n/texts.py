@@ -258,7 +258,8 @@ def _template_pattern(template: str) -> re.Pattern:
 _CLICK_PATTERNS = [(key, _template_pattern(text)) for key, text in EN_SYSTEM_ERRORS.items() if key.startswith("click_")]
 
 
-_ARGUMENT_METAVARS = {"VARIANT": "metavar_variant", "DICE": "metavar_dice", "GAME.json": "metavar_game"}
+# click's placeholders of the arguments -> their catalogue keys (metavar_<key>): the help and click's own messages
+ARGUMENT_METAVARS = {"VARIANT": "variant", "DICE": "dice", "GAME.json": "game"}
 
 
 def click_message(message: str, lang: str | None = None) -> str:
@@ -275,9 +276,11 @@ def click_message(message: str, lang: str | None = None) -> str:
             if "message" in fields:
                 fields["message"] = click_message(fields["message"], lang)
             if "name" in fields:  # click's Path type names what it wanted ('File'), a missing argument its metavar
-                name, metavar = fields["name"], _ARGUMENT_METAVARS.get(fields["name"].strip("'"))
+                name, argument = fields["name"], ARGUMENT_METAVARS.get(fields["name"].strip("'"))
                 fields["name"] = (
-                    f"'{CATALOGUES[lang][metavar]}'" if metavar else CATALOGUES[lang].get(f"path_kind_{name}", name)
+                    f"'{CATALOGUES[lang][f'metavar_{argument}']}'"
+                    if argument
+                    else CATALOGUES[lang].get(f"path_kind_{name}", name)
                 )
             template = re.sub(r"{(\w+)![rs]}", r"{\1}", CATALOGUES[lang][key])  # the matched text is quoted already
             return template.format(**fields)
